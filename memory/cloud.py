@@ -1,0 +1,113 @@
+"""ContextDB Cloud through the official `contextdb-cloud-client`."""
+
+from __future__ import annotations
+
+import httpx
+from contextdb_cloud_client import ApiError, CloudClient
+
+from memory.errors import MemoryUnavailable, error_for_status
+from memory.models import (
+    ActionDecision,
+    ActionSlot,
+    ExecutionReceiptResponse,
+    FactToRemember,
+    Memory,
+    RecallResult,
+    ReceiptStatus,
+)
+
+
+class CloudMemory:
+    """Adapter: the Cloud client's calls, with errors mapped and actions scoped to a slot."""
+
+    def __init__(self, client: CloudClient) -> None:
+        self._client = client
+
+    @classmethod
+    def connect(cls, base_url: str, api_key: str, *, timeout_s: float) -> CloudMemory:
+        return cls(CloudClient(base_url, api_key, timeout=timeout_s))
+
+    async def close(self) -> None:
+        await self._client.close()
+
+    async def _call(self, awaitable):  # type: ignore[no-untyped-def]
+        try:
+            return await awaitable
+        except ApiError as exc:
+            raise error_for_status(exc.status, exc.code, str(exc)) from exc
+        except httpx.TimeoutException as exc:
+            raise MemoryUnavailable("ContextDB Cloud timed out", code="timeout") from exc
+        except httpx.TransportError as exc:
+            raise MemoryUnavailable(f"ContextDB Cloud unreachable: {exc}", code="network") from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            # A 2xx body the client cannot parse is a contract break, not a caller error.
+            raise MemoryUnavailable(
+                f"unexpected ContextDB Cloud response: {exc!r}", code="invalid_response"
+            ) from exc
+
+    async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
+        return await self._call(self._client.recall(user_id, query, top_k=top_k))
+
+    async def evaluate_action(
+        self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
+    ) -> ActionDecision:
+        decision: ActionDecision = await self._call(
+            self._client.evaluate_action(user_id, query, top_k=top_k)
+        )
+        if slot is None:
+            return decision
+        # The Cloud contract takes no slot, so the host enforces it: only memories in the
+        # action's own slot count. A downgraded `act` is then closed as `skipped`, which is
+        # aligned with the Cloud's decision.
+        in_slot = [m for m in decision.memories if slot.is_evidence(m)]
+        if decision.outcome == "act" and in_slot:
+            return ActionDecision(decision.decision_id, "act", in_slot, [])
+        pending = [m for m in in_slot if m.requires_confirmation and not m.confirmed]
+        if not pending:
+            # Similarity recall can rank the slot's pending fact below its top_k.
+            pending = [m for m in await self.pending_confirmations(user_id) if slot.is_evidence(m)]
+        if pending:
+            return ActionDecision(decision.decision_id, "ask", pending, [m.id for m in pending])
+        return ActionDecision(decision.decision_id, "abstain", [], [])
+
+    async def report_execution(
+        self,
+        user_id: str,
+        decision_id: str,
+        action_name: str,
+        status: ReceiptStatus,
+        *,
+        idempotency_key: str,
+        external_ref: str | None = None,
+        error_code: str | None = None,
+    ) -> ExecutionReceiptResponse:
+        return await self._call(
+            self._client.report_execution(
+                user_id,
+                decision_id,
+                action_name,
+                status,
+                idempotency_key=idempotency_key,
+                external_ref=external_ref,
+                error_code=error_code,
+            )
+        )
+
+    async def pending_confirmations(self, user_id: str) -> list[Memory]:
+        return await self._call(self._client.pending_confirmations(user_id))
+
+    async def confirm(
+        self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
+    ) -> Memory:
+        return await self._call(
+            self._client.confirm(user_id, memory_id, idempotency_key=idempotency_key)
+        )
+
+    async def remember_many(
+        self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str
+    ) -> list[Memory]:
+        return await self._call(
+            self._client.remember_many(
+                user_id, [f.as_item() for f in facts], idempotency_key=idempotency_key
+            )
+        )

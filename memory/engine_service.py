@@ -1,0 +1,176 @@
+"""One process that owns the local engine's SQLite file; job processes talk to it.
+
+LiveKit runs every job in its own process. pycontextdb keeps slot locks, its vector index
+and the audit-chain head in process memory, so several processes writing one file fork the
+audit chain, allow two current values in one slot and fail bursts with `database is locked`.
+Serialising every job through one engine process removes all three. It speaks the Cloud
+data-plane JSON (plus an optional action `slot`) over a Unix socket, and exits on its own
+after a quiet period so nothing lingers after the worker.
+
+Run: python -m memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import fcntl
+import logging
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from memory.errors import MemoryLayerError, MemoryRejected
+from memory.local_engine import LocalEngine
+from memory.models import ActionSlot, FactToRemember
+
+log = logging.getLogger("memory.engine_service")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _json(value: Any, status: int = 200) -> web.Response:
+    return web.json_response(
+        dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value, status=status
+    )
+
+
+def _idempotency_key(request: web.Request) -> str:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        raise MemoryRejected("Idempotency-Key header is required", code="idempotency_key_required")
+    return key
+
+
+def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
+    @web.middleware
+    async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+        activity[0] = time.monotonic()
+        try:
+            return await handler(request)
+        except MemoryLayerError as exc:
+            return web.json_response({"code": exc.code, "message": str(exc)}, status=exc.status)
+        except (KeyError, TypeError, ValueError) as exc:
+            return web.json_response({"code": "invalid", "message": str(exc)}, status=422)
+
+    async def health(_: web.Request) -> web.Response:
+        return web.json_response(
+            {"ok": True, "service": "contextdb-local-engine", "pid": os.getpid()}
+        )
+
+    async def recall(request: web.Request) -> web.Response:
+        body = await request.json()
+        result = await engine.recall(
+            body["user_id"], body["query"], top_k=int(body.get("top_k", 5))
+        )
+        return _json(result)
+
+    async def evaluate_action(request: web.Request) -> web.Response:
+        body = await request.json()
+        slot = ActionSlot(**body["slot"]) if body.get("slot") else None
+        decision = await engine.evaluate_action(
+            body["user_id"], body["query"], slot=slot, top_k=int(body.get("top_k", 5))
+        )
+        return _json(decision)
+
+    async def receipts(request: web.Request) -> web.Response:
+        body = await request.json()
+        response = await engine.report_execution(
+            body["user_id"],
+            body["decision_id"],
+            body["action_name"],
+            body["status"],
+            idempotency_key=_idempotency_key(request),
+            external_ref=body.get("external_ref"),
+            error_code=body.get("error_code"),
+        )
+        return _json(response)
+
+    async def pending(request: web.Request) -> web.Response:
+        memories = await engine.pending_confirmations(request.query["user_id"])
+        return _json({"memories": [dataclasses.asdict(m) for m in memories]})
+
+    async def confirm(request: web.Request) -> web.Response:
+        body = await request.json()
+        memory = await engine.confirm(body["user_id"], body["memory_id"])
+        return _json({"memory": dataclasses.asdict(memory)})
+
+    async def remember_many(request: web.Request) -> web.Response:
+        body = await request.json()
+        facts = [FactToRemember(**item) for item in body["items"]]
+        memories = await engine.remember_many(
+            body["user_id"], facts, idempotency_key=_idempotency_key(request)
+        )
+        return _json({"memories": [dataclasses.asdict(m) for m in memories]})
+
+    app = web.Application(middlewares=[errors])
+    app.add_routes(
+        [
+            web.get("/health", health),
+            web.post("/v1/recall", recall),
+            web.post("/v1/recall_for_action", evaluate_action),
+            web.post("/v1/receipts", receipts),
+            web.get("/v1/pending_confirmations", pending),
+            web.post("/v1/confirm", confirm),
+            web.post("/v1/remember_many", remember_many),
+        ]
+    )
+    return app
+
+
+@contextlib.contextmanager
+def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
+    """Hold an OS lock for the process lifetime: one engine per file, released on any exit."""
+    lock_path = db_path.with_name(db_path.name + ".engine.lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SystemExit(f"another engine process already owns {db_path}") from None
+        yield
+
+
+async def serve(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str) -> None:
+    engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
+    activity = [time.monotonic()]
+    runner = web.AppRunner(build_app(engine, activity), access_log=None)
+    await runner.setup()
+    with contextlib.suppress(FileNotFoundError):
+        socket_path.unlink()
+    site = web.UnixSite(runner, str(socket_path))
+    await site.start()
+    log.info("local engine serving %s on %s", db_path, socket_path)
+    try:
+        while time.monotonic() - activity[0] < idle_exit_s:
+            await asyncio.sleep(min(1.0, idle_exit_s))
+        log.info("local engine idle for %.0f s, exiting", idle_exit_s)
+    finally:
+        await runner.cleanup()
+        with contextlib.suppress(FileNotFoundError):
+            socket_path.unlink()
+        await engine.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--idle-exit-s", type=float, default=900.0)
+    parser.add_argument("--embedding-model", default="mock")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    with exclusive_owner(args.db):
+        asyncio.run(serve(args.db, args.socket, args.idle_exit_s, args.embedding_model))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Memory-layer configuration (environment, then `.env` / `.env.local`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_CLOUD_URL = "https://api.contextdb.ai"
+
+
+class MemorySettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=(".env", ".env.local"), extra="ignore", populate_by_name=True
+    )
+
+    api_key: SecretStr | None = Field(default=None, alias="CONTEXTDB_API_KEY")
+    base_url: str = Field(default=DEFAULT_CLOUD_URL, alias="CONTEXTDB_BASE_URL")
+    cloud_timeout_s: float = Field(default=5.0, gt=0, alias="CONTEXTDB_TIMEOUT_S")
+    local_path: Path = Field(
+        default=Path(".contextdb/memory.sqlite3"), alias="CONTEXTDB_LOCAL_PATH"
+    )
+    embedding_model: str = Field(default="mock", alias="CONTEXTDB_EMBEDDING_MODEL")
+    engine_idle_exit_s: float = Field(default=900.0, gt=0, alias="CONTEXTDB_ENGINE_IDLE_EXIT_S")
+    outbox_path: Path = Field(default=Path(".contextdb/outbox.sqlite3"), alias="MEMORY_OUTBOX_PATH")
+    prefetch_budget_ms: int = Field(default=300, ge=1, le=5000, alias="MEMORY_PREFETCH_BUDGET_MS")
+    turn_recall_budget_ms: int = Field(
+        default=120, ge=1, le=2000, alias="MEMORY_TURN_RECALL_BUDGET_MS"
+    )
+    gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
+    shutdown_write_budget_ms: int = Field(
+        default=3000, ge=1, le=8000, alias="MEMORY_SHUTDOWN_WRITE_BUDGET_MS"
+    )
+
+    @field_validator("api_key")
+    @classmethod
+    def _project_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        if not value.get_secret_value().startswith("cdb_"):
+            raise ValueError("CONTEXTDB_API_KEY must be a ContextDB project key starting with cdb_")
+        return value
+
+    @property
+    def backend_name(self) -> str:
+        return "cloud" if self.api_key is not None else "local"

@@ -1,0 +1,73 @@
+"""Shared fixtures: one local engine service per test session, unique callers per test."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from contextdb_cloud_client import CloudClient
+
+from memory.cloud import CloudMemory
+from memory.engine_client import EngineServiceClient, connect_local_engine
+from memory.local_engine import LocalEngine
+
+
+@pytest.fixture(scope="session")
+def engine_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A local engine service shared by the session; stopped at the end."""
+    db_path = tmp_path_factory.mktemp("engine") / "memory.sqlite3"
+
+    async def start() -> int:
+        client = await connect_local_engine(db_path, idle_exit_s=600)
+        pid = (await client._http.get("/health")).json()["pid"]
+        await client.close()
+        return pid
+
+    pid = asyncio.run(start())
+    yield db_path
+    os.kill(pid, signal.SIGTERM)
+
+
+@pytest.fixture
+def user_id() -> str:
+    return f"cust-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def other_user_id() -> str:
+    return f"cust-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+async def engine_service(engine_db: Path) -> AsyncIterator[EngineServiceClient]:
+    client = await connect_local_engine(engine_db)
+    yield client
+    await client.close()
+
+
+@pytest.fixture
+async def local_engine(tmp_path: Path) -> AsyncIterator[LocalEngine]:
+    engine = await LocalEngine.open(tmp_path / "inproc.sqlite3")
+    yield engine
+    await engine.close()
+
+
+@pytest.fixture
+async def cloud_contract(engine_service: EngineServiceClient) -> AsyncIterator[CloudMemory]:
+    """The real Cloud client and adapter, talking to the engine's Cloud-shaped endpoints."""
+    transport = httpx.AsyncHTTPTransport(uds=str(engine_service.socket_path))
+    client = CloudClient("http://cloud.test", "cdb_test_key", transport=transport)
+    memory = CloudMemory(client)
+    yield memory
+    await memory.close()
+
+
+@pytest.fixture(params=["local_engine", "engine_service", "cloud_contract"])
+def backend(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    return request.getfixturevalue(request.param)
