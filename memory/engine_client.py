@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,17 @@ def socket_path_for(db_path: Path) -> Path:
 class EngineServiceClient:
     """Speaks the engine service's Cloud-shaped JSON over its Unix socket."""
 
-    def __init__(self, socket_path: Path, *, timeout_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        socket_path: Path,
+        *,
+        timeout_s: float = 5.0,
+        restart: Callable[[EngineServiceClient], Awaitable[None]] | None = None,
+    ) -> None:
         self.socket_path = socket_path
+        # Called when the socket refuses a connection (the engine exited after idling):
+        # the request never reached an engine, so it is safe to start one and retry.
+        self._restart = restart
         self._http = httpx.AsyncClient(
             transport=httpx.AsyncHTTPTransport(uds=str(socket_path)),
             base_url="http://contextdb-engine",
@@ -64,9 +74,17 @@ class EngineServiceClient:
     ) -> dict[str, Any]:
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
         try:
-            response = await self._http.request(
-                method, path, json=json, params=params, headers=headers
-            )
+            try:
+                response = await self._http.request(
+                    method, path, json=json, params=params, headers=headers
+                )
+            except (httpx.ConnectError, FileNotFoundError, ConnectionRefusedError):
+                if self._restart is None:
+                    raise
+                await self._restart(self)
+                response = await self._http.request(
+                    method, path, json=json, params=params, headers=headers
+                )
         except httpx.TimeoutException as exc:
             raise MemoryUnavailable("local engine timed out", code="timeout") from exc
         except (httpx.TransportError, OSError) as exc:
@@ -164,27 +182,34 @@ async def connect_local_engine(
     exclusive lock is the second guard.
     """
     db_path = db_path.resolve()
-    client = EngineServiceClient(socket_path_for(db_path))
-    if await client.healthy():
-        return client
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    spawn_lock = db_path.with_name(db_path.name + ".spawn.lock")
-    handle = await asyncio.to_thread(_lock, spawn_lock)
-    try:
-        if not await client.healthy():
+
+    async def ensure_running(client: EngineServiceClient) -> None:
+        if await client.healthy():
+            return
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
+        try:
+            if await client.healthy():
+                return
             _spawn(db_path, client.socket_path, idle_exit_s, embedding_model)
             deadline = asyncio.get_running_loop().time() + start_timeout_s
             while not await client.healthy():
                 if asyncio.get_running_loop().time() > deadline:
-                    await client.close()
                     raise MemoryUnavailable(
                         f"local engine did not start within {start_timeout_s:.0f} s; "
                         f"see {db_path}.engine.log",
                         code="engine_start_timeout",
                     )
                 await asyncio.sleep(0.05)
-    finally:
-        handle.close()
+        finally:
+            handle.close()
+
+    client = EngineServiceClient(socket_path_for(db_path), restart=ensure_running)
+    try:
+        await ensure_running(client)
+    except BaseException:
+        await client.close()
+        raise
     return client
 
 

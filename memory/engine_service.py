@@ -19,6 +19,7 @@ import dataclasses
 import fcntl
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -52,7 +53,8 @@ def _idempotency_key(request: web.Request) -> str:
 def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
     @web.middleware
     async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
-        activity[0] = time.monotonic()
+        if request.path != "/health":  # probes must not keep an idle engine alive
+            activity[0] = time.monotonic()
         try:
             return await handler(request)
         except MemoryLayerError as exc:
@@ -148,10 +150,17 @@ async def serve(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_
     site = web.UnixSite(runner, str(socket_path))
     await site.start()
     log.info("local engine serving %s on %s", db_path, socket_path)
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
     try:
-        while time.monotonic() - activity[0] < idle_exit_s:
-            await asyncio.sleep(min(1.0, idle_exit_s))
-        log.info("local engine idle for %.0f s, exiting", idle_exit_s)
+        while not stop.is_set():
+            idle_for = time.monotonic() - activity[0]
+            if idle_for >= idle_exit_s:
+                log.info("local engine idle for %.0f s, exiting", idle_for)
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=min(1.0, idle_exit_s - idle_for))
     finally:
         await runner.cleanup()
         with contextlib.suppress(FileNotFoundError):

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,6 +14,7 @@ from contextdb_cloud_client import CloudClient
 from memory.cloud import CloudMemory
 from memory.engine_client import EngineServiceClient, connect_local_engine
 from memory.local_engine import LocalEngine
+from tests.engine_helpers import stop_engine
 
 
 @pytest.fixture(scope="session")
@@ -23,15 +22,12 @@ def engine_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """A local engine service shared by the session; stopped at the end."""
     db_path = tmp_path_factory.mktemp("engine") / "memory.sqlite3"
 
-    async def start() -> int:
-        client = await connect_local_engine(db_path, idle_exit_s=600)
-        pid = (await client._http.get("/health")).json()["pid"]
-        await client.close()
-        return pid
+    async def start() -> None:
+        await (await connect_local_engine(db_path, idle_exit_s=600)).close()
 
-    pid = asyncio.run(start())
+    asyncio.run(start())
     yield db_path
-    os.kill(pid, signal.SIGTERM)
+    asyncio.run(stop_engine(db_path))
 
 
 @pytest.fixture

@@ -1,0 +1,108 @@
+"""Several job processes share one local memory file (issue: multi-process SQLite hazards)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from memory.engine_client import connect_local_engine
+from memory.local_engine import LocalEngine
+from tests.engine_helpers import stop_engine
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKERS = 3
+PER_WORKER = 25
+
+
+async def test_bursts_from_several_processes_lose_nothing(tmp_path: Path) -> None:
+    db_path = tmp_path / "shared.sqlite3"
+    user = "cust-burst"
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tests.memory.burst_worker",
+                str(db_path),
+                user,
+                str(w),
+                str(PER_WORKER),
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for w in range(WORKERS)
+    ]
+    results = [await asyncio.to_thread(p.communicate, timeout=120) for p in procs]
+    for proc, (_, err) in zip(procs, results, strict=True):
+        assert proc.returncode == 0, err
+        assert "database is locked" not in err
+
+    await stop_engine(db_path)
+    engine = await LocalEngine.open(db_path)
+    try:
+        facts = await engine.db.factual.list_facts(limit=10_000, user_id=user)
+        notes = [f for f in facts if f.content.startswith("Worker ")]
+        assert len({f.content for f in notes}) == WORKERS * PER_WORKER
+        current = await engine.db.slot_facts("caller", "preferred_visit_day", user_id=user)
+        assert len(current) == 1, [m.content for m in current]
+        assert await engine.db.audit.verify_chain() is True
+    finally:
+        await engine.close()
+
+    ledger = sqlite3.connect(db_path.with_name("shared.ledger.sqlite3"))
+    decisions = ledger.execute("SELECT COUNT(*) FROM decisions").fetchone()[0]
+    receipts = ledger.execute("SELECT COUNT(*) FROM receipts").fetchone()[0]
+    ledger.close()
+    assert decisions == receipts == WORKERS * PER_WORKER
+
+
+async def test_only_one_engine_can_own_a_file(tmp_path: Path) -> None:
+    db_path = tmp_path / "owned.sqlite3"
+    client = await connect_local_engine(db_path)
+    try:
+        second = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "memory.engine_service",
+                "--db",
+                str(db_path),
+                "--socket",
+                str(tmp_path / "second.sock"),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode != 0
+        assert "already owns" in second.stderr
+        assert await client.healthy()
+    finally:
+        await client.close()
+        await stop_engine(db_path)
+
+
+async def test_idle_engine_exits_and_is_restarted_on_next_call(tmp_path: Path) -> None:
+    db_path = tmp_path / "idle.sqlite3"
+    client = await connect_local_engine(db_path, idle_exit_s=0.5)
+    try:
+        first_pid = (await client._http.get("/health")).json()["pid"]
+        for _ in range(100):
+            if not await client.healthy():
+                break
+            await asyncio.sleep(0.1)
+        assert not await client.healthy()
+        recalled = await client.recall("cust-idle", "anything")
+        assert recalled.memories == []
+        second_pid = (await client._http.get("/health")).json()["pid"]
+        assert second_pid != first_pid
+    finally:
+        await client.close()
+        await stop_engine(db_path)
