@@ -18,6 +18,7 @@ import httpx
 from contextdb_cloud_client import ActionDecision, ExecutionReceiptResponse, Memory, RecallResult
 
 from memory.errors import MemoryUnavailable, error_for_status
+from memory.ledger import DecisionRecord
 from memory.models import ActionSlot, FactToRemember, ReceiptStatus
 
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -141,6 +142,10 @@ class EngineServiceClient:
             body["error_code"] = error_code
         data = await self._call("POST", "/v1/receipts", json=body, idempotency_key=idempotency_key)
         return ExecutionReceiptResponse.from_dict(data)
+
+    async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
+        data = await self._call("GET", "/v1/decisions", params={"user_id": user_id})
+        return [DecisionRecord(**record) for record in data["decisions"]]
 
     async def pending_confirmations(self, user_id: str) -> list[Memory]:
         data = await self._call("GET", "/v1/pending_confirmations", params={"user_id": user_id})

@@ -112,6 +112,11 @@ def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
         )
         return _json({"memories": [dataclasses.asdict(m) for m in memories]})
 
+    async def decisions(request: web.Request) -> web.Response:
+        # Local-only extension for the playground and tests: the caller's decision ledger.
+        trail = await engine.decision_trail(request.query["user_id"])
+        return _json({"decisions": [dataclasses.asdict(record) for record in trail]})
+
     app = web.Application(middlewares=[errors])
     app.add_routes(
         [
@@ -122,6 +127,7 @@ def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
             web.get("/v1/pending_confirmations", pending),
             web.post("/v1/confirm", confirm),
             web.post("/v1/remember_many", remember_many),
+            web.get("/v1/decisions", decisions),
         ]
     )
     return app

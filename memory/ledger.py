@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -94,6 +95,16 @@ class ReceiptRequest:
         return hashlib.sha256(json.dumps(payload).encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class DecisionRecord:
+    decision_id: str
+    outcome: str
+    status: str | None
+    policy_alignment: str | None
+    error_code: str | None
+    external_ref: str | None
+
+
 def policy_alignment(outcome: str, status: str) -> str:
     """Executing (succeeded or failed) anything but an `act` decision violates the policy."""
     executed = status in {"succeeded", "failed"}
@@ -108,23 +119,29 @@ class DecisionLedger:
     """SQLite-backed; one connection per call so any thread or process can use the file."""
 
     def __init__(self, path: Path) -> None:
-        self._path = path
+        self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
-            conn.executescript(_SCHEMA)
+        # One connection for the engine process's lifetime, used from worker threads one at a
+        # time; the engine is the file's only writer, so nothing else contends for it.
+        self._conn = sqlite3.connect(
+            path, timeout=30.0, isolation_level=None, check_same_thread=False
+        )
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA busy_timeout=30000")
+        # WAL + NORMAL survives a process crash; only power loss can drop the last commits,
+        # which the worker-side outbox covers.
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.executescript(_SCHEMA)
+        self._lock = threading.Lock()
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self._path, timeout=30.0, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            # WAL + NORMAL stays durable across process crashes; only power loss can drop
-            # the last commits, which the outbox on the worker side covers.
-            conn.execute("PRAGMA synchronous=NORMAL")
-            yield conn
-        finally:
-            conn.close()
+        with self._lock:
+            yield self._conn
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
 
     async def record_decision(
         self,
@@ -253,14 +270,18 @@ class DecisionLedger:
 
         return await asyncio.to_thread(load)
 
-    async def decision_pending_ids(self, user_id: str, decision_id: str) -> list[str] | None:
-        def load() -> list[str] | None:
+    async def trail(self, user_id: str) -> list[DecisionRecord]:
+        """Every decision for one caller with its receipt (if any), oldest first."""
+
+        def load() -> list[DecisionRecord]:
             with self._connect() as conn:
-                row = conn.execute(
-                    "SELECT pending_ids FROM decisions WHERE decision_id = ? AND user_id = ?",
-                    (decision_id, user_id),
-                ).fetchone()
-                return None if row is None else json.loads(row[0])
+                rows = conn.execute(
+                    "SELECT d.decision_id, d.outcome, r.status, r.policy_alignment, r.error_code,"
+                    " r.external_ref FROM decisions d LEFT JOIN receipts r USING (decision_id)"
+                    " WHERE d.user_id = ? ORDER BY d.created_at, d.rowid",
+                    (user_id,),
+                ).fetchall()
+            return [DecisionRecord(*row) for row in rows]
 
         return await asyncio.to_thread(load)
 

@@ -26,7 +26,7 @@ from contextdb.integrations.prompting import render_recalled_context
 from contextdb_cloud_client import Memory, RecallResult
 
 from memory.errors import MemoryNotFound, MemoryRejected, MemoryUnavailable
-from memory.ledger import DecisionLedger, ReceiptRequest
+from memory.ledger import DecisionLedger, DecisionRecord, ReceiptRequest
 from memory.models import (
     ActionDecision,
     ActionSlot,
@@ -91,6 +91,7 @@ class LocalEngine:
 
     async def close(self) -> None:
         await self._db.close()
+        self._ledger.close()
 
     async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
         items = await self._guard(self._db.factual.recall(query, top_k=top_k, user_id=user_id))
@@ -125,19 +126,16 @@ class LocalEngine:
         An exact slot read (~1 ms) instead of similarity recall (~100+ ms at 1K memories),
         and unrelated trusted memories can no longer authorise the action.
         """
-        factual = self._db.factual
-        trusted = await self._guard(
-            factual.recall_for_action(
-                query, top_k=top_k, user_id=user_id, entity=slot.entity, attribute=slot.attribute
-            )
-        )
-        trusted = [m for m in trusted if not m.injection_suspect and _matches(slot, m)]
-        if trusted:
-            return "act", trusted, []
+        # One exact slot read; the trust rule is the engine's own (what recall_for_action
+        # applies to the same slot), so ask and act come from a single consistent read.
         in_slot = await self._guard(
             self._db.slot_facts(slot.entity, slot.attribute, user_id=user_id)
         )
-        candidates = [m for m in in_slot if not m.injection_suspect and _matches(slot, m)][:top_k]
+        evidence = [m for m in in_slot if not m.injection_suspect and _matches(slot, m)]
+        trusted = [m for m in evidence if self._db.trust_policy.is_trusted(m)][:top_k]
+        if trusted:
+            return "act", trusted, []
+        candidates = evidence[:top_k]
         if candidates:
             return "ask", candidates, [m.id for m in candidates if m.requires_confirmation]
         return "abstain", [], []
@@ -215,6 +213,9 @@ class LocalEngine:
 
     async def receipt_for(self, user_id: str, decision_id: str) -> ExecutionReceiptResponse | None:
         return await self._ledger.receipt_for(user_id, decision_id)
+
+    async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
+        return await self._ledger.trail(user_id)
 
     @staticmethod
     async def _guard(awaitable: Any) -> Any:

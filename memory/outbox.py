@@ -63,7 +63,7 @@ class OutboxItem:
 
 class Outbox:
     def __init__(self, path: Path, *, intent_grace_s: float = 120.0) -> None:
-        self._path = path
+        self.path = path
         # An intent younger than this belongs to a live call that is still booking.
         self._intent_grace_s = intent_grace_s
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -72,7 +72,7 @@ class Outbox:
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self._path, timeout=30.0, isolation_level=None)
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA busy_timeout=30000")
@@ -200,11 +200,13 @@ class OutboxFlusher:
     intent_resolvers: Mapping[str, IntentResolver]
     base_delay_s: float = 1.0
     max_delay_s: float = 300.0
+    # A flusher that dies holding a lease blocks its rows for this long, no longer.
+    lease_s: float = 30.0
 
     async def flush_once(self) -> int:
         """Deliver what is due; returns how many rows landed."""
         landed = 0
-        for item in await self.outbox.claim_due():
+        for item in await self.outbox.claim_due(lease_s=self.lease_s):
             if item.state == "intent":
                 item = await self._resolve_intent(item)
             try:

@@ -1,0 +1,129 @@
+"""Latency of the memory layer on the local engine, one caller, at 1K and 10K memories.
+
+    python -m bench.memory_gate [--sizes 1000 10000] [--iterations 200]
+
+Prints p50/p95 (ms) for: the slot-scoped gate (evaluate_action + report_execution), an
+unscoped free-text decide for comparison, recall, and the prefetch task's overhead over a
+plain recall. In-process engine and through the engine service (the deployed path).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from memory.engine_client import connect_local_engine
+from memory.local_engine import LocalEngine
+from memory.models import receipt_idempotency_key
+from memory.outbox import Outbox
+from memory.service import SNAPSHOT_QUERY, CallerMemory
+from memory.write_policy import requested_visit_day, visit_day_slot
+
+USER = "cust-bench"
+DAY = "2026-12-10"
+TOPICS = ["boiler", "radiator", "thermostat", "gate code", "parking", "dog", "invoice", "filter"]
+
+
+async def seed(engine: LocalEngine, count: int) -> None:
+    batch = []
+    for i in range(count):
+        topic = TOPICS[i % len(TOPICS)]
+        batch.append(f"Note {i}: caller mentioned the {topic} on visit {i // len(TOPICS)}")
+        if len(batch) == 500:
+            await engine.db.factual.add_many(batch, user_id=USER)
+            batch = []
+    if batch:
+        await engine.db.factual.add_many(batch, user_id=USER)
+    [wish] = await engine.remember_many(
+        USER, [requested_visit_day("thursday", DAY)], idempotency_key=f"bench-wish-{count}"
+    )
+    await engine.confirm(USER, wish.id)
+
+
+def percentiles(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
+    return f"p50 {statistics.median(ordered):7.2f} ms   p95 {p95:7.2f} ms"
+
+
+async def timed(fn: Callable[[], Awaitable[object]], iterations: int) -> list[float]:
+    await fn()  # warm
+    samples = []
+    for _ in range(iterations):
+        started = time.perf_counter()
+        await fn()
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+async def measure(backend, label: str, iterations: int, outbox: Outbox) -> None:  # type: ignore[no-untyped-def]
+    slot = visit_day_slot(DAY)
+
+    async def gate() -> None:
+        decision = await backend.evaluate_action(USER, "book a visit on thursday", slot=slot)
+        assert decision.outcome == "act"
+        await backend.report_execution(
+            USER,
+            decision.decision_id,
+            "book_visit",
+            "skipped",
+            idempotency_key=receipt_idempotency_key(decision.decision_id),
+        )
+
+    async def unscoped() -> None:
+        await backend.evaluate_action(USER, "book a visit on thursday")
+
+    async def recall() -> None:
+        await backend.recall(USER, SNAPSHOT_QUERY, top_k=8)
+
+    memory = CallerMemory(backend, outbox, USER)
+
+    async def prefetch() -> None:
+        await memory.prefetch_snapshot(5000)
+
+    print(
+        f"  {label:<9} gate (evaluate+report, slot)  {percentiles(await timed(gate, iterations))}"
+    )
+    unscoped_ms = await timed(unscoped, iterations // 4)
+    print(f"  {label:<9} decide unscoped (free text)  {percentiles(unscoped_ms)}")
+    recall_ms = await timed(recall, iterations)
+    prefetch_ms = await timed(prefetch, iterations)
+    print(f"  {label:<9} recall                       {percentiles(recall_ms)}")
+    overhead = statistics.median(prefetch_ms) - statistics.median(recall_ms)
+    print(f"  {label:<9} prefetch task overhead       {overhead:+7.2f} ms (p50 vs recall)")
+
+
+async def main(sizes: list[int], iterations: int) -> None:
+    for size in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            db_path = Path(tmp) / "bench.sqlite3"
+            outbox = Outbox(Path(tmp) / "outbox.sqlite3")
+            engine = await LocalEngine.open(db_path)
+            started = time.perf_counter()
+            await seed(engine, size)
+            print(
+                f"{size} memories for one caller (seeded in {time.perf_counter() - started:.1f} s)"
+            )
+            await measure(engine, "in-proc", iterations, outbox)
+            await engine.close()
+            client = await connect_local_engine(db_path, idle_exit_s=30)
+            await measure(client, "service", iterations, outbox)
+            pid = (await client._http.get("/health")).json()["pid"]
+            await client.close()
+            import os
+            import signal
+
+            os.kill(pid, signal.SIGTERM)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--iterations", type=int, default=200)
+    args = parser.parse_args()
+    asyncio.run(main(args.sizes, args.iterations))

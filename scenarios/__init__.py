@@ -1,0 +1,1 @@
+"""Keyless playground: scripted calls through the real AgentSession and the local engine."""

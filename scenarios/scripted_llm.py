@@ -1,0 +1,71 @@
+"""`ScriptedLLM`: a real `livekit.agents.llm.LLM` whose replies come from `next_move`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from livekit.agents import llm
+from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS, APIConnectOptions
+from livekit.agents.utils import shortuuid
+
+from scenarios.scripted_model import CallTool, Entry, next_move
+
+
+def entries_from_chat(chat_ctx: llm.ChatContext) -> list[Entry]:
+    entries: list[Entry] = []
+    for item in chat_ctx.items:
+        if item.type == "message":
+            role = "system" if item.role in ("system", "developer") else item.role
+            entries.append(Entry("message", role=role, text=item.text_content or ""))
+        elif item.type == "function_call":
+            entries.append(
+                Entry("call", name=item.name, arguments=json.loads(item.arguments or "{}"))
+            )
+        elif item.type == "function_call_output":
+            entries.append(Entry("output", name=item.name, text=item.output))
+    return entries
+
+
+class ScriptedLLM(llm.LLM):
+    def __init__(self) -> None:
+        super().__init__()
+        # Every chat context the model was given, for tests to inspect.
+        self.requests: list[llm.ChatContext] = []
+
+    @property
+    def model(self) -> str:
+        return "scripted"
+
+    def chat(
+        self,
+        *,
+        chat_ctx: llm.ChatContext,
+        tools: list[llm.Tool] | None = None,
+        conn_options: APIConnectOptions = DEFAULT_API_CONNECT_OPTIONS,
+        **_: Any,
+    ) -> llm.LLMStream:
+        self.requests.append(chat_ctx.copy())
+        return _ScriptedStream(
+            self, chat_ctx=chat_ctx, tools=tools or [], conn_options=conn_options
+        )
+
+
+class _ScriptedStream(llm.LLMStream):
+    async def _run(self) -> None:
+        move = next_move(entries_from_chat(self._chat_ctx))
+        request_id = shortuuid("scripted_")
+        if isinstance(move, CallTool):
+            delta = llm.ChoiceDelta(
+                role="assistant",
+                tool_calls=[
+                    llm.FunctionToolCall(
+                        name=move.name,
+                        arguments=json.dumps(move.arguments),
+                        call_id=shortuuid("call_"),
+                    )
+                ],
+            )
+        else:
+            delta = llm.ChoiceDelta(role="assistant", content=move.text)
+        self._event_ch.send_nowait(llm.ChatChunk(id=request_id, delta=delta))

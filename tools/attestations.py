@@ -1,0 +1,111 @@
+"""Host-retained record of a caller's spoken yes, written before ContextDB is told.
+
+ContextDB's `confirm` records that a memory was confirmed; the host keeps the evidence:
+who said yes, to which memories, when, in which turn and on which channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS attestations (
+    attestation_id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    actor_id TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    room_name TEXT NOT NULL,
+    memory_ids TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    turn_text TEXT NOT NULL,
+    attested_at TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Attestation:
+    attestation_id: str
+    customer_id: str
+    actor_id: str
+    channel: str
+    room_name: str
+    memory_ids: tuple[str, ...]
+    turn_id: str
+    turn_text: str
+    attested_at: str
+
+
+class AttestationStore:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as conn:
+            conn.executescript(_SCHEMA)
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            yield conn
+        finally:
+            conn.close()
+
+    async def record(
+        self,
+        *,
+        customer_id: str,
+        actor_id: str,
+        channel: str,
+        room_name: str,
+        memory_ids: list[str],
+        turn_id: str,
+        turn_text: str,
+    ) -> Attestation:
+        attestation = Attestation(
+            attestation_id=f"att_{uuid.uuid4().hex}",
+            customer_id=customer_id,
+            actor_id=actor_id,
+            channel=channel,
+            room_name=room_name,
+            memory_ids=tuple(memory_ids),
+            turn_id=turn_id,
+            turn_text=turn_text,
+            attested_at=datetime.now(UTC).isoformat(),
+        )
+
+        def store() -> None:
+            row = asdict(attestation)
+            row["memory_ids"] = json.dumps(list(attestation.memory_ids))
+            with self._connect() as conn:
+                conn.execute(
+                    "INSERT INTO attestations VALUES (:attestation_id, :customer_id, :actor_id,"
+                    " :channel, :room_name, :memory_ids, :turn_id, :turn_text, :attested_at)",
+                    row,
+                )
+
+        await asyncio.to_thread(store)
+        return attestation
+
+    async def for_customer(self, customer_id: str) -> list[Attestation]:
+        def load() -> list[Attestation]:
+            with self._connect() as conn:
+                rows = conn.execute(
+                    "SELECT * FROM attestations WHERE customer_id = ? ORDER BY attested_at",
+                    (customer_id,),
+                ).fetchall()
+            return [
+                Attestation(r[0], r[1], r[2], r[3], r[4], tuple(json.loads(r[5])), *r[6:])
+                for r in rows
+            ]
+
+        return await asyncio.to_thread(load)

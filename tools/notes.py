@@ -1,0 +1,31 @@
+"""`note_caller_detail`: the model keeps a durable detail for the end-of-call write."""
+
+from __future__ import annotations
+
+from livekit.agents import ToolError, function_tool
+from livekit.agents.llm import FunctionTool
+
+from tools.deps import ToolDeps
+
+MAX_NOTE_CHARS = 200
+
+
+def build_note_tool(deps: ToolDeps) -> FunctionTool:
+    async def note_caller_detail(detail: str) -> str:
+        """Note one lasting detail about the caller worth remembering next time
+        (equipment, access instructions, preferences). Not for booking requests.
+
+        Args:
+            detail: One short sentence in your own words.
+        """
+        cleaned = " ".join(detail.split())
+        if not cleaned:
+            raise ToolError("The detail is empty.")
+        if len(cleaned) > MAX_NOTE_CHARS:
+            raise ToolError(f"Keep the detail under {MAX_NOTE_CHARS} characters.")
+        # Stored as agent_inferred at the end of the call; the engine screens injections.
+        if not deps.state.add_note(cleaned):
+            return "Already noted, or too many notes this call."
+        return "Noted."
+
+    return function_tool(note_caller_detail, name="note_caller_detail")
