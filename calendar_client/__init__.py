@@ -1,0 +1,33 @@
+"""The host's booking system: a local SQLite default and an HTTP client for your own."""
+
+from calendar_client.base import CalendarClient
+from calendar_client.days import parse_visit_day, today_in
+from calendar_client.http import HttpCalendar
+from calendar_client.local import LocalCalendar
+from calendar_client.models import (
+    Booking,
+    CalendarError,
+    CalendarUnavailable,
+    InvalidDay,
+    Slot,
+    SlotChanged,
+    SlotUnavailable,
+)
+from calendar_client.settings import CalendarSettings, build_calendar
+
+__all__ = [
+    "Booking",
+    "CalendarClient",
+    "CalendarError",
+    "CalendarSettings",
+    "CalendarUnavailable",
+    "HttpCalendar",
+    "InvalidDay",
+    "LocalCalendar",
+    "Slot",
+    "SlotChanged",
+    "SlotUnavailable",
+    "build_calendar",
+    "parse_visit_day",
+    "today_in",
+]

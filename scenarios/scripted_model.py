@@ -60,8 +60,11 @@ def _last_day_requested(entries: list[Entry]) -> str | None:
 
 def next_move(entries: list[Entry]) -> Say | CallTool:
     """The scripted model's decision for the next assistant step."""
-    instructions = "\n".join(e.text for e in entries if e.kind == "message" and e.role == "system")
-    last = entries[-1] if entries else Entry("message", "system")
+    system = [e.text for e in entries if e.kind == "message" and e.role == "system"]
+    instructions = system[0] if system else ""
+    # Turn-local context arrives as extra system messages after the caller's turn.
+    conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
+    last = conversation[-1] if conversation else Entry("message", "system")
     if last.kind == "output":
         if last.name == "confirm_visit_details" and last.text.startswith("Confirmed"):
             day = _last_day_requested(entries)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterable
 
-from livekit.agents import Agent, llm
+from livekit.agents import Agent, FlushSentinel, ModelSettings, llm
 
 from memory.models import MemorySnapshot
 from memory.service import CallerMemory
@@ -54,21 +55,50 @@ class SchedulingAgent(Agent):
         self._memory = memory
         self._snapshot_ids = set(snapshot_ids)
         self.turn_recalls: list[MemorySnapshot] = []
+        self._recalled_for: str | None = None
+        self._turn_recall: MemorySnapshot | None = None
 
     def note_snapshot(self, snapshot: MemorySnapshot) -> None:
         self._snapshot_ids.update(m.id for m in snapshot.memories)
 
-    async def on_user_turn_completed(
-        self, turn_ctx: llm.ChatContext, new_message: llm.ChatMessage
-    ) -> None:
-        """Recall for this turn only: added to this turn's context, not to the history."""
-        if self._memory is None or not (new_message.text_content or "").strip():
-            return
-        recall = await self._memory.recall_for_turn(new_message.text_content or "")
-        self.turn_recalls.append(recall)
-        fresh = [m for m in recall.memories if m.id not in self._snapshot_ids]
-        if not recall.available or not fresh or not recall.context:
-            return
+    async def llm_node(
+        self,
+        chat_ctx: llm.ChatContext,
+        tools: list[llm.Tool],
+        model_settings: ModelSettings,
+    ) -> AsyncIterable[llm.ChatChunk | str | FlushSentinel]:
+        """Add turn-local recall to this generation's context only, then run the model.
+
+        `llm_node` runs on every path (voice turns and `session.run`), unlike
+        `on_user_turn_completed`; the copy keeps recalled text out of the session history.
+        """
+        turn_ctx = await self._with_turn_recall(chat_ctx)
+        async for chunk in Agent.default.llm_node(self, turn_ctx, tools, model_settings):
+            yield chunk
+
+    async def _with_turn_recall(self, chat_ctx: llm.ChatContext) -> llm.ChatContext:
+        last_user = next(
+            (
+                item
+                for item in reversed(chat_ctx.items)
+                if item.type == "message" and item.role == "user"
+            ),
+            None,
+        )
+        if self._memory is None or last_user is None or not (last_user.text_content or "").strip():
+            return chat_ctx
+        # One recall per caller turn; tool-call follow-ups in the same turn reuse it.
+        if self._recalled_for != last_user.id:
+            self._recalled_for = last_user.id
+            self._turn_recall = await self._memory.recall_for_turn(last_user.text_content or "")
+            self.turn_recalls.append(self._turn_recall)
+        recall = self._turn_recall
+        if recall is None or not recall.available or not recall.context:
+            return chat_ctx
+        if all(m.id in self._snapshot_ids for m in recall.memories):
+            return chat_ctx
+        turn_ctx = chat_ctx.copy()
         turn_ctx.add_message(
             role="system", content="Possibly relevant to this turn:\n" + recall.context
         )
+        return turn_ctx

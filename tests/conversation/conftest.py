@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
-from calendar_client import LocalCalendar
+from calendar_client import CalendarClient, LocalCalendar
 from identity import CallerIdentity
 from memory.backend import MemoryBackend
 from memory.outbox import Outbox
@@ -48,7 +48,7 @@ class CallHarness:
     agent: SchedulingAgent
     session: AgentSession
     llm: ScriptedLLM
-    calendar: LocalCalendar
+    calendar: CalendarClient
     backend: MemoryBackend
     outbox: Outbox
 
@@ -59,7 +59,8 @@ def calendar(tmp_path: Path) -> LocalCalendar:
 
 
 @pytest.fixture
-async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-untyped-def]
+async def make_call(tmp_path: Path, local_engine, calendar):
+    default_calendar = calendar  # type: ignore[no-untyped-def]
     """Start a call for `identity` on `backend` (default: the in-process local engine)."""
     sessions: list[AgentSession] = []
 
@@ -69,13 +70,14 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
         backend: MemoryBackend | None = None,
         policy: AssurancePolicy | None = None,
         prefetch_budget_ms: int = 1000,
+        calendar: CalendarClient | None = None,
     ) -> CallHarness:
         backend = backend or local_engine
         outbox = Outbox(tmp_path / "outbox.sqlite3")
         services = CallServices(
             backend=backend,
             outbox=outbox,
-            calendar=calendar,
+            calendar=calendar or default_calendar,
             attestations=AttestationStore(tmp_path / "attestations.sqlite3"),
             policy=policy or AssurancePolicy(),
             memory_settings=MemorySettings(
@@ -92,7 +94,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
         session = AgentSession(llm=scripted)
         sessions.append(session)
         await session.start(agent)
-        return CallHarness(call, agent, session, scripted, calendar, backend, outbox)
+        return CallHarness(call, agent, session, scripted, services.calendar, backend, outbox)
 
     yield start
     for session in sessions:

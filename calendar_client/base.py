@@ -1,0 +1,31 @@
+"""The booking system as the worker sees it. Implemented by `LocalCalendar` and `HttpCalendar`."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Protocol
+
+from calendar_client.models import Booking, Slot
+
+
+class CalendarClient(Protocol):
+    async def get_slot(self, day: date) -> Slot:
+        """The day's slot; `SlotUnavailable` when the day has none."""
+        ...
+
+    async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
+        """Host authorization: may this actor book this slot for this customer?"""
+        ...
+
+    async def book(
+        self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
+    ) -> Booking:
+        """Book one visit if the slot is still at `expected_version` (else `SlotChanged`).
+        The same idempotency key returns the original booking instead of booking twice."""
+        ...
+
+    async def open_days(self, start: date, count: int) -> list[Slot]: ...
+
+    async def bookings_for(self, customer_id: str) -> list[Booking]: ...
+
+    async def aclose(self) -> None: ...
