@@ -26,7 +26,7 @@ from livekit.plugins import openai, silero
 
 from calendar_client import CalendarSettings, build_calendar
 from identity import IdentityError, SqliteCustomerDirectory, authenticate_room_participant
-from memory.factory import describe_backend, open_memory_backend
+from memory.factory import describe_backend, open_memory_backend_or_unavailable
 from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from tools.attestations import AttestationStore
@@ -73,7 +73,7 @@ async def entrypoint(ctx: JobContext) -> None:
     memory_settings = MemorySettings()
     calendar_settings = CalendarSettings()
     # Opening the memory backend overlaps with joining the room.
-    backend_task = asyncio.create_task(open_memory_backend(memory_settings))
+    backend_task = asyncio.create_task(open_memory_backend_or_unavailable(memory_settings))
     await ctx.connect()
     participant = await asyncio.wait_for(
         ctx.wait_for_participant(), timeout=settings.participant_wait_s

@@ -7,6 +7,7 @@ import logging
 from memory.backend import MemoryBackend
 from memory.cloud import CloudMemory
 from memory.engine_client import connect_local_engine
+from memory.errors import MemoryLayerError, MemoryUnavailable
 from memory.settings import MemorySettings
 
 log = logging.getLogger("memory")
@@ -26,6 +27,31 @@ async def open_memory_backend(settings: MemorySettings) -> MemoryBackend:
         idle_exit_s=settings.engine_idle_exit_s,
         embedding_model=settings.embedding_model,
     )
+
+
+class UnavailableBackend:
+    """Stands in when the backend cannot even be opened: every call fails closed, the call
+    itself goes on without memory, and writes land in the outbox."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        async def unavailable(*_: object, **__: object) -> None:
+            raise MemoryUnavailable(self.reason, code="backend_unavailable")
+
+        return unavailable
+
+    async def close(self) -> None:
+        return None
+
+
+async def open_memory_backend_or_unavailable(settings: MemorySettings) -> MemoryBackend:
+    try:
+        return await open_memory_backend(settings)
+    except MemoryLayerError as exc:
+        log.error("memory backend unavailable, continuing without memory: %s", exc)
+        return UnavailableBackend(str(exc))  # type: ignore[return-value]
 
 
 def describe_backend(settings: MemorySettings) -> str:

@@ -8,7 +8,7 @@ import os
 import signal
 from pathlib import Path
 
-from memory.engine_client import connect_local_engine
+from memory.engine_client import EngineServiceClient, connect_local_engine, socket_path_for
 
 
 def _gone(pid: int) -> bool:
@@ -40,3 +40,14 @@ async def stop_engine(db_path: Path) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError(f"engine {pid} did not stop")
+
+
+async def stop_engine_if_running(db_path: Path) -> None:
+    client = EngineServiceClient(socket_path_for(db_path.resolve()))
+    try:
+        if not await client.healthy():
+            return
+        pid = (await client._http.get("/health")).json()["pid"]
+    finally:
+        await client.close()
+    os.kill(pid, signal.SIGTERM)

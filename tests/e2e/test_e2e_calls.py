@@ -1,0 +1,222 @@
+"""End to end: real livekit-server, `python agent.py dev`, a caller over lk.chat."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+
+import httpx
+import pytest
+from aiohttp import web
+
+from calendar_client import LocalCalendar
+from identity import mint_participant_token
+from memory.engine_client import connect_local_engine
+from memory.write_policy import caller_said
+from tests.e2e.conftest import AGENT_NAME, API_KEY, API_SECRET, free_port, join_as_caller
+from tests.engine_helpers import stop_engine_if_running
+
+pytestmark = pytest.mark.e2e
+
+
+async def seed_history(worker, customer_id: str) -> None:  # type: ignore[no-untyped-def]
+    engine = await connect_local_engine(worker.memory_path)
+    try:
+        await engine.remember_many(
+            customer_id,
+            [caller_said("My boiler is a Vaillant ecoTEC in the loft")],
+            idempotency_key=f"seed-{customer_id}",
+        )
+    finally:
+        await engine.close()
+
+
+async def test_returning_caller_books_through_ask_confirm_act(livekit_server, worker_factory):
+    worker = worker_factory()
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    await seed_history(worker, customer)
+
+    caller = await join_as_caller(livekit_server, customer)
+    try:
+        greeting = await caller.next_message(timeout_s=30)
+        assert "Vaillant" in greeting  # the snapshot reached the first message
+
+        [asked] = await caller.say("I'd like to book a visit on thursday")
+        assert asked.startswith("Not booked yet. Ask the caller to confirm")
+        [confirmed] = await caller.say("Yes please")
+        assert confirmed.startswith("Booked a service visit on")
+    finally:
+        await caller.hang_up()
+
+    [booking] = await LocalCalendar(worker.calendar_path).bookings_for(customer)
+    engine = await connect_local_engine(worker.memory_path)
+    try:
+        trail = await engine.decision_trail(customer)
+    finally:
+        await engine.close()
+    assert [(d.outcome, d.status, d.policy_alignment) for d in trail] == [
+        ("abstain", "skipped", "aligned"),
+        ("ask", "skipped", "aligned"),
+        ("act", "succeeded", "aligned"),
+    ]
+    assert trail[-1].external_ref == booking.booking_id
+
+
+async def test_tampered_claim_gets_no_memory_and_no_booking(livekit_server, worker_factory):
+    worker = worker_factory()
+    victim = f"cust-{uuid.uuid4().hex[:8]}"
+    await seed_history(worker, victim)
+    room_name = f"call-{uuid.uuid4().hex[:8]}"
+    token = mint_participant_token(
+        api_key=API_KEY,
+        api_secret=API_SECRET,
+        room_name=room_name,
+        participant_identity=victim,  # pretends to be the victim by name
+        customer_id=victim,
+        identity_secret="an-attacker-guessed-secret-0123456789",
+        agent_name=AGENT_NAME,
+    )
+    caller = await join_as_caller(livekit_server, victim, room_name=room_name, token=token)
+    try:
+        greeting = await caller.next_message(timeout_s=30)
+        assert "Vaillant" not in greeting
+        [reply] = await caller.say("Book a visit on thursday")
+        assert "Vaillant" not in reply
+        assert "Booked" not in reply
+    finally:
+        await caller.hang_up()
+    assert await LocalCalendar(worker.calendar_path).bookings_for(victim) == []
+    assert "caller not authenticated: invalid_claim" in worker.log()
+
+
+async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
+    worker = worker_factory()
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    caller = await join_as_caller(livekit_server, customer)
+    try:
+        await caller.next_message(timeout_s=30)
+        await caller.say("Remember that the side gate code is 4411")
+        await caller.say("My dog is friendly but barks at the door")
+    finally:
+        await caller.hang_up()
+
+    engine = await connect_local_engine(worker.memory_path)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            recalled = await engine.recall(customer, "dog gate", top_k=10)
+            sources = {m.epistemic_source for m in recalled.memories}
+            if {"user_stated", "agent_inferred"} <= sources or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.5)
+    finally:
+        await engine.close()
+    by_source = {(m.epistemic_source, m.content) for m in recalled.memories}
+    assert any(s == "user_stated" and "dog is friendly" in c for s, c in by_source)
+    assert any(s == "agent_inferred" and "side gate code" in c for s, c in by_source)
+
+
+async def test_memory_backend_down_call_starts_and_fails_closed(livekit_server, worker_factory):
+    dead_port = 9  # discard port on loopback: nothing listens there
+    worker = worker_factory(
+        CONTEXTDB_API_KEY="cdb_e2e_unreachable",
+        CONTEXTDB_BASE_URL=f"http://127.0.0.1:{dead_port}",
+        MEMORY_PREFETCH_BUDGET_MS="300",
+    )
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    started = time.monotonic()
+    caller = await join_as_caller(livekit_server, customer)
+    try:
+        greeting = await caller.next_message(timeout_s=30)
+        first_message_s = time.monotonic() - started
+        assert greeting
+        [reply] = await caller.say("Book a visit on thursday")
+        assert "have not booked anything" in reply
+    finally:
+        await caller.hang_up()
+    assert await LocalCalendar(worker.calendar_path).bookings_for(customer) == []
+    assert first_message_s < 15
+
+
+class FlakyCloud:
+    """A Cloud-shaped HTTP endpoint on loopback that forwards to a local engine and can
+    refuse receipts with 503, like a Cloud outage."""
+
+    def __init__(self, engine_socket: str) -> None:
+        self.fail_receipts = True
+        self._engine = httpx.AsyncClient(
+            transport=httpx.AsyncHTTPTransport(uds=engine_socket), base_url="http://engine"
+        )
+        self.refused = 0
+
+    async def handle(self, request: web.Request) -> web.Response:
+        if request.path == "/v1/receipts" and self.fail_receipts:
+            self.refused += 1
+            return web.json_response({"code": "unavailable", "message": "outage"}, status=503)
+        forwarded = await self._engine.request(
+            request.method,
+            request.path,
+            params=dict(request.query),
+            content=await request.read(),
+            headers={k: v for k, v in request.headers.items() if k.lower() == "idempotency-key"}
+            | {"Content-Type": "application/json"},
+        )
+        return web.Response(
+            body=forwarded.content, status=forwarded.status_code, content_type="application/json"
+        )
+
+
+async def test_cloud_outage_receipts_land_later_from_the_outbox(
+    livekit_server, worker_factory, tmp_path
+):
+    engine = await connect_local_engine(tmp_path / "cloud.sqlite3", idle_exit_s=120)
+    cloud = FlakyCloud(str(engine.socket_path))
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", cloud.handle)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    port = free_port()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        worker = worker_factory(
+            CONTEXTDB_API_KEY="cdb_e2e_flaky", CONTEXTDB_BASE_URL=f"http://127.0.0.1:{port}"
+        )
+        customer = f"cust-{uuid.uuid4().hex[:8]}"
+        caller = await join_as_caller(livekit_server, customer)
+        try:
+            await caller.next_message(timeout_s=30)
+            [asked] = await caller.say("Book a visit on thursday")
+            assert asked.startswith("Not booked yet")
+            [booked] = await caller.say("yes")
+            assert booked.startswith("Booked a service visit on")
+        finally:
+            await caller.hang_up()
+        assert cloud.refused >= 3
+        trail = await engine.decision_trail(customer)
+        assert [d.status for d in trail] == [None, None, None]  # nothing landed yet
+
+        # Cloud recovers; the next call's job drains the outbox it finds.
+        cloud.fail_receipts = False
+        second = await join_as_caller(livekit_server, f"cust-{uuid.uuid4().hex[:8]}")
+        try:
+            await second.next_message(timeout_s=30)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                trail = await engine.decision_trail(customer)
+                if all(d.status for d in trail):
+                    break
+                await asyncio.sleep(0.5)
+        finally:
+            await second.hang_up()
+        assert [(d.outcome, d.status) for d in trail] == [
+            ("abstain", "skipped"),
+            ("ask", "skipped"),
+            ("act", "succeeded"),
+        ]
+        [booking] = await LocalCalendar(worker.calendar_path).bookings_for(customer)
+        assert trail[-1].external_ref == booking.booking_id
+    finally:
+        await runner.cleanup()
+        await engine.close()
+        await stop_engine_if_running(tmp_path / "cloud.sqlite3")
