@@ -125,6 +125,9 @@ async def entrypoint(ctx: JobContext) -> None:
             await services.backend.close()
 
     ctx.add_shutdown_callback(end_of_call)
+    # The caller hanging up ends the job now, not when the room empties: the end-of-call
+    # write should not wait on the room's departure timeout.
+    session.on("close", lambda _: ctx.shutdown(reason="session closed"))
     await session.start(
         agent,
         room=ctx.room,

@@ -15,6 +15,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from datetime import date
 from pathlib import Path
 
 from memory.engine_client import connect_local_engine
@@ -25,7 +26,7 @@ from memory.service import SNAPSHOT_QUERY, CallerMemory
 from memory.write_policy import requested_visit_day, visit_day_slot
 
 USER = "cust-bench"
-DAY = "2026-12-10"
+DAY = date(2026, 12, 10)
 TOPICS = ["boiler", "radiator", "thermostat", "gate code", "parking", "dog", "invoice", "filter"]
 
 
@@ -40,7 +41,7 @@ async def seed(engine: LocalEngine, count: int) -> None:
     if batch:
         await engine.db.factual.add_many(batch, user_id=USER)
     [wish] = await engine.remember_many(
-        USER, [requested_visit_day("thursday", DAY)], idempotency_key=f"bench-wish-{count}"
+        USER, [requested_visit_day(DAY)], idempotency_key=f"bench-wish-{count}"
     )
     await engine.confirm(USER, wish.id)
 

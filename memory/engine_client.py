@@ -191,8 +191,13 @@ async def connect_local_engine(
     async def ensure_running(client: EngineServiceClient) -> None:
         if await client.healthy():
             return
-        db_path.parent.mkdir(parents=True, exist_ok=True)
-        handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
+        try:
+            db_path.parent.mkdir(parents=True, exist_ok=True)
+            handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
+        except OSError as exc:
+            raise MemoryUnavailable(
+                f"local engine cannot start at {db_path}: {exc}", code="engine_start_failed"
+            ) from exc
         try:
             if await client.healthy():
                 return

@@ -47,6 +47,8 @@ class UnavailableBackend:
 
 
 async def open_memory_backend_or_unavailable(settings: MemorySettings) -> MemoryBackend:
+    if not settings.enabled:
+        return UnavailableBackend("memory is disabled (MEMORY_ENABLED=false)")  # type: ignore[return-value]
     try:
         return await open_memory_backend(settings)
     except MemoryLayerError as exc:
@@ -55,6 +57,8 @@ async def open_memory_backend_or_unavailable(settings: MemorySettings) -> Memory
 
 
 def describe_backend(settings: MemorySettings) -> str:
+    if not settings.enabled:
+        return "disabled"
     if settings.api_key is not None:
         return f"ContextDB Cloud ({settings.base_url})"
     return f"local engine ({settings.local_path}, embedder {settings.embedding_model})"

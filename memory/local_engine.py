@@ -230,6 +230,7 @@ class LocalEngine:
 
 
 def _matches(slot: ActionSlot, item: Any) -> bool:
+    """The engine's own canonical slot value decides; the memory's text is not re-read."""
     if (item.entity_key, item.attribute_key) != (slot.entity, slot.attribute):
         return False
-    return slot.value.casefold() in item.content.casefold()
+    return (item.slot_value or "").casefold() == slot.value.casefold()

@@ -60,7 +60,8 @@ class ActionSlot:
             return False
         if (memory.entity_key, memory.attribute_key) != (self.entity, self.attribute):
             return False
-        return self.value.casefold() in memory.content.casefold()
+        # The Cloud contract carries no slot value, so the value is read from the text.
+        return re.search(rf"\b{re.escape(self.value)}\b", memory.content, re.IGNORECASE) is not None
 
 
 @dataclass(frozen=True)

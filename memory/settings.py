@@ -15,6 +15,8 @@ class MemorySettings(BaseSettings):
         env_file=(".env", ".env.local"), extra="ignore", populate_by_name=True
     )
 
+    # Off: calls run without memory and every consequential action fails closed.
+    enabled: bool = Field(default=True, alias="MEMORY_ENABLED")
     api_key: SecretStr | None = Field(default=None, alias="CONTEXTDB_API_KEY")
     base_url: str = Field(default=DEFAULT_CLOUD_URL, alias="CONTEXTDB_BASE_URL")
     cloud_timeout_s: float = Field(default=5.0, gt=0, alias="CONTEXTDB_TIMEOUT_S")

@@ -8,6 +8,8 @@ host-verified facts become actionable.
 
 from __future__ import annotations
 
+from datetime import date
+
 from memory.models import ActionSlot, FactToRemember
 
 VISIT_DAY_ENTITY = "caller"
@@ -19,18 +21,23 @@ AGENT_NOTE_CONFIDENCE = 0.5
 HOST_RECORD_CONFIDENCE = 0.95
 
 
-def visit_day_slot(iso_day: str) -> ActionSlot:
-    return ActionSlot(VISIT_DAY_ENTITY, VISIT_DAY_ATTRIBUTE, iso_day)
+def visit_day_slot(day: date) -> ActionSlot:
+    """The evidence a booking on `day` needs: the caller's preferred visit day is that weekday.
+
+    The value is the weekday because that is the engine's canonical value for this slot: it
+    folds "Thursday", "thursday afternoon" and "Thursday 2026-12-10" into one fact.
+    """
+    return ActionSlot(VISIT_DAY_ENTITY, VISIT_DAY_ATTRIBUTE, day.strftime("%A").lower())
 
 
-def requested_visit_day(weekday: str, iso_day: str) -> FactToRemember:
+def requested_visit_day(day: date) -> FactToRemember:
     """The day the caller asked for during the call: action-relevant, pending confirmation.
 
     The wording keeps pycontextdb's slotter on `caller/preferred_visit_day` (a wish verb and a
     weekday); otherwise it would move the fact to another slot and demote it.
     """
     return FactToRemember(
-        content=f"Caller would prefer a service visit on {weekday.capitalize()} {iso_day}",
+        content=f"Caller would prefer a service visit on {day.strftime('%A')} {day.isoformat()}",
         source="agent_inferred",
         confidence=UNCONFIRMED_CONFIDENCE,
         action_relevant=True,

@@ -78,7 +78,7 @@ def build_booking_tool(identity: CallerIdentity, deps: ToolDeps) -> FunctionTool
         query = f"book a service visit on {visit_day.strftime('%A')} {iso}"
         for attempt in range(2):
             async with deps.memory.gate.evaluate(
-                identity.customer_id, ACTION_NAME, query, visit_day_slot(iso)
+                identity.customer_id, ACTION_NAME, query, visit_day_slot(visit_day)
             ) as decision:
                 if decision.unavailable_reason is not None:
                     return _FAIL_CLOSED
@@ -148,7 +148,7 @@ async def _record_request(identity: CallerIdentity, deps: ToolDeps, visit_day: d
     try:
         await deps.memory.backend.remember_many(
             identity.customer_id,
-            [requested_visit_day(visit_day.strftime("%A"), iso)],
+            [requested_visit_day(visit_day)],
             idempotency_key=f"visit-request:{digest.hexdigest()[:40]}",
         )
     except MemoryLayerError as exc:

@@ -127,6 +127,10 @@ class Worker:
     proc: subprocess.Popen  # type: ignore[type-arg]
 
     @property
+    def agent_name(self) -> str:
+        return self.env["AGENT_NAME"]
+
+    @property
     def memory_path(self) -> Path:
         return Path(self.env["CONTEXTDB_LOCAL_PATH"])
 
@@ -148,7 +152,8 @@ def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str
         "OPENAI_API_KEY": "scripted",
         "OPENAI_BASE_URL": openai_url,
         "IDENTITY_SIGNING_SECRET": IDENTITY_SECRET,
-        "AGENT_NAME": AGENT_NAME,
+        # One name per worker: a stopped worker from another test can never take the call.
+        "AGENT_NAME": f"{AGENT_NAME}-{uuid.uuid4().hex[:6]}",
         "CONTEXTDB_LOCAL_PATH": str(data / "memory.sqlite3"),
         "CONTEXTDB_ENGINE_IDLE_EXIT_S": "60",
         "MEMORY_OUTBOX_PATH": str(data / "outbox.sqlite3"),
@@ -236,7 +241,12 @@ class Caller:
 
 
 async def join_as_caller(
-    livekit: LiveKit, customer_id: str, *, room_name: str | None = None, token: str | None = None
+    livekit: LiveKit,
+    worker: Worker,
+    customer_id: str,
+    *,
+    room_name: str | None = None,
+    token: str | None = None,
 ) -> Caller:
     room_name = room_name or f"call-{uuid.uuid4().hex[:8]}"
     token = token or mint_participant_token(
@@ -246,7 +256,7 @@ async def join_as_caller(
         participant_identity=f"caller-{uuid.uuid4().hex[:6]}",
         customer_id=customer_id,
         identity_secret=IDENTITY_SECRET,
-        agent_name=AGENT_NAME,
+        agent_name=worker.agent_name,
     )
     room = rtc.Room()
     caller = Caller(room, customer_id)

@@ -14,7 +14,7 @@ from calendar_client import LocalCalendar
 from identity import mint_participant_token
 from memory.engine_client import connect_local_engine
 from memory.write_policy import caller_said
-from tests.e2e.conftest import AGENT_NAME, API_KEY, API_SECRET, free_port, join_as_caller
+from tests.e2e.conftest import API_KEY, API_SECRET, free_port, join_as_caller
 from tests.engine_helpers import stop_engine_if_running
 
 pytestmark = pytest.mark.e2e
@@ -37,7 +37,7 @@ async def test_returning_caller_books_through_ask_confirm_act(livekit_server, wo
     customer = f"cust-{uuid.uuid4().hex[:8]}"
     await seed_history(worker, customer)
 
-    caller = await join_as_caller(livekit_server, customer)
+    caller = await join_as_caller(livekit_server, worker, customer)
     try:
         greeting = await caller.next_message(timeout_s=30)
         assert "Vaillant" in greeting  # the snapshot reached the first message
@@ -75,9 +75,9 @@ async def test_tampered_claim_gets_no_memory_and_no_booking(livekit_server, work
         participant_identity=victim,  # pretends to be the victim by name
         customer_id=victim,
         identity_secret="an-attacker-guessed-secret-0123456789",
-        agent_name=AGENT_NAME,
+        agent_name=worker.agent_name,
     )
-    caller = await join_as_caller(livekit_server, victim, room_name=room_name, token=token)
+    caller = await join_as_caller(livekit_server, worker, victim, room_name=room_name, token=token)
     try:
         greeting = await caller.next_message(timeout_s=30)
         assert "Vaillant" not in greeting
@@ -93,7 +93,7 @@ async def test_tampered_claim_gets_no_memory_and_no_booking(livekit_server, work
 async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
     worker = worker_factory()
     customer = f"cust-{uuid.uuid4().hex[:8]}"
-    caller = await join_as_caller(livekit_server, customer)
+    caller = await join_as_caller(livekit_server, worker, customer)
     try:
         await caller.next_message(timeout_s=30)
         await caller.say("Remember that the side gate code is 4411")
@@ -126,7 +126,7 @@ async def test_memory_backend_down_call_starts_and_fails_closed(livekit_server, 
     )
     customer = f"cust-{uuid.uuid4().hex[:8]}"
     started = time.monotonic()
-    caller = await join_as_caller(livekit_server, customer)
+    caller = await join_as_caller(livekit_server, worker, customer)
     try:
         greeting = await caller.next_message(timeout_s=30)
         first_message_s = time.monotonic() - started
@@ -183,7 +183,7 @@ async def test_cloud_outage_receipts_land_later_from_the_outbox(
             CONTEXTDB_API_KEY="cdb_e2e_flaky", CONTEXTDB_BASE_URL=f"http://127.0.0.1:{port}"
         )
         customer = f"cust-{uuid.uuid4().hex[:8]}"
-        caller = await join_as_caller(livekit_server, customer)
+        caller = await join_as_caller(livekit_server, worker, customer)
         try:
             await caller.next_message(timeout_s=30)
             [asked] = await caller.say("Book a visit on thursday")
@@ -198,7 +198,7 @@ async def test_cloud_outage_receipts_land_later_from_the_outbox(
 
         # Cloud recovers; the next call's job drains the outbox it finds.
         cloud.fail_receipts = False
-        second = await join_as_caller(livekit_server, f"cust-{uuid.uuid4().hex[:8]}")
+        second = await join_as_caller(livekit_server, worker, f"cust-{uuid.uuid4().hex[:8]}")
         try:
             await second.next_message(timeout_s=30)
             deadline = time.monotonic() + 30

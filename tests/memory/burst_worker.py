@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from datetime import date
 from pathlib import Path
 
 from memory.engine_client import connect_local_engine
@@ -24,10 +25,10 @@ async def burst(db_path: Path, user_id: str, worker: int, count: int) -> None:
                 [FactToRemember(f"Worker {worker} note {i}", "agent_inferred", 0.5)],
                 idempotency_key=f"burst-{worker}-{i}",
             )
-            day = f"2026-12-{10 + (worker + i) % 5:02d}"
+            day = date(2026, 12, 7 + (worker + i) % 5)
             await client.remember_many(
                 user_id,
-                [requested_visit_day("thursday", day)],
+                [requested_visit_day(day)],
                 idempotency_key=f"slot-{worker}-{i}",
             )
             decision = await client.evaluate_action(user_id, "book", slot=visit_day_slot(day))

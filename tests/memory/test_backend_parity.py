@@ -3,19 +3,21 @@ Cloud client+adapter (against the engine's Cloud-shaped API)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected
 from memory.models import FactToRemember, receipt_idempotency_key
 from memory.write_policy import caller_said, requested_visit_day, visit_day_slot
 
-THURSDAY = "2026-12-10"
+THURSDAY = date(2026, 12, 10)
 SLOT = visit_day_slot(THURSDAY)
 
 
 async def _wish(backend, user_id: str, key: str = "wish-thursday") -> str:
     [stored] = await backend.remember_many(
-        user_id, [requested_visit_day("thursday", THURSDAY)], idempotency_key=f"{key}-{user_id}"
+        user_id, [requested_visit_day(THURSDAY)], idempotency_key=f"{key}-{user_id}"
     )
     return stored.id
 
@@ -80,7 +82,7 @@ async def test_unrelated_trusted_memory_does_not_authorise(backend, user_id):
     decision = await backend.evaluate_action(user_id, "book a visit on thursday", slot=SLOT)
     assert decision.outcome == "abstain"
     other_day = await backend.evaluate_action(
-        user_id, "book a visit", slot=visit_day_slot("2026-12-11")
+        user_id, "book a visit", slot=visit_day_slot(date(2026, 12, 11))
     )
     assert other_day.outcome == "abstain"
 
@@ -89,7 +91,7 @@ async def test_confirmed_day_does_not_authorise_another_day(backend, user_id):
     wish_id = await _wish(backend, user_id)
     await backend.confirm(user_id, wish_id)
     decision = await backend.evaluate_action(
-        user_id, "book a visit", slot=visit_day_slot("2026-12-11")
+        user_id, "book a visit", slot=visit_day_slot(date(2026, 12, 11))
     )
     assert decision.outcome != "act"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import httpx
 import pytest
@@ -16,7 +17,7 @@ from memory.write_policy import requested_visit_day, visit_day_slot
 
 BASE = "https://cloud.test"
 KEY = "cdb_contract_test"
-DAY = "2026-12-10"
+DAY = date(2026, 12, 10)
 
 
 def memory_json(memory_id: str, content: str, **overrides: object) -> dict[str, object]:
@@ -41,7 +42,7 @@ def memory_json(memory_id: str, content: str, **overrides: object) -> dict[str, 
     return data
 
 
-WISH = memory_json("m-wish", f"Caller would prefer a service visit on Thursday {DAY}")
+WISH = memory_json("m-wish", f"Caller would prefer a service visit on Thursday {DAY.isoformat()}")
 CONFIRMED_WISH = memory_json(
     "m-wish", WISH["content"], confirmed=True, requires_confirmation=False, confidence=0.95
 )
@@ -183,7 +184,7 @@ async def test_confirm_and_remember_many_bodies(cloud: CloudMemory) -> None:
         "memory_id": "m-wish",
     }
     await cloud.remember_many(
-        "cust-1", [requested_visit_day("thursday", DAY)], idempotency_key="facts:abc12345"
+        "cust-1", [requested_visit_day(DAY)], idempotency_key="facts:abc12345"
     )
     body = json.loads(remember.calls.last.request.content)
     assert body["user_id"] == "cust-1"

@@ -5,6 +5,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
 
 from memory.errors import MemoryUnavailable
@@ -15,7 +16,7 @@ from memory.write_policy import caller_said, visit_day_slot
 from tests.memory.fakes import FlakyBackend
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOT = visit_day_slot("2026-12-10")
+SLOT = visit_day_slot(date(2026, 12, 10))
 
 
 async def test_killed_flusher_every_receipt_lands_exactly_once(

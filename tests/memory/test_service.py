@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 import pytest
 from pydantic import ValidationError
@@ -21,7 +22,7 @@ def outbox(tmp_path) -> Outbox:
 
 async def test_prefetch_returns_snapshot(local_engine, outbox, user_id):
     await local_engine.remember_many(
-        user_id, [requested_visit_day("thursday", "2026-12-10")], idempotency_key="k-prefetch"
+        user_id, [requested_visit_day(date(2026, 12, 10))], idempotency_key="k-prefetch"
     )
     memory = CallerMemory(local_engine, outbox, user_id)
     snapshot = await memory.prefetch_snapshot(budget_ms=2000)
@@ -55,7 +56,7 @@ async def test_turn_recall_has_its_own_budget(local_engine, outbox, user_id):
 
 async def test_only_offered_ids_can_be_confirmed(local_engine, outbox, user_id):
     [wish] = await local_engine.remember_many(
-        user_id, [requested_visit_day("thursday", "2026-12-10")], idempotency_key="k-offer"
+        user_id, [requested_visit_day(date(2026, 12, 10))], idempotency_key="k-offer"
     )
     memory = CallerMemory(local_engine, outbox, user_id)
     with pytest.raises(ConfirmationRefused):
@@ -102,3 +103,26 @@ async def test_factory_local_engine_roundtrip(tmp_path, monkeypatch):
         from tests.engine_helpers import stop_engine
 
         await stop_engine(tmp_path / "m.sqlite3")
+
+
+async def test_disabled_memory_fails_closed(monkeypatch):
+    from memory.errors import MemoryUnavailable
+    from memory.factory import open_memory_backend_or_unavailable
+
+    monkeypatch.setenv("MEMORY_ENABLED", "false")
+    backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
+    with pytest.raises(MemoryUnavailable, match="disabled"):
+        await backend.evaluate_action("cust-1", "book")
+
+
+async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkeypatch):
+    from memory.errors import MemoryUnavailable
+    from memory.factory import open_memory_backend_or_unavailable
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the engine's folder should be")
+    monkeypatch.delenv("CONTEXTDB_API_KEY", raising=False)
+    monkeypatch.setenv("CONTEXTDB_LOCAL_PATH", str(blocker / "memory.sqlite3"))
+    backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
+    with pytest.raises(MemoryUnavailable):
+        await backend.recall("cust-1", "anything")

@@ -1,0 +1,102 @@
+"""What can be checked of the packaging without a Docker engine."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from calendar_client import CalendarSettings
+from memory.settings import MemorySettings
+from worker.settings import WorkerSettings
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMED = [
+    "livekit-agents",
+    "livekit-plugins-openai",
+    "livekit-plugins-silero",
+    "contextdb-cloud-client",
+    "pycontextdb",
+    "httpx",
+    "pydantic-settings",
+    "python-dotenv",
+    "pytest",
+    "pytest-asyncio",
+    "respx",
+]
+
+
+def pins() -> dict[str, str]:
+    found = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            name, _, pinned = line.partition("==")
+            assert pinned, f"{line!r} is not pinned"
+            found[name.lower()] = pinned
+    return found
+
+
+def test_every_named_dependency_is_pinned_and_installed_at_its_pin():
+    pinned = pins()
+    for name in NAMED:
+        assert name in pinned, f"{name} missing from requirements.txt"
+    for name, pin in pinned.items():
+        assert version(name) == pin, f"{name} installed {version(name)} but pinned {pin}"
+
+
+def test_dockerfile_installs_requirements_and_starts_the_worker():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim", dockerfile, re.MULTILINE)
+    assert "pip install -r requirements.txt" in dockerfile
+    assert re.search(r"^USER agent$", dockerfile, re.MULTILINE)
+    assert "RUN python agent.py download-files" in dockerfile
+    assert "HEALTHCHECK" in dockerfile and "8081" in dockerfile
+    assert dockerfile.strip().endswith('CMD ["python", "agent.py", "start"]')
+
+
+def test_worker_entry_help_and_clear_missing_settings(tmp_path):
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path)}
+    help_run = subprocess.run(
+        [sys.executable, str(ROOT / "agent.py"), "--help"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert help_run.returncode == 0
+    assert "start" in help_run.stdout and "dev" in help_run.stdout
+    start_run = subprocess.run(
+        [sys.executable, str(ROOT / "agent.py"), "start"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert start_run.returncode == 2
+    for name in ["LIVEKIT_URL", "LIVEKIT_API_KEY", "OPENAI_API_KEY", "IDENTITY_SIGNING_SECRET"]:
+        assert name in start_run.stderr
+    assert "Traceback" not in start_run.stderr
+
+
+def test_readme_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    match = re.search(r"<!-- test-command -->\s*```(?:bash|sh)?\n(.+?)\n```", readme, re.DOTALL)
+    assert match, "README.md must mark its test command"
+    command = match.group(1).strip()
+    assert ci.rstrip().endswith(command)
+
+
+@pytest.mark.parametrize("settings", [WorkerSettings, MemorySettings, CalendarSettings])
+def test_env_example_documents_every_setting(settings):
+    example = (ROOT / ".env.example").read_text()
+    for field in settings.model_fields.values():
+        assert re.search(rf"^#?\s*{field.alias}=", example, re.MULTILINE), field.alias
