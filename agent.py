@@ -49,7 +49,18 @@ def prewarm(proc: JobProcess) -> None:
     proc.userdata["vad"] = silero.VAD.load()
 
 
-server = AgentServer(setup_fnc=prewarm, shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S)
+def build_server(settings: WorkerSettings) -> AgentServer:
+    tuning: dict[str, int] = {}
+    if settings.num_idle_processes is not None:
+        tuning["num_idle_processes"] = settings.num_idle_processes
+    if settings.http_port is not None:
+        tuning["port"] = settings.http_port
+    return AgentServer(
+        setup_fnc=prewarm, shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S, **tuning
+    )
+
+
+server = build_server(WorkerSettings())
 
 
 def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:

@@ -35,6 +35,10 @@ class WorkerSettings(BaseSettings):
     attestation_path: Path = Field(
         default=Path(".data/attestations.sqlite3"), alias="ATTESTATION_PATH"
     )
+    # LiveKit's defaults when unset: 0 warm processes in dev, one per core in production;
+    # health/HTTP port random in dev, 8081 in production.
+    num_idle_processes: int | None = Field(default=None, ge=0, alias="WORKER_NUM_IDLE_PROCESSES")
+    http_port: int | None = Field(default=None, ge=0, le=65535, alias="WORKER_HTTP_PORT")
     participant_wait_s: float = Field(default=30.0, gt=0, alias="PARTICIPANT_WAIT_S")
 
     def missing_required(self) -> list[str]:
