@@ -26,7 +26,11 @@ from livekit.plugins import openai, silero
 
 from calendar_client import CalendarSettings, build_calendar
 from identity import IdentityError, SqliteCustomerDirectory, authenticate_room_participant
-from memory.factory import describe_backend, open_memory_backend_or_unavailable
+from memory.factory import (
+    check_backend,
+    describe_backend,
+    open_memory_backend_or_unavailable,
+)
 from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from tools.attestations import AttestationStore
@@ -164,7 +168,11 @@ def _startup_check(argv: list[str]) -> None:
         print("Missing required settings: " + ", ".join(missing), file=sys.stderr)
         print("Copy .env.example to .env and fill them in.", file=sys.stderr)
         sys.exit(2)
-    logging.getLogger("agent").info("memory backend: %s", describe_backend(memory))
+    print(f"memory backend: {describe_backend(memory)}", file=sys.stderr)
+    problem = asyncio.run(check_backend(memory))
+    if problem:
+        # Not fatal: calls still run, without memory, and consequential actions fail closed.
+        print(f"WARNING: {problem}", file=sys.stderr)
 
 
 if __name__ == "__main__":

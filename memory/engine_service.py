@@ -155,6 +155,8 @@ async def serve(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_
         socket_path.unlink()
     site = web.UnixSite(runner, str(socket_path))
     await site.start()
+    # Only the worker's own user may talk to the engine: it serves every caller's memory.
+    socket_path.chmod(0o600)
     log.info("local engine serving %s on %s", db_path, socket_path)
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import logging
 
+import httpx
+from contextdb_cloud_client import ApiError, CloudClient
+
 from memory.backend import MemoryBackend
 from memory.cloud import CloudMemory
 from memory.engine_client import connect_local_engine
@@ -54,6 +57,28 @@ async def open_memory_backend_or_unavailable(settings: MemorySettings) -> Memory
     except MemoryLayerError as exc:
         log.error("memory backend unavailable, continuing without memory: %s", exc)
         return UnavailableBackend(str(exc))  # type: ignore[return-value]
+
+
+async def check_backend(settings: MemorySettings, *, timeout_s: float = 3.0) -> str | None:
+    """A startup probe: None when the backend answers, else a message a person can act on."""
+    if not settings.enabled:
+        return None
+    try:
+        if settings.api_key is not None:
+            async with CloudClient(
+                settings.base_url, settings.api_key.get_secret_value(), timeout=timeout_s
+            ) as client:
+                await client.health()
+            return None
+        backend = await open_memory_backend(settings)
+        await backend.close()
+        return None
+    except ApiError as exc:
+        return f"ContextDB Cloud at {settings.base_url} refused the health check: {exc}"
+    except httpx.HTTPError as exc:
+        return f"ContextDB Cloud at {settings.base_url} is unreachable ({type(exc).__name__})"
+    except MemoryLayerError as exc:
+        return f"local memory engine could not start: {exc}"
 
 
 def describe_backend(settings: MemorySettings) -> str:

@@ -3,7 +3,9 @@ from __future__ import annotations
 import asyncio
 from datetime import date
 
+import httpx
 import pytest
+import respx
 from pydantic import ValidationError
 
 from memory.cloud import CloudMemory
@@ -126,3 +128,56 @@ async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkey
     backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
     with pytest.raises(MemoryUnavailable):
         await backend.recall("cust-1", "anything")
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        (httpx.Response(200, json={"ok": True, "service": "contextdb"}), None),
+        (httpx.Response(401, json={"code": "unauthorized", "message": "bad key"}), "refused"),
+        (httpx.ConnectError("refused"), "unreachable"),
+    ],
+)
+@respx.mock
+async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expected):
+    from memory.factory import check_backend
+
+    monkeypatch.setenv("CONTEXTDB_API_KEY", "cdb_probe")
+    monkeypatch.setenv("CONTEXTDB_BASE_URL", "https://cloud.test")
+    route = respx.get("https://cloud.test/health")
+    if isinstance(response, Exception):
+        route.mock(side_effect=response)
+    else:
+        route.mock(return_value=response)
+    problem = await check_backend(MemorySettings(_env_file=None))
+    if expected is None:
+        assert problem is None
+    else:
+        assert expected in problem and "https://cloud.test" in problem
+
+
+async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
+    from memory.local_engine import LocalEngine
+    from memory.models import receipt_idempotency_key
+    from memory.write_policy import visit_day_slot
+
+    engine = await LocalEngine.open(tmp_path / "restart.sqlite3")
+    decision = await engine.evaluate_action(
+        user_id, "book", slot=visit_day_slot(date(2026, 12, 10))
+    )
+    await engine.close()
+
+    reopened = await LocalEngine.open(tmp_path / "restart.sqlite3")
+    try:
+        receipt = await reopened.report_execution(
+            user_id,
+            decision.decision_id,
+            "book_visit",
+            "skipped",
+            idempotency_key=receipt_idempotency_key(decision.decision_id),
+        )
+        assert receipt.outcome == "abstain"
+        [record] = await reopened.decision_trail(user_id)
+        assert (record.decision_id, record.status) == (decision.decision_id, "skipped")
+    finally:
+        await reopened.close()
