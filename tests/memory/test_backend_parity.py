@@ -189,3 +189,13 @@ async def test_remember_many_is_idempotent(backend, user_id):
     recalled = await backend.recall(user_id, "boiler", top_k=10)
     assert sum("Vaillant" in m.content for m in recalled.memories) == 1
     assert "[RECALLED DATA" in recalled.context
+
+
+async def test_repeated_requests_across_calls_do_not_become_trusted(backend, user_id):
+    """The same unconfirmed request from several calls must not corroborate itself into act."""
+    for call in range(3):
+        await backend.remember_many(
+            user_id, [requested_visit_day(THURSDAY)], idempotency_key=f"call-{call}-{user_id}"
+        )
+    decision = await backend.evaluate_action(user_id, "book a visit on thursday", slot=SLOT)
+    assert decision.outcome == "ask"
