@@ -1,6 +1,10 @@
 """Caller authentication from the LiveKit room session, and the host's token minting."""
 
-from identity.authenticate import authenticate_room_participant
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from identity.authenticate import RoomParticipant, authenticate_room_participant
 from identity.claims import (
     IDENTITY_CLAIM_ATTRIBUTE,
     VerifiedClaim,
@@ -8,11 +12,13 @@ from identity.claims import (
     verify_identity_claim,
 )
 from identity.directory import CustomerDirectory, SqliteCustomerDirectory, normalise_phone
-from identity.host_tokens import mint_participant_token
 from identity.models import (
+    Assurance,
     CallerIdentity,
+    Channel,
     ExpiredIdentityClaim,
     IdentityError,
+    IdentityNotConfigured,
     InvalidIdentityClaim,
     MissingIdentityClaim,
     UnknownCaller,
@@ -20,14 +26,32 @@ from identity.models import (
     WrongRoomClaim,
 )
 
+if TYPE_CHECKING:
+    from identity.host_tokens import mint_participant_token
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use: importing host_tokens here would make
+    # `python -m identity.host_tokens` warn that the module ran after being imported.
+    if name == "mint_participant_token":
+        from identity.host_tokens import mint_participant_token
+
+        return mint_participant_token
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "IDENTITY_CLAIM_ATTRIBUTE",
+    "Assurance",
     "CallerIdentity",
+    "Channel",
     "CustomerDirectory",
     "ExpiredIdentityClaim",
     "IdentityError",
+    "IdentityNotConfigured",
     "InvalidIdentityClaim",
     "MissingIdentityClaim",
+    "RoomParticipant",
     "SqliteCustomerDirectory",
     "UnknownCaller",
     "UnsupportedParticipant",

@@ -2,9 +2,14 @@
 
 The customer id comes from a host-signed claim in the participant's attributes (web/app)
 or from the SIP trunk's caller number looked up in the host's directory. The participant's
-identity string, display name, metadata and the room name never decide it. The caller
-cannot rewrite the attributes either: the host mints tokens with
-`can_update_own_metadata=False`, and the claim is signed besides.
+identity string, display name, metadata and the room name never decide it.
+
+Why participant attributes can be trusted here: they arrive from the LiveKit server, which
+took them from the access token the host minted. That token carries
+`can_update_own_metadata=False`, so the caller cannot rewrite its attributes after joining,
+and the claim inside is signed with a secret only the host and this worker hold, so it cannot
+be forged or moved to another room either. `sip.*` attributes and the participant kind are set
+by the server itself (the SIP service, or the host's token), never by the client.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from identity.models import (
     CallerIdentity,
     UnknownCaller,
     UnsupportedParticipant,
-    validate_customer_id,
+    is_valid_customer_id,
 )
 
 SIP_PHONE_ATTRIBUTE = "sip.phoneNumber"
@@ -50,7 +55,8 @@ async def authenticate_room_participant(
     if kind == rtc.ParticipantKind.PARTICIPANT_KIND_SIP:
         return await _sip_caller(participant, room_name, directory)
     if kind != rtc.ParticipantKind.PARTICIPANT_KIND_STANDARD:
-        raise UnsupportedParticipant(f"participant kind {kind} cannot be a caller")
+        # Agents, egress, ingress, connectors and bridges are not people calling in.
+        raise UnsupportedParticipant(detail=f"participant kind {kind}")
     claim = verify_identity_claim(
         participant.attributes.get(IDENTITY_CLAIM_ATTRIBUTE),
         room_name=room_name,
@@ -73,12 +79,15 @@ async def _sip_caller(
     try:
         number = normalise_phone(raw)
     except ValueError:
-        raise UnknownCaller("the call has no usable caller number") from None
+        # Withheld ("anonymous") or non-international numbers cannot be looked up.
+        raise UnknownCaller(detail="no usable caller number") from None
     customer_id = await directory.customer_for_phone(number)
     if customer_id is None:
-        raise UnknownCaller("caller number is not in the customer directory")
+        raise UnknownCaller(detail="caller number is not in the directory")
+    if not is_valid_customer_id(customer_id):
+        raise UnknownCaller(detail="directory entry has an invalid customer id")
     return CallerIdentity(
-        customer_id=validate_customer_id(customer_id),
+        customer_id=customer_id,
         actor_id=f"sip:{number}",
         channel="sip",
         assurance="caller_id",

@@ -5,19 +5,22 @@ from __future__ import annotations
 import asyncio
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Protocol
 
-_E164 = re.compile(r"^\+[1-9]\d{6,14}$")
-_FORMATTING = re.compile(r"[\s\-().]")
+from identity.models import check_customer_id
+
+# ASCII digits only: `\d` would also accept other scripts' digits and store look-alikes.
+_E164 = re.compile(r"\+[0-9]{7,15}")
+_FORMATTING = re.compile(r"[ \t\-()]")
 
 
 def normalise_phone(raw: str) -> str:
-    number = _FORMATTING.sub("", raw or "")
-    if number.startswith("00"):
-        number = "+" + number[2:]
+    """`+1 (555) 010-0123` → `+15550100123`; anything not `+` and 7-15 digits is refused."""
+    number = _FORMATTING.sub("", raw)
     if _E164.fullmatch(number) is None:
-        raise ValueError("phone number must be in international format, e.g. +15550100")
+        raise ValueError("phone number must be `+` followed by 7-15 digits, e.g. +15550100123")
     return number
 
 
@@ -28,10 +31,12 @@ class CustomerDirectory(Protocol):
 class SqliteCustomerDirectory:
     """Default directory on a local SQLite file; replace with a client for your CRM."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
 
     def _connect(self) -> sqlite3.Connection:
+        # Idempotent and cheap, so every connection makes sure the file and table exist
+        # instead of tracking "first use" across threads.
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=10.0)
         conn.execute(
@@ -42,16 +47,14 @@ class SqliteCustomerDirectory:
 
     async def add(self, phone: str, customer_id: str) -> None:
         number = normalise_phone(phone)
+        check_customer_id(customer_id)
 
         def store() -> None:
-            conn = self._connect()
-            try:
-                with conn:
-                    conn.execute(
-                        "INSERT OR REPLACE INTO customers VALUES (?, ?)", (number, customer_id)
-                    )
-            finally:
-                conn.close()
+            with closing(self._connect()) as conn, conn:
+                conn.execute(
+                    "INSERT OR REPLACE INTO customers (phone, customer_id) VALUES (?, ?)",
+                    (number, customer_id),
+                )
 
         await asyncio.to_thread(store)
 
@@ -59,13 +62,10 @@ class SqliteCustomerDirectory:
         number = normalise_phone(e164)
 
         def load() -> str | None:
-            conn = self._connect()
-            try:
+            with closing(self._connect()) as conn:
                 row = conn.execute(
                     "SELECT customer_id FROM customers WHERE phone = ?", (number,)
                 ).fetchone()
-            finally:
-                conn.close()
-            return None if row is None else row[0]
+            return None if row is None else str(row[0])
 
         return await asyncio.to_thread(load)

@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import pytest
+from livekit import rtc
+
+from identity import (
+    IDENTITY_CLAIM_ATTRIBUTE,
+    IdentityNotConfigured,
+    MissingIdentityClaim,
+    SqliteCustomerDirectory,
+    UnknownCaller,
+    UnsupportedParticipant,
+    WrongRoomClaim,
+    authenticate_room_participant,
+    mint_identity_claim,
+)
+from tests.identity.helpers import ROOM, SECRET, FakeParticipant, real_participant
+
+SIP = rtc.ParticipantKind.PARTICIPANT_KIND_SIP
+KNOWN_NUMBER = "+15550100123"
+
+
+@pytest.fixture
+async def directory(tmp_path) -> SqliteCustomerDirectory:
+    directory = SqliteCustomerDirectory(tmp_path / "customers.sqlite3")
+    await directory.add("+1 555 010 0123", "cust-sip")
+    return directory
+
+
+def claim_for(customer_id: str, room_name: str = ROOM) -> dict[str, str]:
+    token = mint_identity_claim(customer_id=customer_id, room_name=room_name, secret=SECRET)
+    return {IDENTITY_CLAIM_ATTRIBUTE: token}
+
+
+async def authenticate(participant, directory, room_name: str = ROOM, secret: str = SECRET):
+    return await authenticate_room_participant(
+        participant, room_name=room_name, identity_secret=secret, directory=directory
+    )
+
+
+async def test_participant_named_like_a_customer_without_a_claim_is_rejected(directory):
+    caller = FakeParticipant(identity="cust-42", name="cust-42", metadata='{"customer":"cust-42"}')
+    with pytest.raises(MissingIdentityClaim):
+        await authenticate(caller, directory, room_name="cust-42")
+
+
+async def test_customer_comes_from_the_claim_whatever_the_participant_says(directory):
+    caller = FakeParticipant(
+        identity="cust-99",
+        name="cust-99",
+        metadata="cust-99",
+        attributes={**claim_for("cust-7"), "customer_id": "cust-99"},
+    )
+    identity = await authenticate(caller, directory)
+    assert identity.customer_id == "cust-7"
+    assert (identity.channel, identity.assurance) == ("web", "verified")
+    assert (identity.actor_id, identity.participant_identity) == ("cust-99", "cust-99")
+    assert identity.room_name == ROOM
+
+
+async def test_real_remote_participant_is_accepted(directory):
+    caller = real_participant("caller-1", claim_for("cust-7"), name="cust-99")
+    identity = await authenticate(caller, directory)
+    assert (identity.customer_id, identity.actor_id) == ("cust-7", "caller-1")
+
+
+async def test_claim_from_another_call_is_refused(directory):
+    caller = FakeParticipant(identity="caller-1", attributes=claim_for("cust-7", "other-call"))
+    with pytest.raises(WrongRoomClaim):
+        await authenticate(caller, directory)
+
+
+async def test_worker_without_a_signing_secret_refuses_web_callers(directory):
+    caller = FakeParticipant(identity="caller-1", attributes=claim_for("cust-7"))
+    with pytest.raises(IdentityNotConfigured):
+        await authenticate(caller, directory, secret="")
+
+
+@pytest.mark.parametrize(
+    "number", ["+15550100123", "+1 555 010 0123", "+1 (555) 010-0123", "+1-555-010-0123"]
+)
+async def test_sip_caller_is_found_by_number(directory, number):
+    caller = real_participant("sip_caller", {"sip.phoneNumber": number}, kind=SIP)
+    identity = await authenticate(caller, directory)
+    assert identity.customer_id == "cust-sip"
+    assert (identity.channel, identity.assurance) == ("sip", "caller_id")
+    assert identity.actor_id == f"sip:{KNOWN_NUMBER}"
+    assert identity.participant_identity == "sip_caller"
+
+
+@pytest.mark.parametrize("number", ["+15550100999", "", "anonymous", "5550100123"])
+async def test_unknown_or_withheld_sip_number_is_unknown_caller(directory, number):
+    caller = FakeParticipant(
+        identity="sip_caller", attributes={"sip.phoneNumber": number}, kind=SIP
+    )
+    with pytest.raises(UnknownCaller):
+        await authenticate(caller, directory)
+
+
+async def test_sip_participant_without_a_number_is_unknown_caller(directory):
+    with pytest.raises(UnknownCaller):
+        await authenticate(FakeParticipant(identity="sip_caller", kind=SIP), directory)
+
+
+async def test_sip_caller_cannot_upgrade_to_verified_with_a_claim(directory):
+    attributes = {"sip.phoneNumber": KNOWN_NUMBER, **claim_for("cust-7")}
+    caller = FakeParticipant(identity="sip_caller", attributes=attributes, kind=SIP)
+    identity = await authenticate(caller, directory)
+    assert (identity.customer_id, identity.assurance) == ("cust-sip", "caller_id")
+
+
+async def test_web_caller_cannot_claim_a_phone_number(directory):
+    caller = FakeParticipant(identity="caller-1", attributes={"sip.phoneNumber": KNOWN_NUMBER})
+    with pytest.raises(MissingIdentityClaim):
+        await authenticate(caller, directory)
+
+
+async def test_directory_entry_that_is_not_a_valid_id_is_refused():
+    class BrokenDirectory:
+        async def customer_for_phone(self, e164: str) -> str | None:
+            return "not a valid id"
+
+    caller = FakeParticipant(identity="s", attributes={"sip.phoneNumber": KNOWN_NUMBER}, kind=SIP)
+    with pytest.raises(UnknownCaller):
+        await authenticate(caller, BrokenDirectory())
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        rtc.ParticipantKind.PARTICIPANT_KIND_AGENT,
+        rtc.ParticipantKind.PARTICIPANT_KIND_EGRESS,
+        rtc.ParticipantKind.PARTICIPANT_KIND_INGRESS,
+    ],
+)
+async def test_non_caller_participants_are_unsupported_even_with_a_claim(directory, kind):
+    participant = real_participant("agent-1", claim_for("cust-7"), kind=kind)
+    with pytest.raises(UnsupportedParticipant):
+        await authenticate(participant, directory)
