@@ -138,6 +138,13 @@ class Worker:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    async def wait_for_log(self, text: str, *, count: int = 1, timeout_s: float = 30) -> None:
+        deadline = time.monotonic() + timeout_s
+        while self.log().count(text) < count:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"worker never logged {text!r} x{count}")
+            await asyncio.sleep(0.1)
+
 
 def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str) -> Worker:
     data.mkdir(parents=True, exist_ok=True)
@@ -158,6 +165,8 @@ def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str
         "ATTESTATION_PATH": str(data / "attestations.sqlite3"),
         "CUSTOMER_DIRECTORY_PATH": str(data / "customers.sqlite3"),
         "PYTHONUNBUFFERED": "1",
+        # A warm job process answers dispatch at once, as in production; dev mode has none.
+        "WORKER_NUM_IDLE_PROCESSES": "1",
         **overrides,
     }
     log_path = data / "worker.log"

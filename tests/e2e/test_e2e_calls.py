@@ -193,6 +193,7 @@ async def test_cloud_outage_receipts_land_later_from_the_outbox(
         finally:
             await caller.hang_up()
         assert cloud.refused >= 3
+        await worker.wait_for_log("end-of-call write")  # the first job is over
         trail = await engine.decision_trail(customer)
         assert [d.status for d in trail] == [None, None, None]  # nothing landed yet
 
