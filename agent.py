@@ -64,7 +64,8 @@ def build_server(settings: WorkerSettings) -> AgentServer:
     )
 
 
-server = build_server(WorkerSettings())
+STARTUP_SETTINGS = WorkerSettings()
+server = build_server(STARTUP_SETTINGS)
 
 
 def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:
@@ -82,7 +83,7 @@ def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:
     )
 
 
-@server.rtc_session(agent_name=WorkerSettings().agent_name)
+@server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
 async def entrypoint(ctx: JobContext) -> None:
     settings = WorkerSettings()
     memory_settings = MemorySettings()

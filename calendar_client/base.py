@@ -1,4 +1,7 @@
-"""The booking system as the worker sees it. Implemented by `LocalCalendar` and `HttpCalendar`."""
+"""The booking system as the worker sees it. Implemented by `LocalCalendar` and `HttpCalendar`.
+
+Every method may also raise `CalendarUnavailable` when the booking system can't be used.
+"""
 
 from __future__ import annotations
 
@@ -20,12 +23,19 @@ class CalendarClient(Protocol):
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
-        """Book one visit if the slot is still at `expected_version` (else `SlotChanged`).
-        The same idempotency key returns the original booking instead of booking twice."""
+        """Book one visit if the slot is still at `expected_version`.
+
+        `SlotChanged` when the version moved, `SlotUnavailable` when the day is full or has no
+        slot. Repeating an `idempotency_key` returns the original booking instead of booking
+        twice."""
         ...
 
-    async def open_days(self, start: date, count: int) -> list[Slot]: ...
+    async def open_days(self, start: date, count: int) -> list[Slot]:
+        """Up to `count` slots that still have room, from `start` on, earliest first."""
+        ...
 
-    async def bookings_for(self, customer_id: str) -> list[Booking]: ...
+    async def bookings_for(self, customer_id: str) -> list[Booking]:
+        """The customer's bookings, earliest day first."""
+        ...
 
     async def aclose(self) -> None: ...

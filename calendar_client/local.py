@@ -1,34 +1,55 @@
 """Embedded booking system on SQLite: weekday slots, optimistic versions, idempotent bookings.
 
-Safe across the worker's job processes: every booking is one `BEGIN IMMEDIATE` transaction
-whose UPDATE only succeeds at the version the caller read, so two processes racing for the
-last visit cannot both win.
+Safe across the worker's job processes sharing one file: every booking is a single
+`BEGIN IMMEDIATE` transaction whose UPDATE only succeeds at the version the caller read and
+while there is room, so two processes racing for the last visit cannot both win.
+
+Authorization is deliberately simple: an actor may book for a customer unless the actor is
+blocked (constructor argument or `block_actor`) or the customer's account is on hold
+(`place_hold`, e.g. unpaid).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sqlite3
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from datetime import date, timedelta
 from pathlib import Path
+from typing import TypeVar
 
-from calendar_client.models import Booking, Slot, SlotChanged, SlotUnavailable
+from calendar_client.models import Booking, CalendarError, Slot, SlotChanged, SlotUnavailable
 
+_T = TypeVar("_T")
+
+_BUSY_TIMEOUT_S = 10.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS slots (
-    day TEXT PRIMARY KEY, capacity INTEGER NOT NULL, booked INTEGER NOT NULL,
+    day TEXT PRIMARY KEY,
+    capacity INTEGER NOT NULL CHECK (capacity >= 0),
+    booked INTEGER NOT NULL CHECK (booked >= 0 AND booked <= capacity),
     version INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS bookings (
-    booking_id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, day TEXT NOT NULL,
+    booking_id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    day TEXT NOT NULL,
     idempotency_key TEXT NOT NULL UNIQUE
 );
+CREATE INDEX IF NOT EXISTS bookings_by_customer ON bookings(customer_id, day);
 CREATE TABLE IF NOT EXISTS blocked_actors (actor_id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS account_holds (customer_id TEXT PRIMARY KEY);
 """
+_SLOT_COLUMNS = "day, capacity, booked, version"
+
+
+def weekdays_from(start: date, count: int) -> list[date]:
+    """Mon–Fri among the `count` days starting at `start`."""
+    days = (start + timedelta(days=n) for n in range(count))
+    return [day for day in days if day.weekday() < 5]
 
 
 class LocalCalendar:
@@ -36,151 +57,203 @@ class LocalCalendar:
         self,
         path: Path,
         *,
-        seed_days: int = 60,
+        seed_days: int = 30,
         capacity: int = 2,
         today: date | None = None,
+        blocked_actors: frozenset[str] = frozenset(),
     ) -> None:
-        self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        start = today or date.today()
-        with self._connect() as conn:
-            conn.executescript(_SCHEMA)
-            conn.executemany(
-                "INSERT OR IGNORE INTO slots VALUES (?, ?, 0, 1)",
-                [
-                    ((start + timedelta(days=n)).isoformat(), capacity)
-                    for n in range(seed_days + 1)
-                    if (start + timedelta(days=n)).weekday() < 5
-                ],
-            )
+        if seed_days < 0:
+            raise ValueError("seed_days must not be negative")
+        if capacity < 1:
+            raise ValueError("capacity must be at least 1")
+        self.path = Path(path)
+        self._seed_days = seed_days
+        self._capacity = capacity
+        self._seed_from = today
+        self._blocked_actors = frozenset(blocked_actors)
+        # The file is opened lazily, on the first call's worker thread, so constructing a
+        # calendar inside the event loop never blocks on disk or on another process's lock.
+        self._prepared = False
+        self._prepare_lock = threading.Lock()
 
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            yield conn
-        finally:
-            conn.close()
+    # -- connection plumbing ------------------------------------------------------------
 
-    @staticmethod
-    def _slot(row: tuple) -> Slot:  # type: ignore[type-arg]
-        return Slot(date.fromisoformat(row[0]), row[1], row[2], row[3])
+    def _connect(self) -> sqlite3.Connection:
+        # Autocommit mode: transactions are the explicit BEGIN IMMEDIATE below, nothing implicit.
+        return sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
 
-    def _read_slot(self, conn: sqlite3.Connection, day: date) -> Slot:
-        row = conn.execute(
-            "SELECT day, capacity, booked, version FROM slots WHERE day = ?", (day.isoformat(),)
-        ).fetchone()
-        if row is None:
-            raise SlotUnavailable(f"no visits on {day.isoformat()}")
-        return self._slot(row)
+    def _prepare(self) -> None:
+        with self._prepare_lock:
+            if self._prepared:
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with closing(self._connect()) as conn:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.executescript(_SCHEMA)
+                seed_from = self._seed_from or date.today()
+                with _write_transaction(conn):
+                    # OR IGNORE: re-opening extends the window but never resets a seeded day.
+                    conn.executemany(
+                        "INSERT OR IGNORE INTO slots VALUES (?, ?, 0, 1)",
+                        [
+                            (day.isoformat(), self._capacity)
+                            for day in weekdays_from(seed_from, self._seed_days)
+                        ],
+                    )
+            self._prepared = True
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        def run() -> _T:
+            self._prepare()
+            with closing(self._connect()) as conn:
+                return work(conn)
+
+        return await asyncio.to_thread(run)
+
+    # -- CalendarClient -----------------------------------------------------------------
 
     async def get_slot(self, day: date) -> Slot:
-        def read() -> Slot:
-            with self._connect() as conn:
-                return self._read_slot(conn, day)
-
-        return await asyncio.to_thread(read)
+        return await self._run(lambda conn: _read_slot(conn, day))
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
-        def check() -> bool:
-            with self._connect() as conn:
-                blocked = conn.execute(
-                    "SELECT 1 FROM blocked_actors WHERE actor_id = ?", (actor_id,)
-                ).fetchone()
-                held = conn.execute(
-                    "SELECT 1 FROM account_holds WHERE customer_id = ?", (customer_id,)
-                ).fetchone()
+        if actor_id in self._blocked_actors:
+            return False
+
+        def check(conn: sqlite3.Connection) -> bool:
+            blocked = conn.execute(
+                "SELECT 1 FROM blocked_actors WHERE actor_id = ?", (actor_id,)
+            ).fetchone()
+            held = conn.execute(
+                "SELECT 1 FROM account_holds WHERE customer_id = ?", (customer_id,)
+            ).fetchone()
             return blocked is None and held is None
 
-        return await asyncio.to_thread(check)
+        return await self._run(check)
 
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
-        def book() -> Booking:
-            with self._connect() as conn:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    booking = self._book_locked(
-                        conn, customer_id, day, expected_version, idempotency_key
-                    )
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
-                conn.execute("COMMIT")
-                return booking
+        if not customer_id:
+            raise ValueError("customer_id is required")
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
 
-        return await asyncio.to_thread(book)
+        def book(conn: sqlite3.Connection) -> Booking:
+            with _write_transaction(conn):
+                return _book_locked(conn, customer_id, day, expected_version, idempotency_key)
 
-    def _book_locked(
-        self,
-        conn: sqlite3.Connection,
-        customer_id: str,
-        day: date,
-        expected_version: int,
-        idempotency_key: str,
-    ) -> Booking:
-        earlier = conn.execute(
-            "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?",
-            (idempotency_key,),
-        ).fetchone()
-        if earlier is not None:
-            return Booking(earlier[0], earlier[1], date.fromisoformat(earlier[2]))
-        updated = conn.execute(
-            "UPDATE slots SET booked = booked + 1, version = version + 1"
-            " WHERE day = ? AND version = ? AND booked < capacity",
-            (day.isoformat(), expected_version),
-        ).rowcount
-        if updated == 0:
-            current = self._read_slot(conn, day)
-            if not current.is_open:
-                raise SlotUnavailable(f"{day.isoformat()} is fully booked")
-            raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
-        booking = Booking(f"bk_{uuid.uuid4().hex[:12]}", customer_id, day)
-        conn.execute(
-            "INSERT INTO bookings VALUES (?, ?, ?, ?)",
-            (booking.booking_id, customer_id, day.isoformat(), idempotency_key),
-        )
-        return booking
+        return await self._run(book)
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
-        def read() -> list[Slot]:
-            with self._connect() as conn:
-                rows = conn.execute(
-                    "SELECT day, capacity, booked, version FROM slots"
-                    " WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
-                    (start.isoformat(), count),
-                ).fetchall()
-            return [self._slot(row) for row in rows]
+        if count <= 0:
+            return []  # SQLite reads a negative LIMIT as "no limit"
 
-        return await asyncio.to_thread(read)
+        def read(conn: sqlite3.Connection) -> list[Slot]:
+            rows = conn.execute(
+                f"SELECT {_SLOT_COLUMNS} FROM slots"
+                " WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
+                (start.isoformat(), count),
+            ).fetchall()
+            return [_slot_from_row(row) for row in rows]
+
+        return await self._run(read)
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        def read() -> list[Booking]:
-            with self._connect() as conn:
-                rows = conn.execute(
-                    "SELECT booking_id, customer_id, day FROM bookings WHERE customer_id = ?"
-                    " ORDER BY day",
-                    (customer_id,),
-                ).fetchall()
-            return [Booking(r[0], r[1], date.fromisoformat(r[2])) for r in rows]
+        def read(conn: sqlite3.Connection) -> list[Booking]:
+            rows = conn.execute(
+                "SELECT booking_id, customer_id, day FROM bookings WHERE customer_id = ?"
+                " ORDER BY day, booking_id",
+                (customer_id,),
+            ).fetchall()
+            return [_booking_from_row(row) for row in rows]
 
-        return await asyncio.to_thread(read)
-
-    async def block_actor(self, actor_id: str) -> None:
-        await self._execute("INSERT OR IGNORE INTO blocked_actors VALUES (?)", (actor_id,))
-
-    async def place_hold(self, customer_id: str) -> None:
-        await self._execute("INSERT OR IGNORE INTO account_holds VALUES (?)", (customer_id,))
-
-    async def _execute(self, sql: str, params: tuple[str, ...]) -> None:
-        def run() -> None:
-            with self._connect() as conn:
-                conn.execute(sql, params)
-
-        await asyncio.to_thread(run)
+        return await self._run(read)
 
     async def aclose(self) -> None:
+        # Connections live for one call each, so there is nothing held open to release.
         return None
+
+    # -- seeding helpers for hosts and tests --------------------------------------------
+
+    async def block_actor(self, actor_id: str) -> None:
+        """From now on `can_book` refuses this actor, for every instance on this file."""
+        await self._execute("INSERT OR IGNORE INTO blocked_actors VALUES (?)", actor_id)
+
+    async def place_hold(self, customer_id: str) -> None:
+        """Put the customer's account on hold (e.g. unpaid): nobody may book for them."""
+        await self._execute("INSERT OR IGNORE INTO account_holds VALUES (?)", customer_id)
+
+    async def _execute(self, sql: str, *params: str) -> None:
+        def run(conn: sqlite3.Connection) -> None:
+            conn.execute(sql, params)
+
+        await self._run(run)
+
+
+@contextmanager
+def _write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any error.
+
+    IMMEDIATE takes the write lock before the first read, so no other process can book
+    between our idempotency check and our update."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _book_locked(
+    conn: sqlite3.Connection,
+    customer_id: str,
+    day: date,
+    expected_version: int,
+    idempotency_key: str,
+) -> Booking:
+    earlier = conn.execute(
+        "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?",
+        (idempotency_key,),
+    ).fetchone()
+    if earlier is not None:
+        replay = _booking_from_row(earlier)
+        if (replay.customer_id, replay.day) != (customer_id, day):
+            # Replaying would hand one customer another's booking; refuse loudly instead.
+            raise CalendarError("idempotency key was already used for a different booking")
+        return replay
+    updated = conn.execute(
+        "UPDATE slots SET booked = booked + 1, version = version + 1"
+        " WHERE day = ? AND version = ? AND booked < capacity",
+        (day.isoformat(), expected_version),
+    ).rowcount
+    if updated == 0:
+        current = _read_slot(conn, day)
+        if not current.is_open:
+            raise SlotUnavailable(f"{day.isoformat()} is fully booked")
+        raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
+    booking = Booking(f"bk_{uuid.uuid4().hex[:12]}", customer_id, day)
+    conn.execute(
+        "INSERT INTO bookings VALUES (?, ?, ?, ?)",
+        (booking.booking_id, customer_id, day.isoformat(), idempotency_key),
+    )
+    return booking
+
+
+def _read_slot(conn: sqlite3.Connection, day: date) -> Slot:
+    row = conn.execute(
+        f"SELECT {_SLOT_COLUMNS} FROM slots WHERE day = ?", (day.isoformat(),)
+    ).fetchone()
+    if row is None:
+        raise SlotUnavailable(f"no visits on {day.isoformat()}")
+    return _slot_from_row(row)
+
+
+def _slot_from_row(row: tuple[str, int, int, int]) -> Slot:
+    day, capacity, booked, version = row
+    return Slot(date.fromisoformat(day), capacity, booked, version)
+
+
+def _booking_from_row(row: tuple[str, str, str]) -> Booking:
+    booking_id, customer_id, day = row
+    return Booking(booking_id, customer_id, date.fromisoformat(day))

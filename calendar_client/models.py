@@ -1,4 +1,4 @@
-"""The booking system's view of a visit day, and its errors."""
+"""The booking system's view of a visit day, and the errors callers are expected to handle."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from datetime import date
 
 @dataclass(frozen=True)
 class Slot:
+    """One day's visits. `version` moves on every change, so a booking made against a stale
+    read can be refused instead of silently overbooking."""
+
     day: date
     capacity: int
     booked: int
@@ -34,23 +37,31 @@ class SlotChanged(CalendarError):
 
     def __init__(self, message: str, current: Slot | None = None) -> None:
         super().__init__(message)
+        # The slot as it is now, when the booking system told us; lets the caller re-offer it.
         self.current = current
 
 
 class SlotUnavailable(CalendarError):
-    """No visits that day: full, closed, or not a working day."""
+    """No visit can be had that day: fully booked, closed, or not a working day."""
 
 
 class CalendarUnavailable(CalendarError):
-    """The booking system could not be reached or answered nonsense."""
+    """The booking system could not be reached, failed, or answered something we can't trust.
+    Messages never carry credentials, so they are safe to log."""
+
+
+_SPOKEN_INVALID_DAY = (
+    "I couldn't understand that day. Please say a weekday like Thursday or a date like 2026-12-10."
+)
 
 
 class InvalidDay(ValueError):
-    """The day text is not something we book on. The message is safe to speak."""
+    """The day text is not something we book on.
+
+    `str(error)` is always the same short sentence, safe to hand back to the model or speak:
+    it never echoes the untrusted input. `detail` says why, for logs.
+    """
 
     def __init__(self, detail: str = "") -> None:
-        super().__init__(
-            "I couldn't understand that day. Please say a weekday like Thursday or a date "
-            "like 2026-12-10."
-        )
+        super().__init__(_SPOKEN_INVALID_DAY)
         self.detail = detail

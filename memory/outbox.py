@@ -17,9 +17,8 @@ import contextlib
 import json
 import logging
 import random
-import sqlite3
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -27,6 +26,7 @@ from typing import Any, Literal
 from memory.backend import MemoryBackend
 from memory.errors import MemoryLayerError, MemoryUnavailable
 from memory.models import FactToRemember
+from memory.sqlite_file import shared_sqlite
 
 log = logging.getLogger("memory.outbox")
 
@@ -67,22 +67,12 @@ class Outbox:
         # An intent younger than this belongs to a live call that is still booking.
         self._intent_grace_s = intent_grace_s
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
+        with shared_sqlite(self.path) as conn:
             conn.executescript(_SCHEMA)
-
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=30000")
-            yield conn
-        finally:
-            conn.close()
 
     async def _run(self, sql: str, params: tuple[Any, ...]) -> None:
         def run() -> None:
-            with self._connect() as conn:
+            with shared_sqlite(self.path) as conn:
                 conn.execute(sql, params)
 
         await asyncio.to_thread(run)
@@ -132,7 +122,7 @@ class Outbox:
 
         def claim() -> list[OutboxItem]:
             now = time.time()
-            with self._connect() as conn:
+            with shared_sqlite(self.path) as conn:
                 conn.execute("BEGIN IMMEDIATE")
                 rows = conn.execute(
                     "SELECT idempotency_key, kind, user_id, payload, state, attempts, created_at,"
@@ -155,7 +145,7 @@ class Outbox:
 
     async def items(self) -> list[OutboxItem]:
         def load() -> list[OutboxItem]:
-            with self._connect() as conn:
+            with shared_sqlite(self.path) as conn:
                 rows = conn.execute(
                     "SELECT idempotency_key, kind, user_id, payload, state, attempts, created_at,"
                     " last_error FROM outbox ORDER BY created_at"

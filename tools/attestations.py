@@ -7,14 +7,13 @@ who said yes, to which memories, when, in which turn and on which channel.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import sqlite3
 import uuid
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+from memory.sqlite_file import shared_sqlite
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS attestations (
@@ -48,17 +47,8 @@ class AttestationStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        with self._connect() as conn:
+        with shared_sqlite(self.path) as conn:
             conn.executescript(_SCHEMA)
-
-    @contextlib.contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        try:
-            conn.execute("PRAGMA journal_mode=WAL")
-            yield conn
-        finally:
-            conn.close()
 
     async def record(
         self,
@@ -86,7 +76,7 @@ class AttestationStore:
         def store() -> None:
             row = asdict(attestation)
             row["memory_ids"] = json.dumps(list(attestation.memory_ids))
-            with self._connect() as conn:
+            with shared_sqlite(self.path) as conn:
                 conn.execute(
                     "INSERT INTO attestations VALUES (:attestation_id, :customer_id, :actor_id,"
                     " :channel, :room_name, :memory_ids, :turn_id, :turn_text, :attested_at)",
@@ -98,7 +88,7 @@ class AttestationStore:
 
     async def for_customer(self, customer_id: str) -> list[Attestation]:
         def load() -> list[Attestation]:
-            with self._connect() as conn:
+            with shared_sqlite(self.path) as conn:
                 rows = conn.execute(
                     "SELECT * FROM attestations WHERE customer_id = ? ORDER BY attested_at",
                     (customer_id,),

@@ -77,7 +77,7 @@ def build_booking_tool(identity: CallerIdentity, deps: ToolDeps) -> FunctionTool
         iso = visit_day.isoformat()
         query = f"book a service visit on {visit_day.strftime('%A')} {iso}"
         for attempt in range(2):
-            async with deps.memory.gate.evaluate(
+            async with deps.caller_memory.gate.evaluate(
                 identity.customer_id, ACTION_NAME, query, visit_day_slot(visit_day)
             ) as decision:
                 if decision.unavailable_reason is not None:
@@ -132,7 +132,7 @@ async def _book(
 
 
 def _ask(deps: ToolDeps, decision: GateDecision, visit_day: date) -> str:
-    deps.memory.offer_for_confirmation(decision.pending_confirmation_ids)
+    deps.caller_memory.offer_for_confirmation(decision.pending_confirmation_ids)
     deps.state.pending_day = visit_day
     return (
         f"Not booked yet. Ask the caller to confirm out loud: a service visit on "
@@ -146,7 +146,7 @@ async def _record_request(identity: CallerIdentity, deps: ToolDeps, visit_day: d
     # Per call and day: a later call asking for the same day writes a fresh request.
     digest = hashlib.sha256(f"{identity.customer_id}|{identity.room_name}|{iso}".encode())
     try:
-        await deps.memory.backend.remember_many(
+        await deps.caller_memory.backend.remember_many(
             identity.customer_id,
             [requested_visit_day(visit_day)],
             idempotency_key=f"visit-request:{digest.hexdigest()[:40]}",

@@ -46,7 +46,8 @@ def build_confirmation_tool(identity: CallerIdentity, deps: ToolDeps) -> Functio
 
         Call only right after the caller clearly agreed out loud.
         """
-        offered = sorted(deps.memory.offered_for_confirmation)
+        memory = deps.caller_memory
+        offered = sorted(memory.offered_for_confirmation)
         if not offered:
             raise ToolError("Nothing is waiting for confirmation. Call book_visit first.")
         turn = last_caller_turn(context)
@@ -64,7 +65,7 @@ def build_confirmation_tool(identity: CallerIdentity, deps: ToolDeps) -> Functio
         )
         try:
             for memory_id in offered:
-                await deps.memory.confirm(memory_id, attestation_id=attestation.attestation_id)
+                await memory.confirm(memory_id, attestation_id=attestation.attestation_id)
         except ConfirmationRefused:
             raise ToolError("That confirmation is no longer pending.") from None
         except MemoryLayerError as exc:

@@ -14,13 +14,20 @@ from tools.state import CallState
 
 @dataclass
 class ToolDeps:
-    memory: CallerMemory
+    # None only for an unverified caller, who gets no gated tools.
+    memory: CallerMemory | None
     calendar: CalendarClient
     attestations: AttestationStore
     policy: AssurancePolicy
     timezone: str = "UTC"
     horizon_days: int = 60
     state: CallState = field(default_factory=CallState)
+
+    @property
+    def caller_memory(self) -> CallerMemory:
+        if self.memory is None:
+            raise RuntimeError("gated tools need an authenticated caller's memory")
+        return self.memory
 
     def today(self) -> date:
         return today_in(self.timezone)

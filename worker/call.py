@@ -82,7 +82,7 @@ class CallSession:
             else None
         )
         self.deps = ToolDeps(
-            memory=self.memory,  # type: ignore[arg-type]
+            memory=self.memory,
             calendar=services.calendar,
             attestations=services.attestations,
             policy=services.policy,
