@@ -1,26 +1,35 @@
-"""Client for a host booking system over REST. Contract (also in calendar_client/README.md):
+"""Client for a host booking system over REST. The contract (also in calendar_client/README.md):
 
-    GET  /v1/slots/{YYYY-MM-DD}            200 {"day","capacity","booked","version"} | 404
-    GET  /v1/slots?start=YYYY-MM-DD&count=N 200 {"slots": [slot, ...]}
-    POST /v1/authorizations/check          {"actor_id","customer_id","day"} → {"allowed": bool}
-    POST /v1/bookings  Idempotency-Key: K  {"customer_id","day","expected_version"}
-                                           200/201 {"booking_id","customer_id","day"}
-                                           409 {"code":"slot_changed","slot":slot}
-                                           409/422 {"code":"slot_unavailable"}
-    GET  /v1/customers/{id}/bookings       200 {"bookings": [booking, ...]}
+    GET  /v1/slots/{YYYY-MM-DD}
+         200 {"day": "2026-12-10", "capacity": 2, "booked": 1, "version": 7}
+         404 → the day has no visits (SlotUnavailable)
+    GET  /v1/slots?start=YYYY-MM-DD&count=N
+         200 {"slots": [slot, ...]}   up to N slots with room, from start on
+    POST /v1/authorizations/check   {"actor_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
+         200 {"allowed": true | false}
+    POST /v1/bookings   Idempotency-Key: <key>
+         {"customer_id": ..., "day": "YYYY-MM-DD", "expected_version": 7}
+         200/201 {"booking_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
+         409 {"code": "slot_changed", "slot": slot}   → SlotChanged (slot optional)
+         409/422 {"code": "slot_unavailable"}          → SlotUnavailable
+    GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
+         200 {"bookings": [booking, ...]}
 
-Bearer auth when an API key is set. Transport failures, timeouts, 401/403, 5xx and bodies
-of the wrong shape are `CalendarUnavailable`.
+`Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
+errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
+`CalendarUnavailable`; its message names the failure but never the key. Unknown extra fields
+in responses are ignored so the host can add to them.
 """
 
 from __future__ import annotations
 
+import asyncio
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from calendar_client.models import (
     Booking,
@@ -30,23 +39,30 @@ from calendar_client.models import (
     SlotUnavailable,
 )
 
+_Body = TypeVar("_Body", bound="_ResponseBody")
 
-class _SlotBody(BaseModel):
+
+class _ResponseBody(BaseModel):
+    # Strict: "2" is not a capacity and "true" is not a yes; a host sending those is broken.
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+
+class _SlotBody(_ResponseBody):
     day: date
-    capacity: int
-    booked: int
+    capacity: int = Field(ge=0)
+    booked: int = Field(ge=0)
     version: int
 
     def to_slot(self) -> Slot:
         return Slot(self.day, self.capacity, self.booked, self.version)
 
 
-class _SlotsBody(BaseModel):
+class _SlotsBody(_ResponseBody):
     slots: list[_SlotBody]
 
 
-class _BookingBody(BaseModel):
-    booking_id: str
+class _BookingBody(_ResponseBody):
+    booking_id: str = Field(min_length=1, max_length=200)
     customer_id: str
     day: date
 
@@ -54,15 +70,15 @@ class _BookingBody(BaseModel):
         return Booking(self.booking_id, self.customer_id, self.day)
 
 
-class _BookingsBody(BaseModel):
+class _BookingsBody(_ResponseBody):
     bookings: list[_BookingBody]
 
 
-class _AuthorizationBody(BaseModel):
+class _AuthorizationBody(_ResponseBody):
     allowed: bool
 
 
-class _ConflictBody(BaseModel):
+class _RefusalBody(_ResponseBody):
     code: str
     slot: _SlotBody | None = None
 
@@ -76,40 +92,27 @@ class HttpCalendar:
         timeout_s: float = 3.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
+        if timeout_s <= 0:
+            raise ValueError("timeout_s must be positive")
+        self._timeout_s = timeout_s
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(
-            base_url=base_url.rstrip("/"), headers=headers, timeout=timeout_s, transport=transport
+            base_url=base_url, headers=headers, timeout=timeout_s, transport=transport
         )
 
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            return await self._http.request(method, path, **kwargs)
-        except httpx.TimeoutException as exc:
-            raise CalendarUnavailable("booking system timed out") from exc
-        except httpx.TransportError as exc:
-            raise CalendarUnavailable(f"booking system unreachable: {type(exc).__name__}") from exc
-
-    @staticmethod
-    def _parse(response: httpx.Response, model: type[BaseModel]) -> Any:
-        if response.status_code in (401, 403):
-            raise CalendarUnavailable(
-                f"booking system refused our credentials ({response.status_code})"
-            )
-        if not response.is_success:
-            raise CalendarUnavailable(f"booking system error {response.status_code}")
-        try:
-            return model.model_validate(response.json())
-        except (ValueError, ValidationError) as exc:
-            raise CalendarUnavailable("booking system sent an unexpected response") from exc
+    # -- CalendarClient -----------------------------------------------------------------
 
     async def get_slot(self, day: date) -> Slot:
         response = await self._request("GET", f"/v1/slots/{day.isoformat()}")
         if response.status_code == 404:
             raise SlotUnavailable(f"no visits on {day.isoformat()}")
-        return self._parse(response, _SlotBody).to_slot()
+        slot = _parse(response, _SlotBody).to_slot()
+        if slot.day != day:
+            raise CalendarUnavailable("booking system answered for a different day")
+        return slot
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
         response = await self._request(
@@ -117,11 +120,13 @@ class HttpCalendar:
             "/v1/authorizations/check",
             json={"actor_id": actor_id, "customer_id": customer_id, "day": slot.day.isoformat()},
         )
-        return self._parse(response, _AuthorizationBody).allowed
+        return _parse(response, _AuthorizationBody).allowed
 
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
         response = await self._request(
             "POST",
             "/v1/bookings",
@@ -133,30 +138,74 @@ class HttpCalendar:
             headers={"Idempotency-Key": idempotency_key},
         )
         if response.status_code in (409, 422):
-            conflict = self._parse_conflict(response)
-            if conflict.code == "slot_changed":
-                current = conflict.slot.to_slot() if conflict.slot else None
-                raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
-            if conflict.code == "slot_unavailable":
-                raise SlotUnavailable(f"{day.isoformat()} is fully booked")
-            raise CalendarUnavailable(f"booking refused: {conflict.code}")
-        return self._parse(response, _BookingBody).to_booking()
-
-    @staticmethod
-    def _parse_conflict(response: httpx.Response) -> _ConflictBody:
-        try:
-            return _ConflictBody.model_validate(response.json())
-        except (ValueError, ValidationError) as exc:
-            raise CalendarUnavailable("booking system sent an unexpected conflict") from exc
+            _raise_refusal(response, day)
+        booking = _parse(response, _BookingBody).to_booking()
+        if (booking.customer_id, booking.day) != (customer_id, day):
+            # Never report someone else's booking (or another day) as this caller's.
+            raise CalendarUnavailable("booking system confirmed a different booking")
+        return booking
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
+        if count <= 0:
+            return []
         response = await self._request(
             "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
         )
-        return [slot.to_slot() for slot in self._parse(response, _SlotsBody).slots]
+        return [body.to_slot() for body in _parse(response, _SlotsBody).slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         response = await self._request(
-            "GET", f"/v1/customers/{quote(customer_id, safe='')}/bookings"
+            "GET", f"/v1/customers/{_path_segment(customer_id)}/bookings"
         )
-        return [b.to_booking() for b in self._parse(response, _BookingsBody).bookings]
+        return [body.to_booking() for body in _parse(response, _BookingsBody).bookings]
+
+    # -- transport ----------------------------------------------------------------------
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            # httpx's timeout bounds each phase; this bounds the whole call, which is what a
+            # caller waiting on the line actually feels.
+            async with asyncio.timeout(self._timeout_s):
+                return await self._http.request(method, path, **kwargs)
+        except (TimeoutError, httpx.TimeoutException) as exc:
+            raise CalendarUnavailable("booking system timed out") from exc
+        except httpx.RequestError as exc:
+            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
+
+
+def _parse(response: httpx.Response, body: type[_Body]) -> _Body:
+    status = response.status_code
+    if status in (401, 403):
+        raise CalendarUnavailable(f"booking system refused our credentials (HTTP {status})")
+    if status >= 500:
+        raise CalendarUnavailable(f"booking system failed (HTTP {status})")
+    if status not in (200, 201):
+        raise CalendarUnavailable(f"booking system answered HTTP {status}")
+    try:
+        return body.model_validate_json(response.content)
+    except ValidationError as exc:
+        raise CalendarUnavailable("booking system sent a response we could not read") from exc
+
+
+def _raise_refusal(response: httpx.Response, day: date) -> None:
+    try:
+        refusal = _RefusalBody.model_validate_json(response.content)
+    except ValidationError as exc:
+        raise CalendarUnavailable(
+            f"booking system refused with an unreadable body (HTTP {response.status_code})"
+        ) from exc
+    if refusal.code == "slot_changed":
+        current = refusal.slot.to_slot() if refusal.slot else None
+        raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
+    if refusal.code == "slot_unavailable":
+        raise SlotUnavailable(f"{day.isoformat()} is fully booked")
+    raise CalendarUnavailable(
+        f"booking system refused the booking (HTTP {response.status_code}, {refusal.code[:40]})"
+    )
+
+
+def _path_segment(value: str) -> str:
+    # "." and ".." would be normalised away by the URL, addressing a different resource.
+    if value in ("", ".", ".."):
+        raise ValueError("not a usable id")
+    return quote(value, safe="")

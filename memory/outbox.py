@@ -30,7 +30,7 @@ from memory.sqlite_file import shared_sqlite
 
 log = logging.getLogger("memory.outbox")
 
-OutboxKind = Literal["receipt", "remember_many", "confirm"]
+OutboxKind = Literal["receipt", "remember_many"]
 IntentResolver = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 _SCHEMA = """
@@ -173,10 +173,6 @@ async def deliver(backend: MemoryBackend, item: OutboxItem) -> None:
     elif item.kind == "remember_many":
         facts = [FactToRemember(**fact) for fact in payload["facts"]]
         await backend.remember_many(item.user_id, facts, idempotency_key=item.idempotency_key)
-    elif item.kind == "confirm":
-        await backend.confirm(
-            item.user_id, payload["memory_id"], idempotency_key=item.idempotency_key
-        )
     else:
         raise ValueError(f"unknown outbox kind {item.kind!r}")
 
