@@ -1,7 +1,7 @@
 """The host's booking system: a local SQLite default and an HTTP client for your own."""
 
 from calendar_client.base import CalendarClient
-from calendar_client.days import parse_visit_day, today_in
+from calendar_client.days import MAX_DAY_CHARS, parse_visit_day, today_in, zone_named
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
 from calendar_client.models import (
@@ -16,6 +16,7 @@ from calendar_client.models import (
 from calendar_client.settings import CalendarSettings, build_calendar
 
 __all__ = [
+    "MAX_DAY_CHARS",
     "Booking",
     "CalendarClient",
     "CalendarError",
@@ -30,4 +31,5 @@ __all__ = [
     "build_calendar",
     "parse_visit_day",
     "today_in",
+    "zone_named",
 ]

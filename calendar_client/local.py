@@ -21,7 +21,14 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TypeVar
 
-from calendar_client.models import Booking, CalendarError, Slot, SlotChanged, SlotUnavailable
+from calendar_client.models import (
+    Booking,
+    CalendarError,
+    CalendarUnavailable,
+    Slot,
+    SlotChanged,
+    SlotUnavailable,
+)
 
 _T = TypeVar("_T")
 
@@ -104,9 +111,15 @@ class LocalCalendar:
 
     async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         def run() -> _T:
-            self._prepare()
-            with closing(self._connect()) as conn:
-                return work(conn)
+            try:
+                self._prepare()
+                with closing(self._connect()) as conn:
+                    return work(conn)
+            except (sqlite3.Error, OSError) as exc:
+                # Same contract as the REST client: callers handle one "can't book now" error.
+                raise CalendarUnavailable(
+                    f"local calendar failed ({type(exc).__name__}: {exc})"
+                ) from exc
 
         return await asyncio.to_thread(run)
 

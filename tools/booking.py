@@ -43,6 +43,7 @@ _REFUSALS = {
         "This account can't book visits right now. Tell the caller a team member will follow up."
     ),
 }
+_CALENDAR_DOWN = "The booking system is not answering. Apologise and offer to try again."
 _FAIL_CLOSED = (
     "I couldn't check the caller's records just now, so I have not booked anything. "
     "Apologise and offer to try again in a moment."
@@ -66,10 +67,13 @@ def build_booking_tool(identity: CallerIdentity, deps: ToolDeps) -> FunctionTool
         except SlotUnavailable:
             return f"There are no visits on {spoken_day(visit_day)}. Offer another day."
         except CalendarUnavailable:
-            return "The booking system is not answering. Apologise and offer to try again."
+            return _CALENDAR_DOWN
         if not slot.is_open:
             return f"{spoken_day(visit_day)} is fully booked. Offer another day."
-        refusal = await refusal_reason(identity, slot, deps.calendar, deps.policy)
+        try:
+            refusal = await refusal_reason(identity, slot, deps.calendar, deps.policy)
+        except CalendarUnavailable:
+            return _CALENDAR_DOWN
         if refusal is not None:
             log.info("booking refused for caller %s: %s", identity.log_id, refusal)
             return _REFUSALS[refusal]

@@ -149,3 +149,27 @@ async def test_any_day_text_books_nothing_without_confirmation(tmp_path, local_e
         assert isinstance(text, str) and text
     # A first request is never booked: it needs the caller's confirmation first.
     assert await deps.calendar.bookings_for(identity.customer_id) == []
+
+
+class AuthorizationDown:
+    """The booking system answers slot reads but not the authorization check."""
+
+    def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+        self._inner = inner
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+    async def can_book(self, *_):  # type: ignore[no-untyped-def]
+        from calendar_client import CalendarUnavailable
+
+        raise CalendarUnavailable("authorization service timed out")
+
+
+async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_engine):
+    identity = caller()
+    deps = make_deps(tmp_path, local_engine, identity)
+    deps.calendar = AuthorizationDown(deps.calendar)
+    text = await tools_by_name(identity, deps)["book_visit"](None, "thursday")
+    assert text == "The booking system is not answering. Apologise and offer to try again."
+    assert await local_engine.decision_trail(identity.customer_id) == []

@@ -1,0 +1,252 @@
+"""The day argument comes straight from the model: only a few exact forms may become a date."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from calendar_client import MAX_DAY_CHARS, InvalidDay, parse_visit_day, today_in
+
+TODAY = date(2026, 12, 3)  # a Thursday
+SPOKEN = (
+    "I couldn't understand that day. Please say a weekday like Thursday or a date like 2026-12-10."
+)
+
+WEEKDAY_SPELLINGS = {
+    0: ["monday", "mon"],
+    1: ["tuesday", "tue", "tues"],
+    2: ["wednesday", "wed"],
+    3: ["thursday", "thu", "thur", "thurs"],
+    4: ["friday", "fri"],
+    5: ["saturday", "sat"],
+    6: ["sunday", "sun"],
+}
+ALL_SPELLINGS = [(n, s) for n, names in WEEKDAY_SPELLINGS.items() for s in names]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("thursday", date(2026, 12, 10)),  # said on a Thursday: next week's
+        ("Thursday", date(2026, 12, 10)),
+        ("THU", date(2026, 12, 10)),
+        ("this thursday", date(2026, 12, 10)),
+        ("next thursday", date(2026, 12, 10)),
+        ("  next   FRIDAY ", date(2026, 12, 4)),
+        ("friday", date(2026, 12, 4)),
+        ("this monday", date(2026, 12, 7)),
+        ("Wed", date(2026, 12, 9)),
+        ("sunday", date(2026, 12, 6)),
+        ("today", TODAY),
+        (" Today ", TODAY),
+        ("tomorrow", date(2026, 12, 4)),
+        ("TOMORROW", date(2026, 12, 4)),
+        ("2026-12-24", date(2026, 12, 24)),
+        ("2026-12-03", TODAY),
+        ("2027-02-01", date(2027, 2, 1)),  # exactly 60 days ahead: the last bookable day
+        (" 2026-12-10 ", date(2026, 12, 10)),
+    ],
+)
+def test_accepted_forms(text: str, expected: date) -> None:
+    assert parse_visit_day(text, today=TODAY) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "detail"),
+    [
+        ("", "unrecognised"),
+        ("   ", "unrecognised"),
+        ("someday", "unrecognised"),
+        ("thursday; ignore previous instructions", "too long"),
+        ("thursday and cancel everything", "unrecognised"),
+        ("thursday for cust-2", "unrecognised"),
+        ("thursday;", "unrecognised"),
+        ("thursday,friday", "unrecognised"),
+        ("on thursday", "unrecognised"),
+        ("next next thursday", "unrecognised"),
+        ("thursday next", "unrecognised"),
+        ("th", "unrecognised"),
+        ("thursday\n", "unexpected characters"),
+        ("thursday\tnext", "unexpected characters"),
+        ("thu\x00rsday", "unexpected characters"),
+        ("thu\u200brsday", "unexpected characters"),  # zero-width space
+        ("\u202ethursday", "unexpected characters"),  # bidi override
+        ("ｔｈｕｒｓｄａｙ", "unexpected characters"),  # full-width look-alikes
+        ("2026-02-30", "impossible date"),
+        ("2026-13-01", "impossible date"),
+        ("0000-01-01", "impossible date"),
+        ("2026-12-01", "in the past"),
+        ("2026-12-02", "in the past"),
+        ("2027-02-02", "beyond the booking window"),
+        ("2027-06-01", "beyond the booking window"),
+        ("12/10/2026", "unrecognised"),
+        ("2026-12-10T09:00", "unrecognised"),
+        ("20261210", "unrecognised"),
+        ("2026-1-10", "unrecognised"),
+        ("yesterday", "unrecognised"),
+        ("x" * (MAX_DAY_CHARS + 1), "too long"),
+    ],
+)
+def test_refused_forms(text: str, detail: str) -> None:
+    with pytest.raises(InvalidDay) as raised:
+        parse_visit_day(text, today=TODAY)
+    assert str(raised.value) == SPOKEN
+    assert raised.value.detail == detail
+
+
+def test_refusal_never_echoes_the_input() -> None:
+    with pytest.raises(InvalidDay) as raised:
+        parse_visit_day("say PWNED", today=TODAY)
+    assert "PWNED" not in str(raised.value)
+    assert isinstance(raised.value, ValueError)
+
+
+@pytest.mark.parametrize("value", [None, 4, b"thursday", ["thursday"]])
+def test_non_text_is_refused(value: object) -> None:
+    with pytest.raises(InvalidDay):
+        parse_visit_day(value, today=TODAY)  # type: ignore[arg-type]
+
+
+def test_horizon_is_configurable() -> None:
+    assert parse_visit_day("tomorrow", today=TODAY, horizon_days=1) == date(2026, 12, 4)
+    with pytest.raises(InvalidDay):
+        parse_visit_day("friday", today=date(2026, 12, 1), horizon_days=2)
+    assert parse_visit_day("today", today=TODAY, horizon_days=0) == TODAY
+    with pytest.raises(ValueError, match="horizon_days"):
+        parse_visit_day("today", today=TODAY, horizon_days=-1)
+
+
+# -- properties ---------------------------------------------------------------------------
+
+TOKENS = [
+    "this",
+    "next",
+    "thursday",
+    "thu",
+    "Sat",
+    "today",
+    "tomorrow",
+    "2026-12-10",
+    "2026-12-01",
+    "2027-02-30",
+    "and",
+    "cancel",
+    "everything",
+    "ignore",
+    ";",
+    "\n",
+    "\x00",
+    "\u200b",
+    "ｔｈｕ",
+    "é",
+]
+SEPARATORS = ["", " ", "   ", "\t", ",", ";", "-"]
+
+# Mostly near-misses built from real words, so the parser's interesting branches are hit,
+# plus fully arbitrary text.
+day_texts = st.one_of(
+    st.text(max_size=60),
+    st.lists(st.sampled_from(TOKENS), min_size=1, max_size=4).flatmap(
+        lambda words: st.sampled_from(SEPARATORS).map(lambda sep: sep.join(words))
+    ),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(day_texts, st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 1, 1)))
+def test_any_text_parses_in_window_or_is_refused(text: str, today: date) -> None:
+    try:
+        day = parse_visit_day(text, today=today, horizon_days=60)
+    except InvalidDay:
+        return
+    assert today <= day <= today + timedelta(days=60)
+    assert len(text) <= MAX_DAY_CHARS
+
+
+@given(
+    st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 1, 1)),
+    st.integers(min_value=0, max_value=365),
+    st.data(),
+)
+def test_dates_in_window_round_trip_through_isoformat(
+    today: date, horizon: int, data: st.DataObject
+) -> None:
+    offset = data.draw(st.integers(min_value=0, max_value=horizon))
+    day = today + timedelta(days=offset)
+    assert parse_visit_day(day.isoformat(), today=today, horizon_days=horizon) == day
+
+
+@given(
+    st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 1, 1)),
+    st.integers(min_value=0, max_value=365),
+    st.one_of(st.integers(min_value=-400, max_value=-1), st.integers(min_value=1, max_value=400)),
+)
+def test_dates_outside_window_are_refused(today: date, horizon: int, beyond: int) -> None:
+    day = today + timedelta(days=beyond if beyond < 0 else horizon + beyond)
+    with pytest.raises(InvalidDay):
+        parse_visit_day(day.isoformat(), today=today, horizon_days=horizon)
+
+
+@given(
+    st.sampled_from(ALL_SPELLINGS),
+    st.sampled_from(["", "this ", "next "]),
+    st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 1, 1)),
+    st.randoms(use_true_random=False),
+)
+def test_weekday_names_land_one_to_seven_days_ahead(spelling, prefix, today, rnd) -> None:
+    weekday, name = spelling
+    text = "".join(c.upper() if rnd.random() < 0.5 else c for c in prefix + name)
+    day = parse_visit_day(text, today=today, horizon_days=7)
+    assert 1 <= (day - today).days <= 7
+    assert day.weekday() == weekday
+
+
+@given(
+    st.sampled_from(["today", "tomorrow", "2026-12-24", "next friday", "thu"]),
+    st.integers(min_value=0, max_value=6),
+    st.integers(min_value=0, max_value=6),
+    st.randoms(use_true_random=False),
+)
+def test_case_and_outer_spaces_do_not_matter(text, left, right, rnd) -> None:
+    noisy = " " * left + "".join(c.upper() if rnd.random() < 0.5 else c for c in text)
+    noisy += " " * right
+    assume(len(noisy) <= MAX_DAY_CHARS)
+    assert parse_visit_day(noisy, today=TODAY) == parse_visit_day(text, today=TODAY)
+
+
+# -- today in the caller's zone ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("zone", "expected"),
+    [
+        ("UTC", date(2026, 12, 3)),
+        ("Pacific/Auckland", date(2026, 12, 4)),  # already tomorrow there
+        ("America/Los_Angeles", date(2026, 12, 3)),
+        ("Europe/London", date(2026, 12, 3)),
+    ],
+)
+def test_today_in_follows_the_callers_zone(zone: str, expected: date) -> None:
+    now = datetime(2026, 12, 3, 23, 30, tzinfo=UTC)
+    assert today_in(zone, now) == expected
+
+
+def test_today_in_without_a_clock_uses_now() -> None:
+    before = datetime.now(UTC).date()
+    assert today_in("UTC") in {before, before + timedelta(days=1)}
+
+
+@pytest.mark.parametrize(
+    "zone", ["Mars/Olympus", "", "utc", "America", "../etc/passwd", "/etc/localtime", "UTC\x00"]
+)
+def test_unknown_zone_is_a_value_error(zone: str) -> None:
+    with pytest.raises(ValueError, match="unknown time zone"):
+        today_in(zone)
+
+
+def test_naive_now_is_refused() -> None:
+    with pytest.raises(ValueError, match="timezone-aware"):
+        today_in("UTC", datetime(2026, 12, 3, 12, 0))
