@@ -24,6 +24,7 @@ from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
 from memory.service import SNAPSHOT_QUERY, CallerMemory
 from memory.write_policy import requested_visit_day, visit_day_slot
+from tests.engine_helpers import stop_engine_if_running
 
 USER = "cust-bench"
 DAY = date(2026, 12, 10)
@@ -118,12 +119,8 @@ async def main(sizes: list[int], iterations: int) -> None:
             await engine.close()
             client = await connect_local_engine(db_path, idle_exit_s=30)
             await measure(client, "service", iterations, outbox)
-            pid = (await client._http.get("/health")).json()["pid"]
             await client.close()
-            import os
-            import signal
-
-            os.kill(pid, signal.SIGTERM)
+            await stop_engine_if_running(db_path)
 
 
 if __name__ == "__main__":

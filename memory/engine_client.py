@@ -64,6 +64,10 @@ class EngineServiceClient:
             return False
         return response.status_code == 200
 
+    async def engine_pid(self) -> int:
+        """The serving engine's process id, for operators and tests that stop it."""
+        return int((await self._call("GET", "/health"))["pid"])
+
     async def _call(
         self,
         method: str,

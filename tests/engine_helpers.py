@@ -27,7 +27,7 @@ def _gone(pid: int) -> bool:
 async def engine_pid(db_path: Path) -> int:
     client = await connect_local_engine(db_path)
     try:
-        return (await client._http.get("/health")).json()["pid"]
+        return await client.engine_pid()
     finally:
         await client.close()
 
@@ -47,7 +47,7 @@ async def stop_engine_if_running(db_path: Path) -> None:
     try:
         if not await client.healthy():
             return
-        pid = (await client._http.get("/health")).json()["pid"]
+        pid = await client.engine_pid()
     finally:
         await client.close()
     os.kill(pid, signal.SIGTERM)

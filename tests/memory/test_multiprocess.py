@@ -93,7 +93,7 @@ async def test_idle_engine_exits_and_is_restarted_on_next_call(tmp_path: Path) -
     db_path = tmp_path / "idle.sqlite3"
     client = await connect_local_engine(db_path, idle_exit_s=0.5)
     try:
-        first_pid = (await client._http.get("/health")).json()["pid"]
+        first_pid = await client.engine_pid()
         for _ in range(100):
             if not await client.healthy():
                 break
@@ -101,7 +101,7 @@ async def test_idle_engine_exits_and_is_restarted_on_next_call(tmp_path: Path) -
         assert not await client.healthy()
         recalled = await client.recall("cust-idle", "anything")
         assert recalled.memories == []
-        second_pid = (await client._http.get("/health")).json()["pid"]
+        second_pid = await client.engine_pid()
         assert second_pid != first_pid
     finally:
         await client.close()
