@@ -33,9 +33,11 @@ NAMED = [
 
 def pins() -> dict[str, str]:
     found = {}
-    for line in (ROOT / "requirements.txt").read_text().splitlines():
-        line = line.split("#")[0].strip()
-        if line:
+    for file in ("requirements.txt", "requirements-dev.txt"):
+        for line in (ROOT / file).read_text().splitlines():
+            line = line.split("#")[0].strip()
+            if not line or line.startswith("-r "):
+                continue
             name, _, pinned = line.partition("==")
             assert pinned, f"{line!r} is not pinned"
             found[name.lower()] = pinned
@@ -100,3 +102,9 @@ def test_env_example_documents_every_setting(settings):
     example = (ROOT / ".env.example").read_text()
     for field in settings.model_fields.values():
         assert re.search(rf"^#?\s*{field.alias}=", example, re.MULTILINE), field.alias
+
+
+def test_runtime_requirements_carry_no_dev_tools():
+    runtime = (ROOT / "requirements.txt").read_text().lower()
+    for tool in ("pytest", "respx", "hypothesis", "ruff"):
+        assert tool not in runtime, f"{tool} belongs in requirements-dev.txt"
