@@ -26,17 +26,14 @@ from livekit.plugins import openai, silero
 
 from calendar_client import CalendarSettings, build_calendar
 from identity import IdentityError, SqliteCustomerDirectory, authenticate_room_participant
-from memory.factory import (
-    check_backend,
-    describe_backend,
-    open_memory_backend_or_unavailable,
-)
+from memory.factory import open_memory_backend_or_unavailable
 from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from tools.attestations import AttestationStore
 from tools.authorization import AssurancePolicy
 from worker.call import CallServices, CallSession
 from worker.settings import WorkerSettings
+from worker.startup import run_startup_check
 
 load_dotenv(".env")
 load_dotenv(".env.local", override=True)
@@ -154,28 +151,6 @@ async def entrypoint(ctx: JobContext) -> None:
     session.generate_reply(instructions=GREETING)
 
 
-def _startup_check(argv: list[str]) -> None:
-    """Name each missing setting up front instead of failing deep inside a plugin."""
-    command = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
-    if command not in {"dev", "start", "connect"}:
-        return
-    missing = WorkerSettings().missing_required()
-    try:
-        memory = MemorySettings()
-    except ValueError as exc:
-        print(f"Invalid memory settings: {exc}", file=sys.stderr)
-        sys.exit(2)
-    if missing:
-        print("Missing required settings: " + ", ".join(missing), file=sys.stderr)
-        print("Copy .env.example to .env and fill them in.", file=sys.stderr)
-        sys.exit(2)
-    print(f"memory backend: {describe_backend(memory)}", file=sys.stderr)
-    problem = asyncio.run(check_backend(memory))
-    if problem:
-        # Not fatal: calls still run, without memory, and consequential actions fail closed.
-        print(f"WARNING: {problem}", file=sys.stderr)
-
-
 if __name__ == "__main__":
-    _startup_check(sys.argv)
+    run_startup_check(sys.argv)
     cli.run_app(server)
