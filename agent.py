@@ -24,14 +24,9 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
-from calendar_client import CalendarSettings, build_calendar
-from identity import IdentityError, SqliteCustomerDirectory, authenticate_room_participant
-from memory.factory import open_memory_backend_or_unavailable
-from memory.outbox import Outbox
-from memory.settings import MemorySettings
-from tools.attestations import AttestationStore
-from tools.authorization import AssurancePolicy
-from worker.call import CallServices, CallSession
+from tools import CallContext
+from worker.call import Call
+from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
 
@@ -44,6 +39,8 @@ log = logging.getLogger("agent")
 # write budget (MEMORY_SHUTDOWN_WRITE_BUDGET_MS) stays well inside it.
 SHUTDOWN_PROCESS_TIMEOUT_S = 10.0
 GREETING = "Greet the caller in one short sentence and ask how you can help."
+# The outbox flusher's last pass may not hold the shutdown past this.
+FLUSHER_STOP_S = 2.0
 
 
 def prewarm(proc: JobProcess) -> None:
@@ -65,14 +62,18 @@ STARTUP_SETTINGS = WorkerSettings()
 server = build_server(STARTUP_SETTINGS)
 
 
-def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:
+def build_session(
+    settings: WorkerSettings, proc: JobProcess, userdata: CallContext
+) -> AgentSession[CallContext]:
     openai_kwargs = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
     if settings.use_realtime_model:
-        return AgentSession(
+        return AgentSession[CallContext](
+            userdata=userdata,
             llm=openai.realtime.RealtimeModel(model=settings.realtime_model, **openai_kwargs),
             vad=proc.userdata["vad"],
         )
-    return AgentSession(
+    return AgentSession[CallContext](
+        userdata=userdata,
         stt=openai.STT(model=settings.stt_model, **openai_kwargs),
         llm=openai.LLM(model=settings.llm_model, **openai_kwargs),
         tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
@@ -83,47 +84,22 @@ def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
 async def entrypoint(ctx: JobContext) -> None:
     settings = WorkerSettings()
-    memory_settings = MemorySettings()
-    calendar_settings = CalendarSettings()
-    # Opening the memory backend overlaps with joining the room.
-    backend_task = asyncio.create_task(open_memory_backend_or_unavailable(memory_settings))
+    # Opening the memory backend and host systems overlaps with joining the room.
+    host_task = asyncio.create_task(open_host_services(settings))
     await ctx.connect()
-    participant = await asyncio.wait_for(
-        ctx.wait_for_participant(), timeout=settings.participant_wait_s
-    )
-    identity, auth_error = None, None
-    try:
-        identity = await authenticate_room_participant(
-            participant,
-            room_name=ctx.room.name,
-            identity_secret=settings.identity_signing_secret.get_secret_value()
-            if settings.identity_signing_secret
-            else "",
-            directory=SqliteCustomerDirectory(settings.customer_directory_path),
-        )
-    except IdentityError as exc:
-        auth_error = exc
-        log.warning("caller not authenticated: %s", exc.reason)
+    participant = await wait_for_caller(ctx, settings.participant_wait_s)
+    if participant is None:
+        await close_host_services(await host_task)
+        ctx.shutdown(reason="caller never joined")
+        return
+    identity, auth_error = await authenticate_caller(participant, ctx.room.name, settings)
     ctx.log_context_fields = {
         "room": ctx.room.name,
         "caller": identity.log_id if identity else "unverified",
     }
-
-    calendar = build_calendar(calendar_settings)
-    services = CallServices(
-        backend=await backend_task,
-        outbox=Outbox(memory_settings.outbox_path),
-        calendar=calendar,
-        attestations=AttestationStore(settings.attestation_path),
-        policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),
-        memory_settings=memory_settings,
-        timezone=calendar_settings.caller_timezone,
-    )
-    call = CallSession(services, identity=identity, auth_error=auth_error, call_id=ctx.job.id)
-    call.start_prefetch()  # runs while the session and its plugins start up
-
-    session = build_session(settings, ctx.proc)
-    agent = call.build_agent(None)
+    host = await host_task
+    call = Call.open(host, identity=identity, auth_error=auth_error, call_id=ctx.job.id)
+    session = build_session(settings, ctx.proc, call.context)
     stop_flusher = asyncio.Event()
     flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))
 
@@ -133,22 +109,22 @@ async def entrypoint(ctx: JobContext) -> None:
         finally:
             stop_flusher.set()
             with contextlib.suppress(Exception):
-                await flusher_task
-            await calendar.aclose()
-            await services.backend.close()
+                await asyncio.wait_for(flusher_task, timeout=FLUSHER_STOP_S)
+            await close_host_services(host)
 
     ctx.add_shutdown_callback(end_of_call)
     # The caller hanging up ends the job now, not when the room empties: the end-of-call
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
-    await session.start(
-        agent,
+    await call.start(
+        session,
         room=ctx.room,
         room_options=room_io.RoomOptions(participant_identity=participant.identity),
     )
-    # Bounded by MEMORY_PREFETCH_BUDGET_MS: late memory never stalls the greeting.
-    await call.apply_snapshot(agent)
-    session.generate_reply(instructions=GREETING)
+    if ctx.room.isconnected() and participant.identity in ctx.room.remote_participants:
+        session.generate_reply(instructions=GREETING)
+    else:
+        log.info("caller left before the greeting")
 
 
 if __name__ == "__main__":

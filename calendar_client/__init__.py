@@ -7,6 +7,7 @@ from calendar_client.local import LocalCalendar
 from calendar_client.models import (
     Booking,
     CalendarError,
+    CalendarOutcomeUnknown,
     CalendarUnavailable,
     InvalidDay,
     Slot,
@@ -20,6 +21,7 @@ __all__ = [
     "Booking",
     "CalendarClient",
     "CalendarError",
+    "CalendarOutcomeUnknown",
     "CalendarSettings",
     "CalendarUnavailable",
     "HttpCalendar",

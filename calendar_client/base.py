@@ -38,4 +38,18 @@ class CalendarClient(Protocol):
         """The customer's bookings, earliest day first."""
         ...
 
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        """The booking made under `idempotency_key`, if any (cancelled ones included:
+        crash recovery asks what happened to this attempt, not what exists now)."""
+        ...
+
+    async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
+        """Cancel one of the customer's bookings. `SlotUnavailable` when there is no such
+        booking for this customer; repeating `idempotency_key` returns the same result."""
+        ...
+
+    async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
+        """The booking cancelled under `idempotency_key`, if that cancellation happened."""
+        ...
+
     async def aclose(self) -> None: ...

@@ -14,6 +14,15 @@
          409/422 {"code": "slot_unavailable"}          → SlotUnavailable
     GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
          200 {"bookings": [booking, ...]}
+    GET  /v1/bookings?idempotency_key=KEY
+         200 {"bookings": [booking]} or {"bookings": []}   the booking made under KEY
+    POST /v1/bookings/{booking_id}/cancel   Idempotency-Key: <key>   {"customer_id": ...}
+         200 booking (the cancelled one)   404/409/422 → SlotUnavailable (no such booking)
+    GET  /v1/cancellations?idempotency_key=KEY
+         200 {"bookings": [booking]} or {"bookings": []}   the booking cancelled under KEY
+
+A request that may have been sent but got no answer (read timeout, reset after sending)
+raises `CalendarOutcomeUnknown`: look the booking up by its key before saying anything.
 
 `Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
 errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
@@ -33,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from calendar_client.models import (
     Booking,
+    CalendarOutcomeUnknown,
     CalendarUnavailable,
     Slot,
     SlotChanged,
@@ -159,6 +169,33 @@ class HttpCalendar:
         )
         return [body.to_booking() for body in _parse(response, _BookingsBody).bookings]
 
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        return await self._by_key("/v1/bookings", idempotency_key)
+
+    async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self._request(
+            "POST",
+            f"/v1/bookings/{_path_segment(booking_id)}/cancel",
+            json={"customer_id": customer_id},
+            headers={"Idempotency-Key": idempotency_key},
+        )
+        if response.status_code in (404, 409, 422):
+            raise SlotUnavailable("no such booking for this customer")
+        booking = _parse(response, _BookingBody).to_booking()
+        if (booking.customer_id, booking.booking_id) != (customer_id, booking_id):
+            raise CalendarUnavailable("booking system cancelled a different booking")
+        return booking
+
+    async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
+        return await self._by_key("/v1/cancellations", idempotency_key)
+
+    async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
+        response = await self._request("GET", path, params={"idempotency_key": idempotency_key})
+        found = _parse(response, _BookingsBody).bookings
+        return found[0].to_booking() if found else None
+
     # -- transport ----------------------------------------------------------------------
 
     async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -167,8 +204,20 @@ class HttpCalendar:
             # caller waiting on the line actually feels.
             async with asyncio.timeout(self._timeout_s):
                 return await self._http.request(method, path, **kwargs)
-        except (TimeoutError, httpx.TimeoutException) as exc:
-            raise CalendarUnavailable("booking system timed out") from exc
+        except (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout) as exc:
+            # Never sent: safe to report as "not done".
+            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
+        except (
+            TimeoutError,
+            httpx.TimeoutException,
+            httpx.RemoteProtocolError,
+            httpx.ReadError,
+        ) as exc:
+            if method == "GET":
+                raise CalendarUnavailable("booking system timed out") from exc
+            raise CalendarOutcomeUnknown(
+                f"booking system sent no answer ({type(exc).__name__})"
+            ) from exc
         except httpx.RequestError as exc:
             raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
 

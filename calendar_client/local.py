@@ -47,6 +47,13 @@ CREATE TABLE IF NOT EXISTS bookings (
     idempotency_key TEXT NOT NULL UNIQUE
 );
 CREATE INDEX IF NOT EXISTS bookings_by_customer ON bookings(customer_id, day);
+CREATE TABLE IF NOT EXISTS cancellations (
+    idempotency_key TEXT PRIMARY KEY,
+    booking_id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    booking_key TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS blocked_actors (actor_id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS account_holds (customer_id TEXT PRIMARY KEY);
 """
@@ -182,6 +189,38 @@ class LocalCalendar:
 
         return await self._run(read)
 
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        def read(conn: sqlite3.Connection) -> Booking | None:
+            row = conn.execute(
+                "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?"
+                " UNION ALL SELECT booking_id, customer_id, day FROM cancellations"
+                " WHERE booking_key = ?",
+                (idempotency_key, idempotency_key),
+            ).fetchone()
+            return _booking_from_row(row) if row else None
+
+        return await self._run(read)
+
+    async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+
+        def cancel(conn: sqlite3.Connection) -> Booking:
+            with _write_transaction(conn):
+                return _cancel_locked(conn, customer_id, booking_id, idempotency_key)
+
+        return await self._run(cancel)
+
+    async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
+        def read(conn: sqlite3.Connection) -> Booking | None:
+            row = conn.execute(
+                "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
+                (idempotency_key,),
+            ).fetchone()
+            return _booking_from_row(row) if row else None
+
+        return await self._run(read)
+
     async def aclose(self) -> None:
         # Connections live for one call each, so there is nothing held open to release.
         return None
@@ -249,6 +288,38 @@ def _book_locked(
     conn.execute(
         "INSERT INTO bookings VALUES (?, ?, ?, ?)",
         (booking.booking_id, customer_id, day.isoformat(), idempotency_key),
+    )
+    return booking
+
+
+def _cancel_locked(
+    conn: sqlite3.Connection, customer_id: str, booking_id: str, idempotency_key: str
+) -> Booking:
+    earlier = conn.execute(
+        "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
+        (idempotency_key,),
+    ).fetchone()
+    if earlier is not None:
+        replay = _booking_from_row(earlier)
+        if (replay.customer_id, replay.booking_id) != (customer_id, booking_id):
+            raise CalendarError("idempotency key was already used for a different cancellation")
+        return replay
+    row = conn.execute(
+        "SELECT booking_id, customer_id, day, idempotency_key FROM bookings"
+        " WHERE booking_id = ? AND customer_id = ?",
+        (booking_id, customer_id),
+    ).fetchone()
+    if row is None:
+        raise SlotUnavailable("no such booking for this customer")
+    booking = _booking_from_row(row[:3])
+    conn.execute("DELETE FROM bookings WHERE booking_id = ?", (booking_id,))
+    conn.execute(
+        "UPDATE slots SET booked = booked - 1, version = version + 1 WHERE day = ? AND booked > 0",
+        (booking.day.isoformat(),),
+    )
+    conn.execute(
+        "INSERT INTO cancellations VALUES (?, ?, ?, ?, ?)",
+        (idempotency_key, booking_id, customer_id, booking.day.isoformat(), row[3]),
     )
     return booking
 

@@ -50,6 +50,12 @@ class CalendarUnavailable(CalendarError):
     Messages never carry credentials, so they are safe to log."""
 
 
+class CalendarOutcomeUnknown(CalendarUnavailable):
+    """The request may have reached the booking system, but no answer came back (a read
+    timeout, a reset after sending). The booking may or may not exist: look it up by its
+    idempotency key before saying anything, and retry only with the same key."""
+
+
 _SPOKEN_INVALID_DAY = (
     "I couldn't understand that day. Please say a weekday like Thursday or a date like 2026-12-10."
 )

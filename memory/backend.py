@@ -16,7 +16,8 @@ from memory.models import (
 
 
 class MemoryBackend(Protocol):
-    """Implemented by `CloudMemory` (ContextDB Cloud) and `LocalEngine` / `EngineServiceClient`.
+    """Implemented by `CloudMemory` (ContextDB Cloud) and `LocalEngine` (in-process,
+    used by tests) and `connect_local_engine` (the same `CloudMemory` over the engine process).
 
     Every method is scoped to one user partition; errors are `memory.errors` types.
     """
@@ -44,6 +45,8 @@ class MemoryBackend(Protocol):
     async def confirm(
         self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
     ) -> Memory: ...
+
+    async def forget(self, user_id: str, memory_id: str) -> int: ...
 
     async def remember_many(
         self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str

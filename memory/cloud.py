@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
 
+from memory.decisions import decide_in_slot
 from memory.errors import MemoryUnavailable, error_for_status
 from memory.models import (
     ActionDecision,
@@ -51,24 +52,34 @@ class CloudMemory:
     async def evaluate_action(
         self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
     ) -> ActionDecision:
-        decision: ActionDecision = await self._call(
-            self._client.evaluate_action(user_id, query, top_k=top_k)
-        )
         if slot is None:
-            return decision
-        # The Cloud contract takes no slot, so the host enforces it: only memories in the
-        # action's own slot count. A downgraded `act` is then closed as `skipped`, which is
-        # aligned with the Cloud's decision.
-        in_slot = [m for m in decision.memories if slot.is_evidence(m)]
-        if decision.outcome == "act" and in_slot:
-            return ActionDecision(decision.decision_id, "act", in_slot, [])
-        pending = [m for m in in_slot if m.requires_confirmation and not m.confirmed]
-        if not pending:
-            # Similarity recall can rank the slot's pending fact below its top_k.
-            pending = [m for m in await self.pending_confirmations(user_id) if slot.is_evidence(m)]
-        if pending:
-            return ActionDecision(decision.decision_id, "ask", pending, [m.id for m in pending])
-        return ActionDecision(decision.decision_id, "abstain", [], [])
+            return await self._call(self._client.evaluate_action(user_id, query, top_k=top_k))
+        if hasattr(self._client, "evaluate_action_in_slot"):
+            request = self._client.evaluate_action_in_slot(user_id, query, slot, top_k=top_k)
+        else:
+            request = self._client.evaluate_action(user_id, query, top_k=top_k)
+        decision: ActionDecision = await self._call(request)
+        return await self._apply_slot_rule(user_id, decision, slot)
+
+    async def _apply_slot_rule(
+        self, user_id: str, decision: ActionDecision, slot: ActionSlot
+    ) -> ActionDecision:
+        """The host's rule on what the service returned: never act on more than it allows.
+
+        `act` needs the service's act *and* confirmed evidence in the slot; otherwise the
+        decision is downgraded (and later closed as `skipped`, which stays aligned).
+        """
+        ruled = decide_in_slot(slot, decision.memories)
+        if ruled.outcome == "abstain":
+            # Similarity recall can rank the slot's own fact below its top_k.
+            ruled = decide_in_slot(slot, await self.pending_confirmations(user_id))
+        if ruled.outcome == "act" and decision.outcome == "act":
+            return ActionDecision(decision.decision_id, "act", ruled.evidence, [])
+        if ruled.outcome == "abstain":
+            return ActionDecision(decision.decision_id, "abstain", [], [])
+        # Confirmed locally but not yet acted on by the service: ask again, never a dead end.
+        pending = ruled.pending_ids or [m.id for m in ruled.evidence]
+        return ActionDecision(decision.decision_id, "ask", ruled.evidence, pending)
 
     async def report_execution(
         self,
@@ -102,6 +113,11 @@ class CloudMemory:
         return await self._call(
             self._client.confirm(user_id, memory_id, idempotency_key=idempotency_key)
         )
+
+    async def forget(self, user_id: str, memory_id: str) -> int:
+        """Delete one memory (a request consumed by the booking it authorised)."""
+        response = await self._call(self._client.forget(user_id, memory_id=memory_id))
+        return int(getattr(response, "deleted", 0) or 0)
 
     async def remember_many(
         self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str

@@ -1,25 +1,37 @@
-"""Client side of `memory.engine_service`: connect to the file's engine, starting it if needed."""
+"""Client side of `memory.engine_service`: the Cloud client over the engine's Unix socket.
+
+`connect_local_engine` returns the same `CloudMemory` adapter the Cloud backend uses, so the
+local engine and ContextDB Cloud share one code path, decisions and receipts included.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import fcntl
 import hashlib
+import importlib.metadata
+import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from contextdb_cloud_client import ActionDecision, ExecutionReceiptResponse, Memory, RecallResult
+from contextdb_cloud_client import ActionDecision, CloudClient
 
-from memory.errors import MemoryUnavailable, error_for_status
+from memory.cloud import CloudMemory
+from memory.errors import MemoryUnavailable
 from memory.ledger import DecisionRecord
-from memory.models import ActionSlot, FactToRemember, ReceiptStatus
+from memory.models import ActionSlot
+
+log = logging.getLogger("memory.engine_client")
 
 _PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # AF_UNIX paths are limited to ~107 bytes; deep temp dirs exceed that.
@@ -34,148 +46,124 @@ def socket_path_for(db_path: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"contextdb-{digest}.sock"
 
 
-class EngineServiceClient:
-    """Speaks the engine service's Cloud-shaped JSON over its Unix socket."""
+class _RestartingUnixTransport(httpx.AsyncBaseTransport):
+    """httpx over the engine's Unix socket; starts the engine when nobody is listening.
+
+    A refused or missing socket means the request never reached an engine (it exited after
+    idling, or was never started), so starting one and sending again is safe.
+    """
 
     def __init__(
-        self,
-        socket_path: Path,
-        *,
-        timeout_s: float = 5.0,
-        restart: Callable[[EngineServiceClient], Awaitable[None]] | None = None,
+        self, socket_path: Path, ensure_running: Callable[[], Awaitable[None]] | None
     ) -> None:
-        self.socket_path = socket_path
-        # Called when the socket refuses a connection (the engine exited after idling):
-        # the request never reached an engine, so it is safe to start one and retry.
-        self._restart = restart
-        self._http = httpx.AsyncClient(
-            transport=httpx.AsyncHTTPTransport(uds=str(socket_path)),
-            base_url="http://contextdb-engine",
-            timeout=timeout_s,
-        )
+        self._inner = httpx.AsyncHTTPTransport(uds=str(socket_path))
+        self._ensure_running = ensure_running
 
-    async def close(self) -> None:
-        await self._http.aclose()
-
-    async def healthy(self) -> bool:
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         try:
-            response = await self._http.get("/health", timeout=1.0)
-        except (httpx.TransportError, OSError):
-            return False
-        return response.status_code == 200
+            return await self._inner.handle_async_request(request)
+        except (httpx.ConnectError, FileNotFoundError, ConnectionRefusedError):
+            if self._ensure_running is None:
+                raise
+            await self._ensure_running()
+            return await self._inner.handle_async_request(request)
 
-    async def engine_pid(self) -> int:
-        """The serving engine's process id, for operators and tests that stop it."""
-        return int((await self._call("GET", "/health"))["pid"])
+    async def aclose(self) -> None:
+        await self._inner.aclose()
 
-    async def _call(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: dict[str, Any] | None = None,
-        params: dict[str, str] | None = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
-        headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
-        try:
-            try:
-                response = await self._http.request(
-                    method, path, json=json, params=params, headers=headers
-                )
-            except (httpx.ConnectError, FileNotFoundError, ConnectionRefusedError):
-                if self._restart is None:
-                    raise
-                await self._restart(self)
-                response = await self._http.request(
-                    method, path, json=json, params=params, headers=headers
-                )
-        except httpx.TimeoutException as exc:
-            raise MemoryUnavailable("local engine timed out", code="timeout") from exc
-        except (httpx.TransportError, OSError) as exc:
-            raise MemoryUnavailable(f"local engine unreachable: {exc}", code="network") from exc
-        try:
-            data = response.json()
-        except ValueError as exc:
-            raise MemoryUnavailable("local engine sent non-JSON", code="non_json") from exc
-        if not response.is_success:
-            raise error_for_status(
-                response.status_code, str(data.get("code")), str(data.get("message"))
-            )
-        return data
 
-    async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
-        data = await self._call(
-            "POST", "/v1/recall", json={"user_id": user_id, "query": query, "top_k": top_k}
-        )
-        return RecallResult(
-            context=str(data["context"]),
-            memories=[Memory.from_dict(m) for m in data["memories"]],
-        )
+class EngineClient(CloudClient):
+    """The official Cloud client, pointed at the local engine process.
 
-    async def evaluate_action(
-        self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
+    The engine speaks the Cloud data-plane JSON, so every call is the Cloud client's own code
+    path. Two local-only extensions: a decision may name the slot it needs (Cloud takes no
+    slot; the host applies the slot rule to what it returns), and the decision trail.
+    """
+
+    async def evaluate_action_in_slot(
+        self, user_id: str, query: str, slot: ActionSlot, *, top_k: int = 5
     ) -> ActionDecision:
-        body: dict[str, Any] = {"user_id": user_id, "query": query, "top_k": top_k}
-        if slot is not None:
-            body["slot"] = dataclasses.asdict(slot)
+        body = {
+            "user_id": user_id,
+            "query": query,
+            "top_k": top_k,
+            "slot": dataclasses.asdict(slot),
+        }
         return ActionDecision.from_dict(
             await self._call("POST", "/v1/recall_for_action", json=body)
         )
-
-    async def report_execution(
-        self,
-        user_id: str,
-        decision_id: str,
-        action_name: str,
-        status: ReceiptStatus,
-        *,
-        idempotency_key: str,
-        external_ref: str | None = None,
-        error_code: str | None = None,
-    ) -> ExecutionReceiptResponse:
-        body: dict[str, Any] = {
-            "user_id": user_id,
-            "decision_id": decision_id,
-            "action_name": action_name,
-            "status": status,
-        }
-        if external_ref is not None:
-            body["external_ref"] = external_ref
-        if error_code is not None:
-            body["error_code"] = error_code
-        data = await self._call("POST", "/v1/receipts", json=body, idempotency_key=idempotency_key)
-        return ExecutionReceiptResponse.from_dict(data)
 
     async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
         data = await self._call("GET", "/v1/decisions", params={"user_id": user_id})
         return [DecisionRecord(**record) for record in data["decisions"]]
 
-    async def pending_confirmations(self, user_id: str) -> list[Memory]:
-        data = await self._call("GET", "/v1/pending_confirmations", params={"user_id": user_id})
-        return [Memory.from_dict(m) for m in data["memories"]]
+    async def engine_info(self) -> dict[str, Any]:
+        return await self._call("GET", "/health")
 
-    async def confirm(
-        self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
-    ) -> Memory:
-        data = await self._call(
-            "POST",
-            "/v1/confirm",
-            json={"user_id": user_id, "memory_id": memory_id},
-            idempotency_key=idempotency_key,
-        )
-        return Memory.from_dict(data["memory"])
 
-    async def remember_many(
-        self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str
-    ) -> list[Memory]:
-        data = await self._call(
-            "POST",
-            "/v1/remember_many",
-            json={"user_id": user_id, "items": [dataclasses.asdict(f) for f in facts]},
-            idempotency_key=idempotency_key,
-        )
-        return [Memory.from_dict(m) for m in data["memories"]]
+class LocalEngineMemory(CloudMemory):
+    """`CloudMemory` over the local engine process, plus what operators and tests need."""
+
+    def __init__(self, client: EngineClient, socket_path: Path) -> None:
+        super().__init__(client)
+        self.engine = client
+        self.socket_path = socket_path
+
+    async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
+        return await self._call(self.engine.decision_trail(user_id))
+
+    async def healthy(self) -> bool:
+        return await probe_engine(self.socket_path) is not None
+
+    async def engine_pid(self) -> int:
+        """The serving engine's process id, for operators and tests that stop it."""
+        return int((await self._call(self.engine.engine_info()))["pid"])
+
+
+# The local engine is not a network service: this key only satisfies the Cloud client.
+_LOCAL_KEY = "cdb_local_engine"
+_LOCAL_BASE_URL = "http://contextdb-engine"
+
+
+def engine_version(embedding_model: str) -> str:
+    """Fingerprint of the engine's code and configuration.
+
+    An engine process outlives `agent.py dev` reloads; one started by older code or another
+    embedding setting is replaced, not reused.
+    """
+    digest = hashlib.sha256()
+    for name in _ENGINE_SOURCES:
+        digest.update((_PROJECT_ROOT / "memory" / name).read_bytes())
+    digest.update(importlib.metadata.version("pycontextdb").encode())
+    digest.update(embedding_model.encode())
+    return digest.hexdigest()[:16]
+
+
+_ENGINE_SOURCES = (
+    "engine_service.py",
+    "local_engine.py",
+    "ledger.py",
+    "decisions.py",
+    "models.py",
+    "facts.py",
+    "errors.py",
+)
+
+
+async def probe_engine(socket_path: Path) -> dict[str, Any] | None:
+    """The engine's /health answer, or None when nothing answers on the socket."""
+    transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=_LOCAL_BASE_URL) as http:
+            response = await http.get("/health", timeout=1.0)
+    except (httpx.TransportError, OSError):
+        return None
+    if response.status_code != 200:
+        return None
+    try:
+        return dict(response.json())
+    except ValueError:
+        return None
 
 
 async def connect_local_engine(
@@ -184,16 +172,19 @@ async def connect_local_engine(
     idle_exit_s: float = 900.0,
     embedding_model: str = "mock",
     start_timeout_s: float = 20.0,
-) -> EngineServiceClient:
-    """Return a client for the engine that owns `db_path`, starting one if none answers.
+    timeout_s: float = 5.0,
+) -> LocalEngineMemory:
+    """A memory backend for the engine that owns `db_path`, starting one if none answers.
 
     A file lock makes concurrent job processes start at most one engine; the engine's own
-    exclusive lock is the second guard.
+    exclusive lock is the second guard. An engine of another version is stopped and replaced.
     """
     db_path = db_path.resolve()
+    socket_path = socket_path_for(db_path)
+    version = engine_version(embedding_model)
 
-    async def ensure_running(client: EngineServiceClient) -> None:
-        if await client.healthy():
+    async def ensure_running() -> None:
+        if await _current(socket_path, version):
             return
         try:
             db_path.parent.mkdir(parents=True, exist_ok=True)
@@ -203,11 +194,12 @@ async def connect_local_engine(
                 f"local engine cannot start at {db_path}: {exc}", code="engine_start_failed"
             ) from exc
         try:
-            if await client.healthy():
+            if await _current(socket_path, version):
                 return
-            _spawn(db_path, client.socket_path, idle_exit_s, embedding_model)
+            await _stop_stale(socket_path)
+            _spawn(db_path, socket_path, idle_exit_s, embedding_model, version)
             deadline = asyncio.get_running_loop().time() + start_timeout_s
-            while not await client.healthy():
+            while not await _current(socket_path, version):
                 if asyncio.get_running_loop().time() > deadline:
                     raise MemoryUnavailable(
                         f"local engine did not start within {start_timeout_s:.0f} s; "
@@ -218,13 +210,41 @@ async def connect_local_engine(
         finally:
             handle.close()
 
-    client = EngineServiceClient(socket_path_for(db_path), restart=ensure_running)
+    client = EngineClient(
+        _LOCAL_BASE_URL,
+        _LOCAL_KEY,
+        timeout=timeout_s,
+        transport=_RestartingUnixTransport(socket_path, ensure_running),
+    )
     try:
-        await ensure_running(client)
+        await ensure_running()
     except BaseException:
         await client.close()
         raise
-    return client
+    return LocalEngineMemory(client, socket_path)
+
+
+async def _current(socket_path: Path, version: str) -> bool:
+    info = await probe_engine(socket_path)
+    return info is not None and info.get("version") == version
+
+
+async def _stop_stale(socket_path: Path, timeout_s: float = 10.0) -> None:
+    """Stop an engine of another version that still answers, and wait for it to let go."""
+    info = await probe_engine(socket_path)
+    if info is None:
+        return
+    pid = int(info["pid"])
+    log.info("replacing local engine %s (version %s)", pid, info.get("version"))
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout_s
+    while await probe_engine(socket_path) is not None:
+        if time.monotonic() > deadline:
+            raise MemoryUnavailable(
+                f"stale local engine {pid} did not stop", code="engine_start_failed"
+            )
+        await asyncio.sleep(0.05)
 
 
 def _lock(path: Path) -> Any:
@@ -233,7 +253,9 @@ def _lock(path: Path) -> Any:
     return handle
 
 
-def _spawn(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str) -> None:
+def _spawn(
+    db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str
+) -> None:
     log_file = open(db_path.with_name(db_path.name + ".engine.log"), "ab")  # noqa: SIM115
     env = {**os.environ, "PYTHONPATH": str(_PROJECT_ROOT)}
     subprocess.Popen(
@@ -249,6 +271,8 @@ def _spawn(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model
             str(idle_exit_s),
             "--embedding-model",
             embedding_model,
+            "--version",
+            version,
         ],
         cwd=_PROJECT_ROOT,
         env=env,

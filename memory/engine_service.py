@@ -50,7 +50,7 @@ def _idempotency_key(request: web.Request) -> str:
     return key
 
 
-def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
+def build_app(engine: LocalEngine, activity: list[float], version: str = "") -> web.Application:
     @web.middleware
     async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != "/health":  # probes must not keep an idle engine alive
@@ -64,7 +64,12 @@ def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
 
     async def health(_: web.Request) -> web.Response:
         return web.json_response(
-            {"ok": True, "service": "contextdb-local-engine", "pid": os.getpid()}
+            {
+                "ok": True,
+                "service": "contextdb-local-engine",
+                "pid": os.getpid(),
+                "version": version,
+            }
         )
 
     async def recall(request: web.Request) -> web.Response:
@@ -112,6 +117,21 @@ def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
         )
         return _json({"memories": [dataclasses.asdict(m) for m in memories]})
 
+    async def forget(request: web.Request) -> web.Response:
+        body = await request.json()
+        deleted = await engine.forget(body["user_id"], body["memory_id"])
+        # The Cloud's ForgetResponse shape, so the Cloud client parses it unchanged.
+        return _json(
+            {
+                "mode": "memory",
+                "deleted": deleted,
+                "verified": None,
+                "request_id": "local",
+                "memory_version": 0,
+                "primary_wal_lsn": None,
+            }
+        )
+
     async def decisions(request: web.Request) -> web.Response:
         # Local-only extension for the playground and tests: the caller's decision ledger.
         trail = await engine.decision_trail(request.query["user_id"])
@@ -127,6 +147,7 @@ def build_app(engine: LocalEngine, activity: list[float]) -> web.Application:
             web.get("/v1/pending_confirmations", pending),
             web.post("/v1/confirm", confirm),
             web.post("/v1/remember_many", remember_many),
+            web.post("/v1/forget", forget),
             web.get("/v1/decisions", decisions),
         ]
     )
@@ -146,10 +167,12 @@ def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
         yield
 
 
-async def serve(db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str) -> None:
+async def serve(
+    db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str = ""
+) -> None:
     engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
     activity = [time.monotonic()]
-    runner = web.AppRunner(build_app(engine, activity), access_log=None)
+    runner = web.AppRunner(build_app(engine, activity, version), access_log=None)
     await runner.setup()
     with contextlib.suppress(FileNotFoundError):
         socket_path.unlink()
@@ -182,10 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--socket", type=Path, required=True)
     parser.add_argument("--idle-exit-s", type=float, default=900.0)
     parser.add_argument("--embedding-model", default="mock")
+    # The code/config fingerprint clients compare before reusing this process.
+    parser.add_argument("--version", default="")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with exclusive_owner(args.db):
-        asyncio.run(serve(args.db, args.socket, args.idle_exit_s, args.embedding_model))
+        asyncio.run(
+            serve(args.db, args.socket, args.idle_exit_s, args.embedding_model, args.version)
+        )
     return 0
 
 

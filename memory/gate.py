@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory.backend import MemoryBackend
-from memory.errors import MemoryLayerError, MemoryUnavailable
+from memory.errors import MemoryConflict, MemoryLayerError, MemoryRejected
 from memory.models import (
     ActionDecision,
     ActionSlot,
@@ -48,6 +48,7 @@ class GateDecision:
     error_code: str | None = None
     receipt: ExecutionReceiptResponse | None = None
     receipt_queued: bool = False
+    deferred: bool = False
     _outbox: Outbox | None = field(default=None, repr=False)
     _intent_recorded: bool = field(default=False, repr=False)
 
@@ -78,6 +79,15 @@ class GateDecision:
     def skipped(self) -> None:
         self._set("skipped")
 
+    def defer_to_recovery(self) -> None:
+        """The side effect's outcome is unknown right now. With a durable intent, the
+        receipt is left to the outbox, which asks the host system by key; without one, the
+        receipt says so now (failed, outcome unknown)."""
+        if self._intent_recorded:
+            self.deferred = True
+        else:
+            self.failed("execution_outcome_unknown")
+
     def _set(
         self,
         status: ReceiptStatus,
@@ -93,11 +103,18 @@ class GateDecision:
         """Record the intent durably before the side effect; a crash after it is recoverable."""
         if self.outcome != "act":
             raise RuntimeError(f"refusing to execute on a {self.outcome!r} decision")
-        if self._outbox is not None:
+        if self._outbox is None:
+            return
+        try:
             await self._outbox.record_intent(
                 self.idempotency_key, "receipt", self.user_id, self._payload(context)
             )
-            self._intent_recorded = True
+        except Exception as exc:
+            # The outbox is a fallback: without it the action still runs and the receipt is
+            # delivered directly; only crash recovery for this one action is lost.
+            log.error("intent for %s not recorded: %s", self.decision_id, exc)
+            return
+        self._intent_recorded = True
 
     def _payload(self, extra: dict[str, Any] | None = None) -> dict[str, Any]:
         assert self.decision is not None
@@ -130,11 +147,20 @@ class ActionGate:
         self, user_id: str, action_name: str, query: str, slot: ActionSlot | None
     ) -> AsyncIterator[GateDecision]:
         gate = GateDecision(user_id, action_name, None, _outbox=self._outbox)
-        try:
-            gate.decision = await asyncio.wait_for(
+        # Shielded: a caller barging in while ContextDB decides must not leave a decision the
+        # service recorded without its receipt. The evaluation finishes (bounded by its
+        # timeout), its decision is closed as failed/cancelled, and the cancellation goes on.
+        evaluation = asyncio.ensure_future(
+            asyncio.wait_for(
                 self._backend.evaluate_action(user_id, query, slot=slot),
                 timeout=self._evaluate_timeout_s,
             )
+        )
+        try:
+            gate.decision = await asyncio.shield(evaluation)
+        except asyncio.CancelledError:
+            await self._close_cancelled_evaluation(gate, evaluation)
+            raise
         except (MemoryLayerError, TimeoutError) as exc:
             gate.unavailable_reason = _describe(exc)
             log.warning("gate failed closed for %s: %s", action_name, gate.unavailable_reason)
@@ -149,22 +175,35 @@ class ActionGate:
             raise
         except BaseException as exc:
             _default_status(gate, getattr(exc, "error_code", "unhandled_exception"))
-            await self._close(gate)
+            await asyncio.shield(self._close(gate))
             raise
         else:
+            if gate.deferred:
+                log.warning("receipt for %s left to intent recovery", gate.decision_id)
+                return
             if gate.status is None:
                 if gate.outcome == "act":
                     gate.failed("outcome_not_reported")
                 else:
                     gate.skipped()
-            await self._close(gate)
+            await asyncio.shield(self._close(gate))
+
+    async def _close_cancelled_evaluation(
+        self, gate: GateDecision, evaluation: asyncio.Future[ActionDecision]
+    ) -> None:
+        with contextlib.suppress(BaseException):
+            gate.decision = await evaluation
+        if gate.decision is not None:
+            gate.failed("cancelled")
+            await asyncio.shield(self._close(gate))
 
     async def _close(self, gate: GateDecision) -> None:
-        """Send the one receipt; if ContextDB cannot take it now, the outbox will."""
+        """Send the one receipt. Whatever the receipt call returns, it never raises: a
+        booking that happened is never reported to the model as an internal error."""
         key = gate.idempotency_key
         payload = gate._payload()
-        if gate._intent_recorded and self._outbox is not None:
-            await self._outbox.put(key, "receipt", gate.user_id, payload)
+        # Durable before the network call when a side effect ran (an intent exists).
+        queued = gate._intent_recorded and await self._queue(gate, key, payload)
         try:
             gate.receipt = await asyncio.wait_for(
                 self._backend.report_execution(
@@ -178,21 +217,53 @@ class ActionGate:
                 ),
                 timeout=self._report_timeout_s,
             )
-        except (MemoryUnavailable, TimeoutError) as exc:
-            log.warning("receipt for %s queued: %s", gate.decision_id, _describe(exc))
-            if self._outbox is None:
-                raise
-            await self._outbox.put(key, "receipt", gate.user_id, payload)
-            gate.receipt_queued = True
+        except MemoryConflict as exc:
+            # A terminal receipt already exists for this decision (an earlier send landed).
+            log.warning("receipt for %s already recorded: %s", gate.decision_id, exc)
+            await self._settle(key, queued)
             return
-        if gate._intent_recorded and self._outbox is not None:
-            await self._outbox.mark_done(key)
+        except MemoryRejected as exc:
+            log.error("receipt for %s rejected: %s", gate.decision_id, exc)
+            if queued or await self._queue(gate, key, payload):
+                await self._park(key, f"{exc.code}: {exc}")
+            return
+        except (MemoryLayerError, TimeoutError) as exc:
+            log.warning("receipt for %s queued: %s", gate.decision_id, _describe(exc))
+            gate.receipt_queued = queued or await self._queue(gate, key, payload)
+            return
+        await self._settle(key, queued)
         log.info(
             "receipt %s %s %s",
             gate.decision_id,
             gate.receipt.receipt.status,
             gate.receipt.receipt.policy_alignment,
         )
+
+    async def _queue(self, gate: GateDecision, key: str, payload: dict[str, Any]) -> bool:
+        """Best effort: the outbox is a fallback, never a gate on direct delivery."""
+        if self._outbox is None:
+            return False
+        try:
+            await self._outbox.put(key, "receipt", gate.user_id, payload)
+        except Exception as exc:
+            log.error("outbox unavailable for receipt %s: %s", gate.decision_id, exc)
+            return False
+        return True
+
+    async def _settle(self, key: str, queued: bool) -> None:
+        if queued and self._outbox is not None:
+            try:
+                await self._outbox.mark_done(key)
+            except Exception as exc:
+                # The row replays later under the same key, which the backend dedupes.
+                log.error("outbox could not mark %s delivered: %s", key, exc)
+
+    async def _park(self, key: str, reason: str) -> None:
+        if self._outbox is not None:
+            try:
+                await self._outbox.mark_dead(key, reason)
+            except Exception as exc:
+                log.error("outbox could not park %s: %s", key, exc)
 
 
 def _default_status(gate: GateDecision, error_code: str) -> None:

@@ -25,6 +25,7 @@ from contextdb.integrations.act import VerifyBeforeAct
 from contextdb.integrations.prompting import render_recalled_context
 from contextdb_cloud_client import Memory, RecallResult
 
+from memory.decisions import decide_in_slot
 from memory.errors import MemoryNotFound, MemoryRejected, MemoryUnavailable
 from memory.ledger import DecisionLedger, DecisionRecord, ReceiptRequest
 from memory.models import (
@@ -121,24 +122,20 @@ class LocalEngine:
     async def _decide_in_slot(
         self, user_id: str, query: str, slot: ActionSlot, top_k: int
     ) -> tuple[str, list[Any], list[str]]:
-        """VerifyBeforeAct's act/ask/abstain rule, read from the action's slot only.
+        """The host's slot rule (`memory.decisions`) on one exact slot read (~1 ms).
 
-        An exact slot read (~1 ms) instead of similarity recall (~100+ ms at 1K memories),
-        and unrelated trusted memories can no longer authorise the action.
+        Unrelated trusted memories can never authorise the action, and the rule is the same
+        function the Cloud adapter applies, so both backends decide alike.
         """
-        # One exact slot read; the trust rule is the engine's own (what recall_for_action
-        # applies to the same slot), so ask and act come from a single consistent read.
         in_slot = await self._guard(
             self._db.slot_facts(slot.entity, slot.attribute, user_id=user_id)
         )
-        evidence = [m for m in in_slot if not m.injection_suspect and _matches(slot, m)]
-        trusted = [m for m in evidence if self._db.trust_policy.is_trusted(m)][:top_k]
-        if trusted:
-            return "act", trusted, []
-        candidates = evidence[:top_k]
-        if candidates:
-            return "ask", candidates, [m.id for m in candidates if m.requires_confirmation]
-        return "abstain", [], []
+        by_id = {m.id: m for m in in_slot}
+        ruled = decide_in_slot(slot, [memory_from_item(m) for m in in_slot])
+        return ruled.outcome, [by_id[m.id] for m in ruled.evidence[:top_k]], ruled.pending_ids
+
+    async def forget(self, user_id: str, memory_id: str) -> int:
+        return int(await self._guard(self._db.forget(user_id=user_id, memory_id=memory_id)))
 
     async def report_execution(
         self,
@@ -227,10 +224,3 @@ class LocalEngine:
             raise MemoryRejected(str(exc), code="invalid", status=422) from exc
         except (ContextDBError, OSError) as exc:
             raise MemoryUnavailable(f"local engine error: {exc}", status=503) from exc
-
-
-def _matches(slot: ActionSlot, item: Any) -> bool:
-    """The engine's own canonical slot value decides; the memory's text is not re-read."""
-    if (item.entity_key, item.attribute_key) != (slot.entity, slot.attribute):
-        return False
-    return (item.slot_value or "").casefold() == slot.value.casefold()

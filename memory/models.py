@@ -44,24 +44,25 @@ ERROR_CODE_PATTERN = re.compile(r"^[a-z][a-z0-9_.:\-]{0,63}$")
 
 @dataclass(frozen=True)
 class ActionSlot:
-    """The one memory slot an action may rely on, and the value it needs there.
+    """The one memory slot an action may rely on.
 
     Scoping a decision to a slot is what keeps unrelated trusted memories ("allergic to
-    latex") from authorising an unrelated action ("book Thursday").
+    latex") from authorising an unrelated action ("book Thursday"). Consequential actions
+    use a slot per request and call (see `memory.facts`), so the slot itself says what is
+    asked for; `value` is kept for the Cloud contract and for logs.
     """
 
     entity: str
     attribute: str
-    value: str
+    value: str = "requested"
 
     def is_evidence(self, memory: Memory) -> bool:
-        """A memory counts for this action only in its slot, for its value, and unflagged."""
+        """A memory counts for this action only in its own slot, current and unflagged."""
         if memory.injection_suspect:
             return False
-        if (memory.entity_key, memory.attribute_key) != (self.entity, self.attribute):
+        if memory.superseded_by is not None or memory.valid_until is not None:
             return False
-        # The Cloud contract carries no slot value, so the value is read from the text.
-        return re.search(rf"\b{re.escape(self.value)}\b", memory.content, re.IGNORECASE) is not None
+        return (memory.entity_key, memory.attribute_key) == (self.entity, self.attribute)
 
 
 @dataclass(frozen=True)

@@ -7,28 +7,36 @@ caller's partition, so nothing the model says can point it at someone else's mem
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import logging
 import time
 from dataclasses import dataclass
 
+from memory import snapshot
 from memory.backend import MemoryBackend
 from memory.errors import MemoryLayerError, MemoryUnavailable
 from memory.gate import ActionGate
 from memory.models import FactToRemember, Memory, MemorySnapshot
 from memory.outbox import Outbox
+from memory.secrets import redact_secrets
 
 log = logging.getLogger("memory.service")
 
-SNAPSHOT_QUERY = "caller profile, preferences, equipment, past visits and open requests"
-
-
-class ConfirmationRefused(Exception):
-    """The memory id was not offered for confirmation to this caller in this call."""
+SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and past visits"
+# Enough for a caller with 50 facts; the renderer keeps only current ones within its budget.
+SNAPSHOT_TOP_K = 60
+TURN_RECALL_MAX_TOKENS = 160
 
 
 async def recall_within(
-    backend: MemoryBackend, user_id: str, query: str, *, budget_ms: int, top_k: int = 8
+    backend: MemoryBackend,
+    user_id: str,
+    query: str,
+    *,
+    budget_ms: int,
+    top_k: int = 8,
+    max_tokens: int = snapshot.DEFAULT_MAX_TOKENS,
 ) -> MemorySnapshot:
     """Recall under a time budget. Never raises: a miss is an empty snapshot with a reason."""
     started = time.perf_counter()
@@ -43,9 +51,8 @@ async def recall_within(
     except Exception as exc:  # a snapshot is optional; the call must go on
         log.exception("recall failed")
         return MemorySnapshot.unavailable(f"unexpected error: {type(exc).__name__}", _ms(started))
-    return MemorySnapshot(
-        context=result.context, memories=list(result.memories), elapsed_ms=_ms(started)
-    )
+    context, shown = snapshot.render(list(result.memories), max_tokens=max_tokens)
+    return MemorySnapshot(context=context, memories=shown, elapsed_ms=_ms(started))
 
 
 def _ms(started: float) -> float:
@@ -75,42 +82,47 @@ class CallerMemory:
             backend, outbox, evaluate_timeout_s=gate_timeout_s, report_timeout_s=gate_timeout_s
         )
         self._turn_recall_budget_ms = turn_recall_budget_ms
-        # Memory ids the most recent `ask` offered this caller; nothing else is confirmable.
-        self._offered_for_confirmation: frozenset[str] = frozenset()
 
     def prefetch_snapshot(self, budget_ms: int) -> asyncio.Task[MemorySnapshot]:
         """Start the call-start recall now; await the task later. It never raises."""
         return asyncio.create_task(
-            recall_within(self.backend, self.user_id, SNAPSHOT_QUERY, budget_ms=budget_ms),
+            recall_within(
+                self.backend,
+                self.user_id,
+                SNAPSHOT_QUERY,
+                budget_ms=budget_ms,
+                top_k=SNAPSHOT_TOP_K,
+            ),
             name="memory-snapshot-prefetch",
         )
 
     async def recall_for_turn(self, query: str) -> MemorySnapshot:
         return await recall_within(
-            self.backend, self.user_id, query, budget_ms=self._turn_recall_budget_ms, top_k=5
+            self.backend,
+            self.user_id,
+            query,
+            budget_ms=self._turn_recall_budget_ms,
+            top_k=5,
+            max_tokens=TURN_RECALL_MAX_TOKENS,
         )
-
-    def offer_for_confirmation(self, memory_ids: list[str]) -> None:
-        """Called with the pending ids of the last `ask`; replaces any earlier offer."""
-        self._offered_for_confirmation = frozenset(memory_ids)
-
-    @property
-    def offered_for_confirmation(self) -> frozenset[str]:
-        return self._offered_for_confirmation
 
     async def confirm(self, memory_id: str, *, attestation_id: str) -> Memory:
-        if memory_id not in self._offered_for_confirmation:
-            raise ConfirmationRefused(memory_id)
-        memory = await self.backend.confirm(
+        """Tell ContextDB the caller confirmed; the host stored the attestation first."""
+        return await self.backend.confirm(
             self.user_id, memory_id, idempotency_key=f"confirm:{attestation_id}"
         )
-        self._offered_for_confirmation = self._offered_for_confirmation - {memory_id}
-        return memory
+
+    async def write_now(self, facts: list[FactToRemember], *, idempotency_key: str) -> list[Memory]:
+        """A write the call depends on right away (a visit request); no outbox."""
+        return await self.backend.remember_many(
+            self.user_id, redacted(facts), idempotency_key=idempotency_key
+        )
 
     async def remember(
         self, facts: list[FactToRemember], *, idempotency_key: str, timeout_s: float
     ) -> WriteOutcome:
         """Write now if the backend answers in time; otherwise keep the facts in the outbox."""
+        facts = redacted(facts)
         if not facts:
             return WriteOutcome(0, 0)
         payload = {"facts": [fact.as_item() for fact in facts]}
@@ -129,6 +141,11 @@ class CallerMemory:
             raise
         await self.outbox.mark_done(idempotency_key)
         return WriteOutcome(len(facts), 0)
+
+
+def redacted(facts: list[FactToRemember]) -> list[FactToRemember]:
+    """No secret reaches the outbox, the engine or Cloud: redaction before any write."""
+    return [dataclasses.replace(f, content=redact_secrets(f.content).text) for f in facts]
 
 
 def call_write_key(user_id: str, call_id: str) -> str:

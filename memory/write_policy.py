@@ -1,63 +1,40 @@
-"""Who vouches for a fact, and how much it may be trusted before the caller confirms it.
+"""Who vouches for a write, and what a consequential action reads: in one place.
 
-pycontextdb trusts a `user_stated` fact at confidence >= 0.7 for action at once, so "I'd
-like to come in Thursday" written at 1.0 would authorise a booking from a mere wish. Every
-write the worker makes goes through these constructors so that only confirmed or
-host-verified facts become actionable.
+pycontextdb trusts a `user_stated` fact at confidence >= 0.7 for action at once, and counts
+the same fact written in two sessions as corroboration. Neither may ever book a visit, so:
+
+- a request for a consequential action is a fact of *this call* in its own slot
+  (`memory.facts`), written as `agent_inferred` below the action threshold; it becomes
+  evidence only once the caller confirms it out loud (`confirm`, after the host stored the
+  attestation), and the action consumes it;
+- everything the caller told us (availability, address, equipment …) is context for the
+  snapshot, never evidence for an action (`action_relevant=False`).
 """
 
 from __future__ import annotations
 
 from datetime import date
 
+from memory.facts import REQUEST_CONFIDENCE, CallerFact, request_attribute
 from memory.models import ActionSlot, FactToRemember
 
-VISIT_DAY_ENTITY = "caller"
-VISIT_DAY_ATTRIBUTE = "preferred_visit_day"
 
-# Below pycontextdb's action threshold (0.7): stored, recalled, but needs a spoken yes.
-UNCONFIRMED_CONFIDENCE = 0.6
-AGENT_NOTE_CONFIDENCE = 0.5
-HOST_RECORD_CONFIDENCE = 0.95
+def action_request_slot(action: str, day: date, call_id: str) -> ActionSlot:
+    """The evidence `action` on `day` needs: this call's confirmed request for it."""
+    return ActionSlot("request", request_attribute(action, day, call_id))
 
 
-def visit_day_slot(day: date) -> ActionSlot:
-    """The evidence a booking on `day` needs: the caller's preferred visit day is that weekday.
-
-    The value is the weekday because that is the engine's canonical value for this slot: it
-    folds "Thursday", "thursday afternoon" and "Thursday 2026-12-10" into one fact.
-    """
-    return ActionSlot(VISIT_DAY_ENTITY, VISIT_DAY_ATTRIBUTE, day.strftime("%A").lower())
-
-
-def requested_visit_day(day: date) -> FactToRemember:
-    """The day the caller asked for during the call: action-relevant, pending confirmation.
-
-    The wording keeps pycontextdb's slotter on `caller/preferred_visit_day` (a wish verb and a
-    weekday); otherwise it would move the fact to another slot and demote it.
-    """
-    return FactToRemember(
-        content=f"Caller would prefer a service visit on {day.strftime('%A')} {day.isoformat()}",
+def action_request(
+    action: str, phrase: str, day: date, call_id: str, *, today: date
+) -> FactToRemember:
+    """What the caller asked for in this call: action-relevant, pending confirmation."""
+    return CallerFact(
+        kind="request",
+        value=phrase,
         source="agent_inferred",
-        confidence=UNCONFIRMED_CONFIDENCE,
-        action_relevant=True,
-        entity=VISIT_DAY_ENTITY,
-        attribute=VISIT_DAY_ATTRIBUTE,
-    )
-
-
-def caller_said(content: str) -> FactToRemember:
-    """The caller's own words. `user_stated`, but never actionable without confirmation."""
-    return FactToRemember(content=content, source="user_stated", confidence=UNCONFIRMED_CONFIDENCE)
-
-
-def agent_noted(content: str) -> FactToRemember:
-    """Something the model inferred and chose to note; lower confidence than the caller's words."""
-    return FactToRemember(
-        content=content, source="agent_inferred", confidence=AGENT_NOTE_CONFIDENCE
-    )
-
-
-def host_recorded(content: str) -> FactToRemember:
-    """An outcome read from the host's system of record (the calendar), not from the call."""
-    return FactToRemember(content=content, source="third_party", confidence=HOST_RECORD_CONFIDENCE)
+        confidence=REQUEST_CONFIDENCE,
+        observed_on=today,
+        key=day.isoformat(),
+        call_id=call_id,
+        action=action,
+    ).to_write()

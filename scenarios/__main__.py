@@ -17,21 +17,19 @@ import sys
 import tempfile
 import uuid
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from livekit.agents import AgentSession, llm
 
-from calendar_client import LocalCalendar
 from identity import CallerIdentity
+from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.local_engine import LocalEngine
-from memory.outbox import Outbox
 from memory.settings import MemorySettings
-from memory.write_policy import caller_said
 from scenarios.scripted_llm import ScriptedLLM
-from tools.attestations import AttestationStore
-from tools.authorization import AssurancePolicy
-from worker.call import CallServices, CallSession
+from tools import CallContext, HostServices
+from worker.call import Call
 
 HERE = Path(__file__).resolve().parent
 
@@ -74,7 +72,6 @@ async def run_scenario(
     spec: dict[str, Any], workdir: Path, *, model: str = "scripted"
 ) -> ScenarioResult:
     engine = await LocalEngine.open(workdir / "memory.sqlite3")
-    calendar = LocalCalendar(workdir / "calendar.sqlite3")
     who = spec["caller"]
     customer_id = f"{who['customer_id']}-{uuid.uuid4().hex[:6]}"
     identity = CallerIdentity(
@@ -86,25 +83,24 @@ async def run_scenario(
         participant_identity=f"caller-{customer_id}",
     )
     if spec.get("history"):
+        # Earlier calls, through the same extractor the end-of-call write uses.
+        history = extract_call_facts(
+            [Turn("user", text) for text in spec["history"]],
+            [],
+            CallOutcome(),
+            today=date.today(),
+            call_id=f"history-{customer_id}",
+        )
         await engine.remember_many(
             customer_id,
-            [caller_said(text) for text in spec["history"]],
+            [fact.to_write() for fact in history],
             idempotency_key=f"history-{customer_id}",
         )
-    services = CallServices(
-        backend=engine,
-        outbox=Outbox(workdir / "outbox.sqlite3"),
-        calendar=calendar,
-        attestations=AttestationStore(workdir / "attestations.sqlite3"),
-        policy=AssurancePolicy(),
-        memory_settings=MemorySettings(_env_file=None),
-    )
-    call = CallSession(services, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
-    call.start_prefetch()
-    agent = call.build_agent(await call.snapshot())
+    host = HostServices.local(workdir, engine, memory_settings=MemorySettings(_env_file=None))
+    call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     transcript: list[str] = []
-    async with AgentSession(llm=_model(model)) as session:
-        await session.start(agent)
+    async with AgentSession[CallContext](userdata=call.context, llm=_model(model)) as session:
+        await call.start(session)
         await session.generate_reply(instructions="Greet the caller.")
         transcript.extend(_lines(session.history.items))
         for turn in spec["turns"]:
@@ -118,7 +114,7 @@ async def run_scenario(
             f"  decision {record.decision_id[:8]} {record.outcome:<7} receipt {record.status}"
             f" {record.policy_alignment or ''} {record.error_code or ''}".rstrip()
         )
-    booked = bool(await calendar.bookings_for(customer_id))
+    booked = bool(await host.calendar.bookings_for(customer_id))
     await engine.close()
     return ScenarioResult(transcript, [[d.outcome, d.status] for d in trail], booked)
 

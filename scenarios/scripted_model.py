@@ -10,12 +10,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-_RECALLED_LINE = re.compile(r"^- (.+?)(?:\s{2}\(.*\))?$", re.MULTILINE)
+_RECALLED_LINE = re.compile(r"^- (.+?)(?: \((?:said|noted|recorded) [^)]*\))?$", re.MULTILINE)
 _DAY = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
 _BOOK = re.compile(r"\b(book|come in|visit|appointment|schedule)\b", re.IGNORECASE)
+_CANCEL = re.compile(r"\b(cancel|call off)\b", re.IGNORECASE)
+_ASKED = re.compile(r"confirm out loud: (.+?\?)")
+_AGAIN = re.compile(r"Now call (\w+) again")
 _YES = re.compile(r"\b(yes|yeah|yep|correct|sure|please do|go ahead)\b", re.IGNORECASE)
 _OPEN_DAYS = re.compile(r"\b(open days|available|availability|free days)\b", re.IGNORECASE)
 _NOTE = re.compile(r"\b(?:remember that|please note|note that)\s+(.+)", re.IGNORECASE)
@@ -51,9 +54,12 @@ def recalled_lines(instructions: str) -> list[str]:
     return [m.group(1).strip() for m in _RECALLED_LINE.finditer(block)]
 
 
+_GATED = ("book_visit", "cancel_visit")
+
+
 def _last_day_requested(entries: list[Entry]) -> str | None:
     for entry in reversed(entries):
-        if entry.kind == "call" and entry.name == "book_visit":
+        if entry.kind == "call" and entry.name in _GATED:
             return str(entry.arguments.get("day"))
     return None
 
@@ -66,10 +72,13 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
     conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
     last = conversation[-1] if conversation else Entry("message", "system")
     if last.kind == "output":
-        if last.name == "confirm_visit_details" and last.text.startswith("Confirmed"):
+        if last.name == "confirm_visit_details" and (again := _AGAIN.search(last.text)):
             day = _last_day_requested(entries)
             if day:
-                return CallTool("book_visit", {"day": day})
+                return CallTool(again.group(1), {"day": day})
+        if asked := _ASKED.search(last.text):
+            # The read-back the caller hears: the question the tool asked us to put.
+            return Say(f"Just to confirm: {asked.group(1)}")
         return Say(last.text)
     if last.kind == "message" and last.role == "user":
         text = last.text
@@ -77,6 +86,8 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
             return CallTool("note_caller_detail", {"detail": note.group(1).strip(" .")})
         if _OPEN_DAYS.search(text):
             return CallTool("list_open_days", {})
+        if (day := _DAY.search(text)) and _CANCEL.search(text):
+            return CallTool("cancel_visit", {"day": day.group(1).lower()})
         if (day := _DAY.search(text)) and _BOOK.search(text):
             return CallTool("book_visit", {"day": day.group(1).lower()})
         if _YES.search(text) and _last_day_requested(entries):

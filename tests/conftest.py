@@ -12,7 +12,7 @@ import pytest
 from contextdb_cloud_client import CloudClient
 
 from memory.cloud import CloudMemory
-from memory.engine_client import EngineServiceClient, connect_local_engine
+from memory.engine_client import LocalEngineMemory, connect_local_engine
 from memory.local_engine import LocalEngine
 from tests.engine_helpers import stop_engine
 
@@ -41,7 +41,7 @@ def other_user_id() -> str:
 
 
 @pytest.fixture
-async def engine_service(engine_db: Path) -> AsyncIterator[EngineServiceClient]:
+async def engine_service(engine_db: Path) -> AsyncIterator[LocalEngineMemory]:
     client = await connect_local_engine(engine_db)
     yield client
     await client.close()
@@ -55,7 +55,7 @@ async def local_engine(tmp_path: Path) -> AsyncIterator[LocalEngine]:
 
 
 @pytest.fixture
-async def cloud_contract(engine_service: EngineServiceClient) -> AsyncIterator[CloudMemory]:
+async def cloud_contract(engine_service: LocalEngineMemory) -> AsyncIterator[CloudMemory]:
     """The real Cloud client and adapter, talking to the engine's Cloud-shaped endpoints."""
     transport = httpx.AsyncHTTPTransport(uds=str(engine_service.socket_path))
     client = CloudClient("http://cloud.test", "cdb_test_key", transport=transport)

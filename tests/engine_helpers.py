@@ -8,7 +8,7 @@ import os
 import signal
 from pathlib import Path
 
-from memory.engine_client import EngineServiceClient, connect_local_engine, socket_path_for
+from memory.engine_client import connect_local_engine, probe_engine, socket_path_for
 
 
 def _gone(pid: int) -> bool:
@@ -43,11 +43,7 @@ async def stop_engine(db_path: Path) -> None:
 
 
 async def stop_engine_if_running(db_path: Path) -> None:
-    client = EngineServiceClient(socket_path_for(db_path.resolve()))
-    try:
-        if not await client.healthy():
-            return
-        pid = await client.engine_pid()
-    finally:
-        await client.close()
-    os.kill(pid, signal.SIGTERM)
+    info = await probe_engine(socket_path_for(db_path.resolve()))
+    if info is None:
+        return
+    os.kill(int(info["pid"]), signal.SIGTERM)

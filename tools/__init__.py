@@ -1,34 +1,34 @@
-"""The call's LLM tools, each built as a closure over the authenticated caller."""
+"""The call's LLM tools. Gated ones are closures over the authenticated caller and read
+everything else from the call's context (`RunContext[CallContext]`)."""
 
 from __future__ import annotations
 
 from livekit.agents.llm import FunctionTool
 
 from identity import CallerIdentity
-from tools.booking import build_booking_tool
+from tools.actions import GatedAction
+from tools.booking import BOOK_VISIT, build_booking_tool
+from tools.cancellation import CANCEL_VISIT, build_cancellation_tool
 from tools.confirmation import build_confirmation_tool
-from tools.deps import ToolDeps
+from tools.context import CallContext, HostServices
 from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
 
-__all__ = [
-    "ToolDeps",
-    "build_booking_tool",
-    "build_call_tools",
-    "build_confirmation_tool",
-    "build_note_tool",
-    "build_open_days_tool",
-]
+__all__ = ["GATED_ACTIONS", "CallContext", "HostServices", "build_call_tools"]
+
+# Every consequential action, for the tools and for the outbox's crash recovery.
+GATED_ACTIONS: list[GatedAction] = [BOOK_VISIT, CANCEL_VISIT]
 
 
-def build_call_tools(identity: CallerIdentity | None, deps: ToolDeps) -> list[FunctionTool]:
+def build_call_tools(identity: CallerIdentity | None) -> list[FunctionTool]:
     """All tools for a verified caller; only ungated ones when nobody was authenticated."""
-    ungated = [build_open_days_tool(deps)]
+    ungated = [build_open_days_tool()]
     if identity is None:
         return ungated
     return [
         *ungated,
-        build_booking_tool(identity, deps),
-        build_confirmation_tool(identity, deps),
-        build_note_tool(deps),
+        build_booking_tool(identity),
+        build_cancellation_tool(identity),
+        build_confirmation_tool(identity),
+        build_note_tool(),
     ]

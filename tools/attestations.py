@@ -1,7 +1,8 @@
 """Host-retained record of a caller's spoken yes, written before ContextDB is told.
 
 ContextDB's `confirm` records that a memory was confirmed; the host keeps the evidence:
-who said yes, to which memories, when, in which turn and on which channel.
+who said yes, to which memories, when, on which channel, and the question and answer turns
+(text bounded and with secrets redacted: evidence, not a transcript store).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from memory.secrets import redact_secrets
 from memory.sqlite_file import shared_sqlite
 
 _SCHEMA = """
@@ -25,9 +27,17 @@ CREATE TABLE IF NOT EXISTS attestations (
     memory_ids TEXT NOT NULL,
     turn_id TEXT NOT NULL,
     turn_text TEXT NOT NULL,
-    attested_at TEXT NOT NULL
+    attested_at TEXT NOT NULL,
+    question_turn_id TEXT NOT NULL DEFAULT '',
+    question_text TEXT NOT NULL DEFAULT ''
 );
 """
+_ADDED_COLUMNS = ("question_turn_id", "question_text")
+MAX_TURN_CHARS = 500
+
+
+def _bounded(text: str) -> str:
+    return redact_secrets(" ".join(text.split())[:MAX_TURN_CHARS]).text
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,8 @@ class Attestation:
     turn_id: str
     turn_text: str
     attested_at: str
+    question_turn_id: str = ""
+    question_text: str = ""
 
 
 class AttestationStore:
@@ -49,6 +61,12 @@ class AttestationStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         with shared_sqlite(self.path) as conn:
             conn.executescript(_SCHEMA)
+            present = {row[1] for row in conn.execute("PRAGMA table_info(attestations)")}
+            for column in _ADDED_COLUMNS:  # files written before the question was kept
+                if column not in present:
+                    conn.execute(
+                        f"ALTER TABLE attestations ADD COLUMN {column} TEXT NOT NULL DEFAULT ''"
+                    )
 
     async def record(
         self,
@@ -60,6 +78,8 @@ class AttestationStore:
         memory_ids: list[str],
         turn_id: str,
         turn_text: str,
+        question_turn_id: str = "",
+        question_text: str = "",
     ) -> Attestation:
         attestation = Attestation(
             attestation_id=f"att_{uuid.uuid4().hex}",
@@ -69,8 +89,10 @@ class AttestationStore:
             room_name=room_name,
             memory_ids=tuple(memory_ids),
             turn_id=turn_id,
-            turn_text=turn_text,
+            turn_text=_bounded(turn_text),
             attested_at=datetime.now(UTC).isoformat(),
+            question_turn_id=question_turn_id,
+            question_text=_bounded(question_text),
         )
 
         def store() -> None:
@@ -78,8 +100,11 @@ class AttestationStore:
             row["memory_ids"] = json.dumps(list(attestation.memory_ids))
             with shared_sqlite(self.path) as conn:
                 conn.execute(
-                    "INSERT INTO attestations VALUES (:attestation_id, :customer_id, :actor_id,"
-                    " :channel, :room_name, :memory_ids, :turn_id, :turn_text, :attested_at)",
+                    "INSERT INTO attestations (attestation_id, customer_id, actor_id, channel,"
+                    " room_name, memory_ids, turn_id, turn_text, attested_at, question_turn_id,"
+                    " question_text) VALUES (:attestation_id, :customer_id, :actor_id,"
+                    " :channel, :room_name, :memory_ids, :turn_id, :turn_text, :attested_at,"
+                    " :question_turn_id, :question_text)",
                     row,
                 )
 
@@ -90,7 +115,9 @@ class AttestationStore:
         def load() -> list[Attestation]:
             with shared_sqlite(self.path) as conn:
                 rows = conn.execute(
-                    "SELECT * FROM attestations WHERE customer_id = ? ORDER BY attested_at",
+                    "SELECT attestation_id, customer_id, actor_id, channel, room_name,"
+                    " memory_ids, turn_id, turn_text, attested_at, question_turn_id,"
+                    " question_text FROM attestations WHERE customer_id = ? ORDER BY attested_at",
                     (customer_id,),
                 ).fetchall()
             return [

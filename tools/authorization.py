@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
-from calendar_client import CalendarClient, Slot
+from calendar_client import CalendarClient
 from identity import CallerIdentity
 
 
@@ -25,11 +26,12 @@ class AssurancePolicy:
 
 
 async def refusal_reason(
-    identity: CallerIdentity, slot: Slot, calendar: CalendarClient, policy: AssurancePolicy
+    identity: CallerIdentity, day: date, calendar: CalendarClient, policy: AssurancePolicy
 ) -> str | None:
-    """None when the booking may proceed; otherwise a machine reason."""
+    """None when the action may proceed for this caller on `day`; otherwise a machine reason."""
     if not policy.permits(identity):
         return "assurance_too_low"
+    slot = await calendar.get_slot(day)
     if not await calendar.can_book(identity.actor_id, identity.customer_id, slot):
         return "not_authorized"
     return None

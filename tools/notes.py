@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from livekit.agents import ToolError, function_tool
+from livekit.agents import RunContext, ToolError, function_tool
 from livekit.agents.llm import FunctionTool
 
-from tools.deps import ToolDeps
+from tools.context import CallContext
 
 MAX_NOTE_CHARS = 200
 
 
-def build_note_tool(deps: ToolDeps) -> FunctionTool:
-    async def note_caller_detail(detail: str) -> str:
+def build_note_tool() -> FunctionTool:
+    async def note_caller_detail(context: RunContext[CallContext], detail: str) -> str:
         """Note one lasting detail about the caller worth remembering next time
-        (equipment, access instructions, preferences). Not for booking requests.
+        (equipment, access instructions, availability). Not for booking requests.
 
         Args:
             detail: One short sentence in your own words.
@@ -23,8 +23,8 @@ def build_note_tool(deps: ToolDeps) -> FunctionTool:
             raise ToolError("The detail is empty.")
         if len(cleaned) > MAX_NOTE_CHARS:
             raise ToolError(f"Keep the detail under {MAX_NOTE_CHARS} characters.")
-        # Stored as agent_inferred at the end of the call; the engine screens injections.
-        if not deps.state.add_note(cleaned):
+        # Typed and stored as agent_inferred at the end of the call (memory.extract).
+        if not context.userdata.add_note(cleaned):
             return "Already noted, or too many notes this call."
         return "Noted."
 

@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from livekit.agents import function_tool
+from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
 from calendar_client import CalendarUnavailable
-from tools.deps import ToolDeps
+from tools.context import CallContext
 from tools.speech import spoken_day
 
 MAX_DAYS = 5
 
 
-def build_open_days_tool(deps: ToolDeps) -> FunctionTool:
-    async def list_open_days() -> str:
+def build_open_days_tool() -> FunctionTool:
+    async def list_open_days(context: RunContext[CallContext]) -> str:
         """List the next days that still have a free service visit."""
+        call = context.userdata
         try:
-            slots = await deps.calendar.open_days(deps.today(), 14)
+            slots = await call.host.calendar.open_days(call.today(), 14)
         except CalendarUnavailable:
             return "The booking system is not answering. Offer to try again."
         open_slots = [s for s in slots if s.is_open][:MAX_DAYS]

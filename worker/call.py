@@ -1,79 +1,65 @@
 """One call, from the authenticated participant to the end-of-call write.
 
-agent.py, the tests and the playground all set calls up through `CallSession`, so the
-path the tests exercise is the path production runs.
+`Call` is the only way a call is set up — by agent.py, the tests and the playground — so the
+tests run the production order: the agent starts without memory, the prefetched snapshot
+lands in its instructions within its budget, the greeting follows.
+
+    call = Call.open(host, identity=identity, auth_error=None, call_id=job_id)
+    session = AgentSession[CallContext](userdata=call.context, llm=..., ...)
+    await call.start(session, room=..., room_options=...)
+    ...
+    await call.finish(session.history)          # from the job's shutdown callback
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
-from dataclasses import dataclass
-from datetime import date
+from typing import Any
 
-from livekit.agents import llm
+from livekit.agents import AgentSession, llm
 
-from calendar_client import CalendarClient
 from identity import CallerIdentity, IdentityError
-from memory.backend import MemoryBackend
-from memory.distill import Turn, distill_call_facts
+from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.models import MemorySnapshot
-from memory.outbox import Outbox, OutboxFlusher
+from memory.outbox import OutboxFlusher
 from memory.service import CallerMemory, WriteOutcome, call_write_key
-from memory.settings import MemorySettings
-from tools import ToolDeps, build_call_tools
-from tools.attestations import AttestationStore
-from tools.authorization import AssurancePolicy
+from tools import GATED_ACTIONS, CallContext, HostServices, build_call_tools
+from tools.actions import intent_resolvers
 from worker.scheduling_agent import SchedulingAgent, build_instructions
 
 log = logging.getLogger("worker.call")
 
 
-@dataclass
-class CallServices:
-    """Host systems a call uses; built once per job process."""
-
-    backend: MemoryBackend
-    outbox: Outbox
-    calendar: CalendarClient
-    attestations: AttestationStore
-    policy: AssurancePolicy
-    memory_settings: MemorySettings
-    timezone: str = "UTC"
-
-
-def booking_intent_resolver(calendar: CalendarClient):  # type: ignore[no-untyped-def]
-    """After a crash between booking and receipt: ask the calendar what happened."""
-
-    async def resolve(payload: dict) -> dict:  # type: ignore[type-arg]
-        day = date.fromisoformat(payload["day"])
-        for booking in await calendar.bookings_for(payload["customer_id"]):
-            if booking.day == day:
-                return {"status": "succeeded", "external_ref": booking.booking_id}
-        return {"status": "failed", "error_code": "interrupted_before_booking"}
-
-    return resolve
-
-
-class CallSession:
+class Call:
     def __init__(
         self,
-        services: CallServices,
+        context: CallContext,
+        agent: SchedulingAgent,
+        auth_error: IdentityError | None,
+    ) -> None:
+        self.context = context
+        self.agent = agent
+        self.auth_error = auth_error
+        self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
+
+    @classmethod
+    def open(
+        cls,
+        host: HostServices,
         *,
         identity: CallerIdentity | None,
         auth_error: IdentityError | None,
         call_id: str,
-    ) -> None:
-        self.services = services
-        self.identity = identity
-        self.auth_error = auth_error
-        self.call_id = call_id
-        settings = services.memory_settings
-        self.memory = (
+        **agent_kwargs: Any,
+    ) -> Call:
+        """Build the call's context and agent, and start recalling the snapshot at once
+        (it runs while the session and its plugins start)."""
+        settings = host.memory_settings
+        memory = (
             CallerMemory(
-                services.backend,
-                services.outbox,
+                host.backend,  # type: ignore[arg-type]
+                host.outbox,
                 identity.customer_id,
                 turn_recall_budget_ms=settings.turn_recall_budget_ms,
                 gate_timeout_s=settings.gate_budget_ms / 1000,
@@ -81,83 +67,78 @@ class CallSession:
             if identity is not None
             else None
         )
-        self.deps = ToolDeps(
-            memory=self.memory,
-            calendar=services.calendar,
-            attestations=services.attestations,
-            policy=services.policy,
-            timezone=services.timezone,
+        context = CallContext(call_id=call_id, host=host, identity=identity, memory=memory)
+        agent = SchedulingAgent(
+            call=context,
+            instructions=build_instructions(None, verified=identity is not None),
+            tools=build_call_tools(identity),
+            **agent_kwargs,
         )
-        self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
-        self._started = time.perf_counter()
+        call = cls(context, agent, auth_error)
+        if memory is not None:
+            call._snapshot_task = memory.prefetch_snapshot(settings.prefetch_budget_ms)
+        return call
 
-    def start_prefetch(self) -> None:
-        """Begin recalling the caller's snapshot; nothing is recalled for an unverified caller."""
-        if self.memory is not None and self._snapshot_task is None:
-            self._snapshot_task = self.memory.prefetch_snapshot(
-                self.services.memory_settings.prefetch_budget_ms
-            )
+    async def start(self, session: AgentSession[CallContext], **start_kwargs: Any) -> None:
+        """Start the session with the agent, then put the snapshot into its instructions."""
+        await session.start(self.agent, **start_kwargs)
+        await self.apply_snapshot()
 
-    async def snapshot(self) -> MemorySnapshot | None:
+    async def apply_snapshot(self) -> MemorySnapshot | None:
+        """Bounded by MEMORY_PREFETCH_BUDGET_MS (the prefetch never raises): late memory
+        never stalls the greeting; an unverified caller gets nothing recalled."""
         if self._snapshot_task is None:
             return None
         snapshot = await self._snapshot_task
+        self.context.snapshot = snapshot
+        identity = self.context.identity
         log.info(
             "snapshot for caller %s: %d memories in %.1f ms%s",
-            self.identity.log_id if self.identity else "-",
+            identity.log_id if identity else "-",
             len(snapshot.memories),
             snapshot.elapsed_ms,
             "" if snapshot.available else f" (unavailable: {snapshot.reason})",
         )
-        return snapshot
-
-    def build_agent(
-        self, snapshot: MemorySnapshot | None, **agent_kwargs: object
-    ) -> SchedulingAgent:
-        agent = SchedulingAgent(
-            instructions=build_instructions(snapshot, verified=self.identity is not None),
-            tools=build_call_tools(self.identity, self.deps),
-            memory=self.memory,
-            **agent_kwargs,
-        )
-        if snapshot is not None:
-            agent.note_snapshot(snapshot)
-        return agent
-
-    async def apply_snapshot(self, agent: SchedulingAgent) -> MemorySnapshot | None:
-        """Put the prefetched snapshot into the running agent's instructions."""
-        snapshot = await self.snapshot()
-        if snapshot is not None:
-            agent.note_snapshot(snapshot)
-            await agent.update_instructions(build_instructions(snapshot, verified=True))
+        await self.agent.update_instructions(build_instructions(snapshot, verified=True))
         return snapshot
 
     def flusher(self) -> OutboxFlusher:
+        host = self.context.host
         return OutboxFlusher(
-            self.services.outbox,
-            self.services.backend,
-            {"book_visit": booking_intent_resolver(self.services.calendar)},
+            host.outbox,
+            host.backend,  # type: ignore[arg-type]
+            intent_resolvers(GATED_ACTIONS, host.calendar),
         )
 
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
         """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
-        if self.memory is None:
+        call = self.context
+        if call.memory is None:
             return WriteOutcome(0, 0)
         turns = [
             Turn(item.role, item.text_content or "")
             for item in history.items
             if item.type == "message" and item.role in ("user", "assistant")
         ]
-        facts = distill_call_facts(turns, self.deps.state.notes, self.deps.state.bookings)
-        budget_s = self.services.memory_settings.shutdown_write_budget_ms / 1000
-        outcome = await self.memory.remember(
-            facts,
-            idempotency_key=call_write_key(self.memory.user_id, self.call_id),
+        facts = extract_call_facts(
+            turns,
+            call.notes,
+            CallOutcome(
+                booked=tuple((e.day, e.reference) for e in call.booked),
+                cancelled=tuple((e.day, e.reference) for e in call.cancelled),
+            ),
+            today=call.today(),
+            call_id=call.call_id,
+        )
+        budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
+        outcome = await call.memory.remember(
+            [fact.to_write() for fact in facts],
+            idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )
         log.info(
             "end-of-call write for caller %s: %d written, %d queued",
-            self.identity.log_id if self.identity else "-",
+            call.identity.log_id if call.identity else "-",
             outcome.written,
             outcome.queued,
         )

@@ -1,0 +1,115 @@
+"""The per-call context: one typed object, LiveKit's `userdata`, read by every tool.
+
+    session = AgentSession[CallContext](userdata=call.context, ...)
+    async def book_visit(context: RunContext[CallContext], day: str): call = context.userdata
+
+Everything a call's tools need lives here: who the caller is (set by the host after
+authentication, never by the model), their memory, the host systems, and what happened in
+this call so far (the open offer, notes, bookings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from calendar_client import CalendarClient, today_in
+from identity import CallerIdentity
+from memory.models import MemorySnapshot
+from memory.outbox import Outbox
+from memory.service import CallerMemory
+from memory.settings import MemorySettings
+from tools.attestations import AttestationStore
+from tools.authorization import AssurancePolicy
+
+MAX_NOTES = 20
+
+
+@dataclass
+class HostServices:
+    """The host systems a call uses. LiveKit runs each job (call) in its own process, so
+    these are opened per call and closed at its end."""
+
+    backend: object  # memory.backend.MemoryBackend
+    outbox: Outbox
+    calendar: CalendarClient
+    attestations: AttestationStore
+    policy: AssurancePolicy
+    memory_settings: MemorySettings
+    timezone: str = "UTC"
+    horizon_days: int = 60
+
+    @classmethod
+    def local(
+        cls,
+        workdir: Path,
+        backend: object,
+        *,
+        memory_settings: MemorySettings,
+        calendar: CalendarClient | None = None,
+        policy: AssurancePolicy | None = None,
+        timezone: str = "UTC",
+    ) -> HostServices:
+        """Host systems on local files in `workdir` (the playground, tests and benches)."""
+        from calendar_client import LocalCalendar
+
+        return cls(
+            backend=backend,
+            outbox=Outbox(workdir / "outbox.sqlite3"),
+            calendar=calendar or LocalCalendar(workdir / "calendar.sqlite3"),
+            attestations=AttestationStore(workdir / "attestations.sqlite3"),
+            policy=policy or AssurancePolicy(),
+            memory_settings=memory_settings,
+            timezone=timezone,
+        )
+
+
+@dataclass(frozen=True)
+class Offer:
+    """What the last `ask` put to the caller; only this can be confirmed."""
+
+    action_name: str
+    day: date
+    memory_ids: tuple[str, ...]
+    # Wall-clock time of the ask: the read-back is the first agent turn after it, and only a
+    # caller turn after that read-back can answer it.
+    asked_at: float
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class CallOutcomeEntry:
+    day: date
+    reference: str
+
+
+@dataclass
+class CallContext:
+    call_id: str
+    host: HostServices
+    identity: CallerIdentity | None
+    memory: CallerMemory | None
+    # The call-start snapshot once it landed (None if it missed its budget).
+    snapshot: MemorySnapshot | None = None
+    offer: Offer | None = None
+    notes: list[str] = field(default_factory=list)
+    booked: list[CallOutcomeEntry] = field(default_factory=list)
+    cancelled: list[CallOutcomeEntry] = field(default_factory=list)
+    # Parallel tool calls (the OpenAI default) for one caller run one at a time.
+    action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def today(self) -> date:
+        return today_in(self.host.timezone)
+
+    def add_note(self, note: str) -> bool:
+        if len(self.notes) >= MAX_NOTES or note in self.notes:
+            return False
+        self.notes.append(note)
+        return True
+
+    def is_caller(self, identity: CallerIdentity) -> bool:
+        """Whether `identity` is still this call's authenticated caller (re-checked on every
+        gated tool: a replaced participant that failed re-authentication loses the tools)."""
+        return self.identity is not None and self.identity == identity and self.memory is not None

@@ -1,0 +1,71 @@
+"""Job-level glue for agent.py: open the host systems, wait for and authenticate the caller."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from livekit import rtc
+from livekit.agents import JobContext
+
+from calendar_client import CalendarSettings, build_calendar
+from identity import (
+    CallerIdentity,
+    IdentityError,
+    SqliteCustomerDirectory,
+    authenticate_room_participant,
+)
+from memory.factory import open_memory_backend_or_unavailable
+from memory.outbox import Outbox
+from memory.settings import MemorySettings
+from tools import HostServices
+from tools.attestations import AttestationStore
+from tools.authorization import AssurancePolicy
+from worker.settings import WorkerSettings
+
+log = logging.getLogger("worker.job")
+
+
+async def open_host_services(settings: WorkerSettings) -> HostServices:
+    memory_settings = MemorySettings()
+    calendar_settings = CalendarSettings()
+    return HostServices(
+        backend=await open_memory_backend_or_unavailable(memory_settings),
+        outbox=Outbox(memory_settings.outbox_path),
+        calendar=build_calendar(calendar_settings),
+        attestations=AttestationStore(settings.attestation_path),
+        policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),
+        memory_settings=memory_settings,
+        timezone=calendar_settings.caller_timezone,
+    )
+
+
+async def close_host_services(host: HostServices) -> None:
+    await host.calendar.aclose()
+    await host.backend.close()  # type: ignore[attr-defined]
+
+
+async def wait_for_caller(ctx: JobContext, timeout_s: float) -> rtc.RemoteParticipant | None:
+    """The caller, or None (one log line) when nobody joined in time."""
+    try:
+        return await asyncio.wait_for(ctx.wait_for_participant(), timeout=timeout_s)
+    except TimeoutError:
+        log.info("no caller joined room %s within %.0f s; ending the job", ctx.room.name, timeout_s)
+        return None
+
+
+async def authenticate_caller(
+    participant: rtc.RemoteParticipant, room_name: str, settings: WorkerSettings
+) -> tuple[CallerIdentity | None, IdentityError | None]:
+    secret = settings.identity_signing_secret
+    try:
+        identity = await authenticate_room_participant(
+            participant,
+            room_name=room_name,
+            identity_secret=secret.get_secret_value() if secret else "",
+            directory=SqliteCustomerDirectory(settings.customer_directory_path),
+        )
+    except IdentityError as exc:
+        log.warning("caller not authenticated: %s", exc.reason)
+        return None, exc
+    return identity, None
