@@ -9,7 +9,7 @@ from livekit.agents import llm
 from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS, APIConnectOptions
 from livekit.agents.utils import shortuuid
 
-from scenarios.scripted_model import CallTool, Entry, next_move
+from scenarios.scripted_model import CallTool, Entry, Say, next_move
 
 
 def entries_from_chat(chat_ctx: llm.ChatContext) -> list[Entry]:
@@ -27,11 +27,18 @@ def entries_from_chat(chat_ctx: llm.ChatContext) -> list[Entry]:
     return entries
 
 
+Move = Say | CallTool | list[CallTool]
+
+
 class ScriptedLLM(llm.LLM):
-    def __init__(self) -> None:
+    """`script`: moves to make first, in order (a list of CallTool is one turn with parallel
+    tool calls, as OpenAI models make by default); then the rules of `next_move`."""
+
+    def __init__(self, script: list[Move] | None = None) -> None:
         super().__init__()
         # Every chat context the model was given, for tests to inspect.
         self.requests: list[llm.ChatContext] = []
+        self.script: list[Move] = list(script or [])
 
     @property
     def model(self) -> str:
@@ -53,19 +60,23 @@ class ScriptedLLM(llm.LLM):
 
 class _ScriptedStream(llm.LLMStream):
     async def _run(self) -> None:
-        move = next_move(entries_from_chat(self._chat_ctx))
+        scripted = self._llm.script  # type: ignore[attr-defined]
+        move = scripted.pop(0) if scripted else next_move(entries_from_chat(self._chat_ctx))
         request_id = shortuuid("scripted_")
-        if isinstance(move, CallTool):
+        calls = move if isinstance(move, list) else [move] if isinstance(move, CallTool) else []
+        if calls:
             delta = llm.ChoiceDelta(
                 role="assistant",
                 tool_calls=[
                     llm.FunctionToolCall(
-                        name=move.name,
-                        arguments=json.dumps(move.arguments),
+                        name=call.name,
+                        arguments=json.dumps(call.arguments),
                         call_id=shortuuid("call_"),
                     )
+                    for call in calls
                 ],
             )
         else:
+            assert isinstance(move, Say)
             delta = llm.ChoiceDelta(role="assistant", content=move.text)
         self._event_ch.send_nowait(llm.ChatChunk(id=request_id, delta=delta))

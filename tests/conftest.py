@@ -67,3 +67,14 @@ async def cloud_contract(engine_service: LocalEngineMemory) -> AsyncIterator[Clo
 @pytest.fixture(params=["local_engine", "engine_service", "cloud_contract"])
 def backend(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     return request.getfixturevalue(request.param)
+
+
+@pytest.fixture
+def trail(backend, engine_service):  # type: ignore[no-untyped-def]
+    """The decision ledger behind `backend` (the plain Cloud client has no trail endpoint)."""
+
+    async def read(user_id: str):  # type: ignore[no-untyped-def]
+        reader = backend if hasattr(backend, "decision_trail") else engine_service
+        return await reader.decision_trail(user_id)
+
+    return read

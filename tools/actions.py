@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
@@ -190,9 +191,9 @@ async def _record_request(action: GatedAction, call: CallContext, day: date) -> 
     memory = call.memory
     assert memory is not None
     fact = action_request(action.name, action.phrase, day, call.call_id, today=call.today())
-    digest = hashlib.sha256(f"{call.call_id}|{action.name}|{day.isoformat()}".encode())
     try:
-        await memory.write_now([fact], idempotency_key=f"request:{digest.hexdigest()[:40]}")
+        # A fresh key per request: after a request was used up, asking again is a new one.
+        await memory.write_now([fact], idempotency_key=f"request:{uuid.uuid4().hex}")
     except MemoryLayerError as exc:
         log.warning("could not record %s request: %s", action.name, exc)
         return False

@@ -61,14 +61,26 @@ def find_answer(
     )
     if readback is None:
         return None, None, "no_readback"
-    after = [m for m in messages if m.role == "user" and m.created_at > readback.created_at]
-    if not after:
+    after = [m for m in messages if m.created_at > readback.created_at]
+    replies = [m for m in after if m.role == "user"]
+    if not replies:
         return readback, None, "no_answer_yet"
-    if len(after) > MAX_TURNS_AFTER_READBACK:
+    if len(replies) > MAX_TURNS_AFTER_READBACK:
         return readback, None, "answer_too_late"
-    answer = after[-1]
+    answer = replies[-1]
     if answer.created_at - readback.created_at > ANSWER_WINDOW_S:
         return readback, None, "answer_too_late"
+    # The answer must answer *this* question: an agent turn in between that asked something
+    # else ("are you still at Elm Road?") makes the "yes" an answer to that one.
+    asked_between = [
+        m
+        for m in after
+        if m.role == "assistant"
+        and m.created_at < answer.created_at
+        and not _names_day(m.text_content or "", offer)
+    ]
+    if asked_between:
+        return readback, None, "answered_another_question"
     return readback, answer, ""
 
 
@@ -78,6 +90,10 @@ _WHY_NOT = {
         "loud first and wait for their answer."
     ),
     "no_answer_yet": "Not confirmed: the caller has not answered the read-back yet. Wait.",
+    "answered_another_question": (
+        "Not confirmed: the caller's last answer was to a different question. Read the "
+        "details back again and ask."
+    ),
     "answer_too_late": (
         "Not confirmed: that question was a while ago. Read the details back again and ask."
     ),

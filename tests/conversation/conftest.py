@@ -1,4 +1,8 @@
-"""A whole call in text mode: the real AgentSession, the scripted LLM, real local services."""
+"""Whole calls in text mode: the real AgentSession, the scripted LLM, real local services.
+
+Calls are set up exactly as agent.py sets them up (`Call.open` → session with the call's
+context as userdata → `call.start`), so the snapshot reaches the agent the production way.
+"""
 
 from __future__ import annotations
 
@@ -10,22 +14,23 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
-from calendar_client import CalendarClient, LocalCalendar
+from calendar_client import CalendarClient, LocalCalendar, today_in
 from identity import CallerIdentity
-from memory.backend import MemoryBackend
-from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from scenarios.scripted_llm import ScriptedLLM
-from tools.attestations import AttestationStore
+from tools import CallContext, HostServices
 from tools.authorization import AssurancePolicy
-from worker.call import CallServices, CallSession
+from worker.call import Call
 from worker.scheduling_agent import SchedulingAgent
+
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday"]
 
 
 def next_weekday(name: str, today: date | None = None) -> date:
-    today = today or date.today()
-    target = ["monday", "tuesday", "wednesday", "thursday", "friday"].index(name)
-    ahead = (target - today.weekday()) % 7 or 7
+    """The date "thursday" means to the tools: read in the call's zone (UTC here), never
+    the host's, so the suite passes under any TZ."""
+    today = today or today_in("UTC")
+    ahead = (WEEKDAYS.index(name) - today.weekday()) % 7 or 7
     return today + timedelta(days=ahead)
 
 
@@ -44,58 +49,92 @@ def caller(customer_id: str | None = None, assurance: str = "verified") -> Calle
 
 @dataclass
 class CallHarness:
-    call: CallSession
-    agent: SchedulingAgent
-    session: AgentSession
+    call: Call
+    session: AgentSession[CallContext]
     llm: ScriptedLLM
-    calendar: CalendarClient
-    backend: MemoryBackend
-    outbox: Outbox
+    host: HostServices
+
+    @property
+    def agent(self) -> SchedulingAgent:
+        return self.call.agent
+
+    @property
+    def context(self) -> CallContext:
+        return self.call.context
+
+    @property
+    def calendar(self) -> CalendarClient:
+        return self.host.calendar
+
+    async def say(self, *lines: str):  # type: ignore[no-untyped-def]
+        result = None
+        for line in lines:
+            result = await self.session.run(user_input=line)
+        return result
+
+    async def hang_up(self):  # type: ignore[no-untyped-def]
+        return await self.call.finish(self.session.history)
 
 
 @pytest.fixture
 def calendar(tmp_path: Path) -> LocalCalendar:
-    return LocalCalendar(tmp_path / "calendar.sqlite3")
+    # Roomy: a test books for many callers on one Thursday.
+    return LocalCalendar(tmp_path / "calendar.sqlite3", capacity=50)
 
 
 @pytest.fixture
-async def make_call(tmp_path: Path, local_engine, calendar):
-    default_calendar = calendar  # type: ignore[no-untyped-def]
+async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-untyped-def]
     """Start a call for `identity` on `backend` (default: the in-process local engine)."""
+    default_calendar = calendar
     sessions: list[AgentSession] = []
 
     async def start(
         identity: CallerIdentity | None,
         *,
-        backend: MemoryBackend | None = None,
+        backend=None,  # type: ignore[no-untyped-def]
         policy: AssurancePolicy | None = None,
         prefetch_budget_ms: int = 1000,
         calendar: CalendarClient | None = None,
+        script: list | None = None,  # type: ignore[type-arg]
     ) -> CallHarness:
-        backend = backend or local_engine
-        outbox = Outbox(tmp_path / "outbox.sqlite3")
-        services = CallServices(
-            backend=backend,
-            outbox=outbox,
-            calendar=calendar or default_calendar,
-            attestations=AttestationStore(tmp_path / "attestations.sqlite3"),
-            policy=policy or AssurancePolicy(),
+        host = HostServices.local(
+            tmp_path,
+            backend or local_engine,
             memory_settings=MemorySettings(
                 _env_file=None,
                 MEMORY_PREFETCH_BUDGET_MS=prefetch_budget_ms,
-                MEMORY_GATE_BUDGET_MS=500,
+                MEMORY_GATE_BUDGET_MS=1000,
             ),
+            calendar=calendar or default_calendar,
+            policy=policy,
         )
-        call = CallSession(services, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
-        call.start_prefetch()
-        snapshot = await call.snapshot()
-        agent = call.build_agent(snapshot)
-        scripted = ScriptedLLM()
-        session = AgentSession(llm=scripted)
+        call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
+        scripted = ScriptedLLM(script=script)
+        session = AgentSession[CallContext](userdata=call.context, llm=scripted)
         sessions.append(session)
-        await session.start(agent)
-        return CallHarness(call, agent, session, scripted, services.calendar, backend, outbox)
+        await call.start(session)
+        return CallHarness(call, session, scripted, host)
 
     yield start
     for session in sessions:
         await session.aclose()
+
+
+def tool_outputs(result, name: str) -> list[str]:  # type: ignore[no-untyped-def]
+    items = [
+        ev.item
+        for ev in result.events
+        if ev.type == "function_call_output" and ev.item.name == name
+    ]
+    for item in items:
+        assert item.is_error is False, item.output
+    return [item.output for item in items]
+
+
+def last_agent_text(session) -> str:  # type: ignore[no-untyped-def]
+    messages = [
+        item
+        for item in session.history.items
+        if item.type == "message" and item.role == "assistant"
+    ]
+    return messages[-1].text_content or ""
