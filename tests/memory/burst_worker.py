@@ -11,8 +11,9 @@ from datetime import date
 from pathlib import Path
 
 from memory.engine_client import connect_local_engine
+from memory.facts import CallerFact
 from memory.models import FactToRemember, receipt_idempotency_key
-from memory.write_policy import requested_visit_day, visit_day_slot
+from tests.memory.support import day_request, day_slot
 
 
 async def burst(db_path: Path, user_id: str, worker: int, count: int) -> None:
@@ -26,12 +27,16 @@ async def burst(db_path: Path, user_id: str, worker: int, count: int) -> None:
                 idempotency_key=f"burst-{worker}-{i}",
             )
             day = date(2026, 12, 7 + (worker + i) % 5)
+            # Competing values for one slot: exactly one may stay current.
+            count = CallerFact(
+                "equipment_count", f"{(worker + i) % 5 + 1} boilers", "user_stated", 0.9, day
+            )
             await client.remember_many(
                 user_id,
-                [requested_visit_day(day)],
+                [day_request(day), count.to_write()],
                 idempotency_key=f"slot-{worker}-{i}",
             )
-            decision = await client.evaluate_action(user_id, "book", slot=visit_day_slot(day))
+            decision = await client.evaluate_action(user_id, "book", slot=day_slot(day))
             await client.report_execution(
                 user_id,
                 decision.decision_id,

@@ -13,11 +13,12 @@ from contextdb_cloud_client import CloudClient
 from memory.cloud import CloudMemory
 from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected, MemoryUnavailable
 from memory.models import receipt_idempotency_key
-from memory.write_policy import requested_visit_day, visit_day_slot
+from tests.memory.support import day_request, day_slot
 
 BASE = "https://cloud.test"
 KEY = "cdb_contract_test"
 DAY = date(2026, 12, 10)
+SLOT = day_slot(DAY)
 
 
 def memory_json(memory_id: str, content: str, **overrides: object) -> dict[str, object]:
@@ -33,8 +34,8 @@ def memory_json(memory_id: str, content: str, **overrides: object) -> dict[str, 
         "confirmed": False,
         "independent_corroboration": 0,
         "injection_suspect": False,
-        "entity_key": "caller",
-        "attribute_key": "preferred_visit_day",
+        "entity_key": SLOT.entity,
+        "attribute_key": SLOT.attribute,
         "valid_until": None,
         "superseded_by": None,
     }
@@ -42,7 +43,7 @@ def memory_json(memory_id: str, content: str, **overrides: object) -> dict[str, 
     return data
 
 
-WISH = memory_json("m-wish", f"Caller would prefer a service visit on Thursday {DAY.isoformat()}")
+WISH = memory_json("m-wish", day_request(DAY).content)
 CONFIRMED_WISH = memory_json(
     "m-wish", WISH["content"], confirmed=True, requires_confirmation=False, confidence=0.95
 )
@@ -84,7 +85,7 @@ async def test_evaluate_act_in_slot(cloud: CloudMemory) -> None:
             "pending_confirmation_ids": [],
         },
     )
-    decision = await cloud.evaluate_action("cust-1", "book thursday", slot=visit_day_slot(DAY))
+    decision = await cloud.evaluate_action("cust-1", "book thursday", slot=day_slot(DAY))
     assert json.loads(route.calls.last.request.content) == {
         "user_id": "cust-1",
         "query": "book thursday",
@@ -105,7 +106,7 @@ async def test_cloud_act_on_unrelated_memory_is_downgraded(cloud: CloudMemory) -
         },
     )
     pending = respx.get(f"{BASE}/v1/pending_confirmations").respond(200, json={"memories": []})
-    decision = await cloud.evaluate_action("cust-1", "book thursday", slot=visit_day_slot(DAY))
+    decision = await cloud.evaluate_action("cust-1", "book thursday", slot=day_slot(DAY))
     assert decision.outcome == "abstain" and decision.decision_id == "dec-2"
     assert pending.calls.last.request.url.params["user_id"] == "cust-1"
 
@@ -124,7 +125,7 @@ async def test_cloud_ask_keeps_only_slot_pending_ids(cloud: CloudMemory) -> None
             "pending_confirmation_ids": ["m-wish", "m-other"],
         },
     )
-    decision = await cloud.evaluate_action("cust-1", "book", slot=visit_day_slot(DAY))
+    decision = await cloud.evaluate_action("cust-1", "book", slot=day_slot(DAY))
     assert decision.outcome == "ask" and decision.pending_confirmation_ids == ["m-wish"]
 
 
@@ -183,9 +184,7 @@ async def test_confirm_and_remember_many_bodies(cloud: CloudMemory) -> None:
         "user_id": "cust-1",
         "memory_id": "m-wish",
     }
-    await cloud.remember_many(
-        "cust-1", [requested_visit_day(DAY)], idempotency_key="facts:abc12345"
-    )
+    await cloud.remember_many("cust-1", [day_request(DAY)], idempotency_key="facts:abc12345")
     body = json.loads(remember.calls.last.request.content)
     assert body["user_id"] == "cust-1"
     assert body["items"] == [
@@ -194,8 +193,8 @@ async def test_confirm_and_remember_many_bodies(cloud: CloudMemory) -> None:
             "source": "agent_inferred",
             "confidence": 0.6,
             "action_relevant": True,
-            "entity": "caller",
-            "attribute": "preferred_visit_day",
+            "entity": SLOT.entity,
+            "attribute": SLOT.attribute,
         }
     ]
     assert remember.calls.last.request.headers["Idempotency-Key"] == "facts:abc12345"
@@ -231,7 +230,7 @@ async def test_error_statuses_map_to_typed_errors(cloud, status, error) -> None:
 async def test_timeouts_are_unavailable(cloud, exc) -> None:
     respx.post(f"{BASE}/v1/recall_for_action").mock(side_effect=exc)
     with pytest.raises(MemoryUnavailable) as raised:
-        await cloud.evaluate_action("cust-1", "book", slot=visit_day_slot(DAY))
+        await cloud.evaluate_action("cust-1", "book", slot=day_slot(DAY))
     assert raised.value.code == "timeout"
 
 

@@ -7,10 +7,10 @@ import pytest
 
 from memory.gate import ActionGate
 from memory.outbox import Outbox, OutboxFlusher
-from memory.write_policy import requested_visit_day, visit_day_slot
 from tests.memory.fakes import FlakyBackend
+from tests.memory.support import day_request, day_slot
 
-SLOT = visit_day_slot(date(2026, 12, 10))
+SLOT = day_slot(date(2026, 12, 10))
 
 
 @pytest.fixture
@@ -25,7 +25,7 @@ async def _receipt_status(engine, user_id, decision_id):
 
 async def test_explicit_success_reports_once(local_engine, outbox, user_id):
     [wish] = await local_engine.remember_many(
-        user_id, [requested_visit_day(date(2026, 12, 10))], idempotency_key="k-wish-1"
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-1"
     )
     await local_engine.confirm(user_id, wish.id)
     gate = ActionGate(local_engine, outbox)

@@ -12,11 +12,11 @@ from memory.errors import MemoryUnavailable
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox, OutboxFlusher
 from memory.service import CallerMemory, call_write_key
-from memory.write_policy import caller_said, visit_day_slot
 from tests.memory.fakes import FlakyBackend
+from tests.memory.support import day_slot, plain_fact
 
 ROOT = Path(__file__).resolve().parents[2]
-SLOT = visit_day_slot(date(2026, 12, 10))
+SLOT = day_slot(date(2026, 12, 10))
 
 
 async def test_killed_flusher_every_receipt_lands_exactly_once(
@@ -72,7 +72,7 @@ async def test_crash_between_intent_and_receipt_is_resolved(
     outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     [wish] = await local_engine.remember_many(
         user_id,
-        [caller_said("placeholder")],
+        [plain_fact("placeholder")],
         idempotency_key="k-placeholder",
     )
     decision = await local_engine.evaluate_action(user_id, "book", slot=SLOT)
@@ -130,7 +130,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
     memory = CallerMemory(backend, outbox, user_id)
     key = call_write_key(user_id, "call-1")
     outcome = await memory.remember(
-        [caller_said("My boiler is in the loft")], idempotency_key=key, timeout_s=1
+        [plain_fact("My boiler is in the loft")], idempotency_key=key, timeout_s=1
     )
     assert (outcome.written, outcome.queued) == (0, 1)
     assert [i.kind for i in await outbox.items()] == ["remember_many"]
@@ -143,7 +143,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
         key,
         "remember_many",
         user_id,
-        {"facts": [caller_said("My boiler is in the loft").as_item()]},
+        {"facts": [plain_fact("My boiler is in the loft").as_item()]},
     )
     assert await flusher.flush_once() == 1  # a duplicate row replays, it does not store twice
     recalled = await local_engine.recall(user_id, "boiler loft", top_k=10)

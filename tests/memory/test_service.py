@@ -9,12 +9,14 @@ import respx
 from pydantic import ValidationError
 
 from memory.cloud import CloudMemory
+from memory.engine_client import LocalEngineMemory
 from memory.factory import describe_backend, open_memory_backend
+from memory.facts import CallerFact
 from memory.outbox import Outbox
-from memory.service import CallerMemory, ConfirmationRefused
+from memory.service import CallerMemory
 from memory.settings import MemorySettings
-from memory.write_policy import requested_visit_day
 from tests.memory.fakes import FlakyBackend
+from tests.memory.support import day_request, day_slot
 
 
 @pytest.fixture
@@ -22,14 +24,22 @@ def outbox(tmp_path) -> Outbox:
     return Outbox(tmp_path / "outbox.sqlite3")
 
 
-async def test_prefetch_returns_snapshot(local_engine, outbox, user_id):
+async def test_prefetch_returns_snapshot_of_facts_but_not_requests(local_engine, outbox, user_id):
+    thursdays = CallerFact(
+        "availability", "unavailable", "user_stated", 0.9, date(2026, 12, 1),
+        polarity="negative", key="thursday",
+    )  # fmt: skip
     await local_engine.remember_many(
-        user_id, [requested_visit_day(date(2026, 12, 10))], idempotency_key="k-prefetch"
+        user_id,
+        [day_request(date(2026, 12, 10)), thursdays.to_write()],
+        idempotency_key="k-prefetch",
     )
     memory = CallerMemory(local_engine, outbox, user_id)
     snapshot = await memory.prefetch_snapshot(budget_ms=2000)
-    assert snapshot.available and "Thursday 2026-12-10" in snapshot.context
-    assert snapshot.context.startswith("[RECALLED DATA")
+    assert snapshot.available and snapshot.context.startswith("[RECALLED DATA")
+    assert "Thursdays do not work for the caller (said 1 Dec)" in snapshot.context
+    # A request belongs to its call; it is never shown as something the caller wants.
+    assert "asked in one call" not in snapshot.context
 
 
 async def test_prefetch_timeout_yields_unavailable_snapshot(local_engine, outbox, user_id):
@@ -56,20 +66,6 @@ async def test_turn_recall_has_its_own_budget(local_engine, outbox, user_id):
     assert snapshot.reason == "timed out after 30 ms"
 
 
-async def test_only_offered_ids_can_be_confirmed(local_engine, outbox, user_id):
-    [wish] = await local_engine.remember_many(
-        user_id, [requested_visit_day(date(2026, 12, 10))], idempotency_key="k-offer"
-    )
-    memory = CallerMemory(local_engine, outbox, user_id)
-    with pytest.raises(ConfirmationRefused):
-        await memory.confirm(wish.id, attestation_id="att-1")
-    memory.offer_for_confirmation([wish.id])
-    confirmed = await memory.confirm(wish.id, attestation_id="att-1")
-    assert confirmed.confirmed
-    with pytest.raises(ConfirmationRefused):  # one yes per offer
-        await memory.confirm(wish.id, attestation_id="att-2")
-
-
 def test_settings_reject_a_non_project_key(monkeypatch):
     monkeypatch.setenv("CONTEXTDB_API_KEY", "sk-not-a-contextdb-key")
     with pytest.raises(ValidationError, match="cdb_"):
@@ -90,6 +86,7 @@ async def test_factory_picks_cloud_with_a_key(monkeypatch):
     backend = await open_memory_backend(settings)
     try:
         assert isinstance(backend, CloudMemory)
+        assert not isinstance(backend, LocalEngineMemory)
     finally:
         await backend.close()
 
@@ -159,12 +156,9 @@ async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expe
 async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
     from memory.local_engine import LocalEngine
     from memory.models import receipt_idempotency_key
-    from memory.write_policy import visit_day_slot
 
     engine = await LocalEngine.open(tmp_path / "restart.sqlite3")
-    decision = await engine.evaluate_action(
-        user_id, "book", slot=visit_day_slot(date(2026, 12, 10))
-    )
+    decision = await engine.evaluate_action(user_id, "book", slot=day_slot(date(2026, 12, 10)))
     await engine.close()
 
     reopened = await LocalEngine.open(tmp_path / "restart.sqlite3")
