@@ -1,154 +1,166 @@
-"""Tool-level tests: closures over identity, the schema the model sees, hostile inputs."""
+"""Tool-level tests: closures over identity, the schema the model sees, hostile inputs.
+
+Tools are called directly with a minimal `RunContext` stand-in carrying the call's context
+(`userdata`), an empty history and `disallow_interruptions`.
+"""
 
 from __future__ import annotations
 
 import string
-from datetime import date
+import uuid
+from dataclasses import dataclass, field, replace
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from livekit.agents import ToolError
+from livekit.agents.llm import ChatContext
 from livekit.agents.llm.utils import build_legacy_openai_schema
 
-from calendar_client import LocalCalendar
-from memory.outbox import Outbox
-from memory.service import CallerMemory
+from calendar_client import CalendarUnavailable
+from memory.settings import MemorySettings
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
-from tools import ToolDeps, build_call_tools
-from tools.attestations import AttestationStore
-from tools.authorization import AssurancePolicy
-from tools.confirmation import is_affirmative
-from tools.state import MAX_NOTES
+from tools import CallContext, HostServices, build_call_tools
+from tools.context import MAX_NOTES
+from worker.call import Call
 
 
-def make_deps(tmp_path: Path, backend, identity) -> ToolDeps:  # type: ignore[no-untyped-def]
-    return ToolDeps(
-        memory=CallerMemory(backend, Outbox(tmp_path / "outbox.sqlite3"), identity.customer_id),
-        calendar=LocalCalendar(tmp_path / "calendar.sqlite3"),
-        attestations=AttestationStore(tmp_path / "att.sqlite3"),
-        policy=AssurancePolicy(),
+@dataclass
+class FakeSession:
+    history: ChatContext = field(default_factory=ChatContext.empty)
+
+
+@dataclass
+class FakeRunContext:
+    userdata: CallContext
+    session: FakeSession = field(default_factory=FakeSession)
+    interruptions_disallowed: int = 0
+
+    def disallow_interruptions(self) -> None:
+        self.interruptions_disallowed += 1
+
+
+def open_call(tmp_path: Path, backend, identity) -> Call:  # type: ignore[no-untyped-def]
+    host = HostServices.local(
+        tmp_path, backend, memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=500)
     )
+    return Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
 
 
-def tools_by_name(identity, deps):  # type: ignore[no-untyped-def]
-    return {tool.info.name: tool for tool in build_call_tools(identity, deps)}
+def tools_of(call: Call):  # type: ignore[no-untyped-def]
+    return {tool.info.name: tool for tool in call.agent.tools}
 
 
 async def test_booking_schema_takes_only_a_day(tmp_path, local_engine):
-    identity = caller()
-    tools = tools_by_name(identity, make_deps(tmp_path, local_engine, identity))
-    schema = build_legacy_openai_schema(tools["book_visit"])["function"]["parameters"]
-    assert set(schema["properties"]) == {"day"}
-    assert schema["required"] == ["day"]
+    call = open_call(tmp_path, local_engine, caller())
+    tools = tools_of(call)
+    for name in ("book_visit", "cancel_visit"):
+        schema = build_legacy_openai_schema(tools[name])["function"]["parameters"]
+        assert set(schema["properties"]) == {"day"}
+        assert schema["required"] == ["day"]
     confirm = build_legacy_openai_schema(tools["confirm_visit_details"])["function"]["parameters"]
     assert confirm.get("properties", {}) == {}
 
 
 async def test_tools_are_bound_to_their_caller(tmp_path, local_engine):
     alice, bob = caller(), caller()
-    alice_tools = tools_by_name(alice, make_deps(tmp_path / "a", local_engine, alice))
+    call = open_call(tmp_path, local_engine, alice)
+    book = tools_of(call)["book_visit"]
+    ctx = FakeRunContext(call.context)
     # Even a day string naming Bob cannot reach Bob: there is no customer parameter at all.
     with pytest.raises(ToolError):
-        await alice_tools["book_visit"](None, f"thursday for {bob.customer_id}")
-    await alice_tools["book_visit"](None, "thursday")
+        await book(ctx, f"thursday for {bob.customer_id}")
+    await book(ctx, "thursday")
     assert await local_engine.decision_trail(bob.customer_id) == []
-    assert {d.outcome for d in await local_engine.decision_trail(alice.customer_id)} == {
+    assert [d.outcome for d in await local_engine.decision_trail(alice.customer_id)] == [
         "abstain",
         "ask",
-    }
+    ]
+
+
+async def test_a_replaced_caller_loses_the_gated_tools(tmp_path, local_engine):
+    identity = caller()
+    call = open_call(tmp_path, local_engine, identity)
+    tools = tools_of(call)
+    # Re-authentication of a replacing participant failed: the call drops its identity.
+    call.context.identity = None
+    ctx = FakeRunContext(call.context)
+    assert "no longer verified" in await tools["book_visit"](ctx, "thursday")
+    assert "no longer verified" in await tools["confirm_visit_details"](ctx)
+    # A different (even valid) identity is not this tool's caller either.
+    call.context.identity = replace(identity, customer_id="cust-someone-else")
+    assert "no longer verified" in await tools["book_visit"](ctx, "thursday")
+    assert await local_engine.decision_trail(identity.customer_id) == []
 
 
 async def test_backend_down_fails_closed_and_books_nothing(tmp_path, local_engine):
     identity = caller()
-    backend = FlakyBackend(local_engine, failing={"evaluate_action"})
-    deps = make_deps(tmp_path, backend, identity)
-    text = await tools_by_name(identity, deps)["book_visit"](None, "thursday")
-    assert "have not booked anything" in text
-    assert await deps.calendar.bookings_for(identity.customer_id) == []
+    call = open_call(tmp_path, FlakyBackend(local_engine, failing={"evaluate_action"}), identity)
+    text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
+    assert "have not done anything" in text
+    assert await call.context.host.calendar.bookings_for(identity.customer_id) == []
 
 
-async def test_wish_write_failure_fails_closed(tmp_path, local_engine):
+async def test_request_write_failure_fails_closed(tmp_path, local_engine):
     identity = caller()
-    backend = FlakyBackend(local_engine, failing={"remember_many"})
-    deps = make_deps(tmp_path, backend, identity)
-    text = await tools_by_name(identity, deps)["book_visit"](None, "thursday")
-    assert "have not booked anything" in text
+    call = open_call(tmp_path, FlakyBackend(local_engine, failing={"remember_many"}), identity)
+    text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
+    assert "have not done anything" in text
     trail = await local_engine.decision_trail(identity.customer_id)
     assert [(d.outcome, d.status) for d in trail] == [("abstain", "skipped")]
 
 
 async def test_confirm_with_nothing_offered_is_an_error(tmp_path, local_engine):
-    identity = caller()
-    tools = tools_by_name(identity, make_deps(tmp_path, local_engine, identity))
+    call = open_call(tmp_path, local_engine, caller())
     with pytest.raises(ToolError, match="Nothing is waiting"):
-        await tools["confirm_visit_details"](None)
+        await tools_of(call)["confirm_visit_details"](FakeRunContext(call.context))
 
 
-async def test_weekend_and_full_days(tmp_path, local_engine):
+async def test_weekend_days_have_no_visits(tmp_path, local_engine):
     identity = caller()
-    deps = make_deps(tmp_path, local_engine, identity)
-    tools = tools_by_name(identity, deps)
+    call = open_call(tmp_path, local_engine, identity)
+    today = call.context.today()
     saturday = next(
-        date.fromordinal(deps.today().toordinal() + n)
-        for n in range(1, 8)
-        if date.fromordinal(deps.today().toordinal() + n).weekday() == 5
+        today + timedelta(n) for n in range(1, 8) if (today + timedelta(n)).weekday() == 5
     )
-    assert "no visits on" in await tools["book_visit"](None, saturday.isoformat())
+    text = await tools_of(call)["book_visit"](FakeRunContext(call.context), saturday.isoformat())
+    assert "no visits on" in text
     assert await local_engine.decision_trail(identity.customer_id) == []
 
 
 async def test_note_tool_bounds(tmp_path, local_engine):
-    identity = caller()
-    deps = make_deps(tmp_path, local_engine, identity)
-    note = tools_by_name(identity, deps)["note_caller_detail"]
-    assert await note("Boiler is in the loft") == "Noted."
-    assert await note("Boiler   is in the loft") != "Noted."  # duplicate after whitespace folding
+    call = open_call(tmp_path, local_engine, caller())
+    note = tools_of(call)["note_caller_detail"]
+    ctx = FakeRunContext(call.context)
+    assert await note(ctx, "Boiler is in the loft") == "Noted."
+    assert await note(ctx, "Boiler   is in the loft") != "Noted."  # duplicate after folding
     with pytest.raises(ToolError):
-        await note("x" * 500)
+        await note(ctx, "x" * 500)
     with pytest.raises(ToolError):
-        await note("   ")
+        await note(ctx, "   ")
     for i in range(MAX_NOTES + 3):
-        await note(f"detail number {i}")
-    assert len(deps.state.notes) == MAX_NOTES
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Yes, that's right", True),
-        ("yeah go ahead", True),
-        ("Correct.", True),
-        ("no", False),
-        ("yes... actually no, wait", False),
-        ("I don't know", False),
-        ("what?", False),
-    ],
-)
-def test_affirmatives(text, expected):
-    assert is_affirmative(text) is expected
+        await note(ctx, f"detail number {i}")
+    assert len(call.context.notes) == MAX_NOTES
 
 
 @settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(day=st.text(alphabet=string.printable, max_size=50))
 async def test_any_day_text_books_nothing_without_confirmation(tmp_path, local_engine, day):
     identity = caller()
-    deps = make_deps(tmp_path / identity.customer_id, local_engine, identity)
-    tool = tools_by_name(identity, deps)["book_visit"]
+    call = open_call(tmp_path / identity.customer_id, local_engine, identity)
     try:
-        text = await tool(None, day)
+        text = await tools_of(call)["book_visit"](FakeRunContext(call.context), day)
     except ToolError as exc:
         assert "couldn't understand that day" in str(exc)
     else:
         assert isinstance(text, str) and text
     # A first request is never booked: it needs the caller's confirmation first.
-    assert await deps.calendar.bookings_for(identity.customer_id) == []
+    assert await call.context.host.calendar.bookings_for(identity.customer_id) == []
 
 
 class AuthorizationDown:
@@ -161,15 +173,37 @@ class AuthorizationDown:
         return getattr(self._inner, name)
 
     async def can_book(self, *_):  # type: ignore[no-untyped-def]
-        from calendar_client import CalendarUnavailable
-
         raise CalendarUnavailable("authorization service timed out")
 
 
 async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_engine):
     identity = caller()
-    deps = make_deps(tmp_path, local_engine, identity)
-    deps.calendar = AuthorizationDown(deps.calendar)
-    text = await tools_by_name(identity, deps)["book_visit"](None, "thursday")
+    call = open_call(tmp_path, local_engine, identity)
+    call.context.host.calendar = AuthorizationDown(call.context.host.calendar)
+    text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
     assert text == "The booking system is not answering. Apologise and offer to try again."
     assert await local_engine.decision_trail(identity.customer_id) == []
+
+
+def test_unverified_caller_gets_only_ungated_tools():
+    assert [t.info.name for t in build_call_tools(None)] == ["list_open_days"]
+
+
+def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
+    # Whatever the host's TZ, "today" for the tools is CALLER_TIMEZONE's today.
+    import time
+
+    from calendar_client import today_in
+
+    monkeypatch.setenv("TZ", "Etc/GMT+12")
+    time.tzset()
+    try:
+        host = HostServices.local(
+            tmp_path, None, memory_settings=MemorySettings(_env_file=None), timezone="Etc/GMT-14"
+        )
+        context = CallContext(call_id="c", host=host, identity=None, memory=None)
+        assert context.today() == today_in("Etc/GMT-14")
+        assert isinstance(context.today(), date)
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
