@@ -109,7 +109,10 @@ _CONTACT = [
     (re.compile(r"\b(email me|by email|send (?:me )?an email|e-mail me)\b"), "email"),
     (re.compile(r"\b(call me|phone me|ring me|by phone)\b"), "phone call"),
 ]
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\s+(?:but|although|however)\s+")
+# "but" starts a new clause, except in "anything but thursday".
+_SENTENCE_SPLIT = re.compile(
+    r"(?<=[.!?;])\s+|(?<!anything)(?<!any day)\s+(?:but|although|however)\s+", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)

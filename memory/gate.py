@@ -227,7 +227,7 @@ class ActionGate:
             if queued or await self._queue(gate, key, payload):
                 await self._park(key, f"{exc.code}: {exc}")
             return
-        except (MemoryLayerError, TimeoutError) as exc:
+        except Exception as exc:  # unavailable, timeout, unreadable answer: retry later
             log.warning("receipt for %s queued: %s", gate.decision_id, _describe(exc))
             gate.receipt_queued = queued or await self._queue(gate, key, payload)
             return

@@ -5,6 +5,7 @@ from datetime import date
 
 import pytest
 
+from memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
 from memory.gate import ActionGate
 from memory.outbox import Outbox, OutboxFlusher
 from tests.memory.fakes import FlakyBackend
@@ -120,3 +121,137 @@ async def test_receipt_failure_goes_to_outbox_and_lands_later(local_engine, outb
     assert await flusher.flush_once() == 1
     assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("skipped", None)
     assert await outbox.items() == []
+
+
+class Pausing:
+    """Wraps a backend or outbox: the named method waits at `gate` until released."""
+
+    def __init__(self, inner, method: str) -> None:  # type: ignore[no-untyped-def]
+        self._inner, self.method = inner, method
+        self.reached, self.release = asyncio.Event(), asyncio.Event()
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        target = getattr(self._inner, name)
+        if name != self.method:
+            return target
+
+        async def paused(*args, **kwargs):  # type: ignore[no-untyped-def]
+            self.reached.set()
+            await self.release.wait()
+            return await target(*args, **kwargs)
+
+        return paused
+
+
+async def _one_receipt_per_decision(engine, user_id) -> list:  # type: ignore[no-untyped-def]
+    trail = await engine.decision_trail(user_id)
+    assert all(record.status is not None for record in trail), trail
+    return trail
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["evaluate_action", "record_intent", "inside_block", "report_execution"],
+)
+async def test_cancelled_at_every_await_leaves_one_receipt_or_no_decision(
+    local_engine, outbox, user_id, where
+):
+    """A barge-in or hang-up can cancel the tool at any await of the gate."""
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key=f"k-cancel-{where}"
+    )
+    await local_engine.confirm(user_id, wish.id)
+    backend = (
+        Pausing(local_engine, where)
+        if where in ("evaluate_action", "report_execution")
+        else local_engine
+    )
+    box = Pausing(outbox, where) if where == "record_intent" else outbox
+    gate = ActionGate(backend, box)
+    inside = asyncio.Event()
+
+    async def tool() -> None:
+        async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+            await decision.before_execution({"day": "2026-12-10"})
+            inside.set()
+            if where == "inside_block":
+                await asyncio.sleep(30)
+            decision.succeeded(external_ref="bk_done")
+
+    task = asyncio.create_task(tool())
+    pauser = backend if isinstance(backend, Pausing) else box if isinstance(box, Pausing) else None
+    if pauser is not None:
+        await asyncio.wait_for(pauser.reached.wait(), 5)
+    else:
+        await asyncio.wait_for(inside.wait(), 5)
+    task.cancel()
+    if pauser is not None:
+        await asyncio.sleep(0.05)
+        pauser.release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(100):  # a shielded receipt may still be landing
+        trail = await local_engine.decision_trail(user_id)
+        if all(record.status is not None for record in trail):
+            break
+        await asyncio.sleep(0.02)
+    [record] = await _one_receipt_per_decision(local_engine, user_id)
+    if where == "report_execution":
+        # Cancelled while the receipt was in flight: the outcome already set is what lands.
+        assert (record.status, record.external_ref) == ("succeeded", "bk_done")
+    else:
+        assert (record.status, record.error_code) == ("failed", "cancelled")
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        MemoryConflict("receipt exists", status=409),
+        MemoryRejected("bad", status=422),
+        MemoryUnavailable("non-JSON 2xx", code="non_json", status=200),
+        KeyError("receipt"),
+    ],
+    ids=["409", "422", "non_json", "raw"],
+)
+async def test_receipt_errors_after_a_booking_never_escape(local_engine, outbox, user_id, error):
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key=f"k-err-{error!r}"
+    )
+    await local_engine.confirm(user_id, wish.id)
+
+    class Failing(FlakyBackend):
+        async def report_execution(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise error
+
+    gate = ActionGate(Failing(local_engine, failing=set()), outbox)
+    async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+        await decision.before_execution({"day": "2026-12-10"})
+        decision.succeeded(external_ref="bk_1")
+    # The booking's answer to the model stays "booked"; the receipt is queued or parked.
+    items = await outbox.items()
+    if isinstance(error, MemoryConflict):
+        assert items == []  # already recorded: nothing left to send
+    else:
+        [item] = items
+        assert item.idempotency_key == f"receipt:{decision.decision_id}"
+        assert item.payload["status"] == "succeeded"
+        assert item.state == ("dead" if isinstance(error, MemoryRejected) else "pending")
+
+
+class BrokenOutbox:
+    async def record_intent(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError("disk full")
+
+    put = mark_done = mark_dead = record_intent
+
+
+async def test_a_broken_outbox_never_blocks_direct_delivery(local_engine, user_id):
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-broken-outbox"
+    )
+    await local_engine.confirm(user_id, wish.id)
+    gate = ActionGate(local_engine, BrokenOutbox())
+    async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+        await decision.before_execution({"day": "2026-12-10"})
+        decision.succeeded(external_ref="bk_2")
+    assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("succeeded", None)
