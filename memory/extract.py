@@ -208,8 +208,8 @@ def _title_address(raw: str) -> str:
 
 def _access_note(sentence: str) -> str:
     """The sentence with any code replaced: the code itself is never stored."""
-    redacted = redact_secrets(" ".join(sentence.split())[:MAX_SENTENCE_CHARS])
-    return redacted.text.strip().rstrip(".") or "access code on file"
+    redacted = redact_secrets(" ".join(sentence.split())).text[:MAX_SENTENCE_CHARS]
+    return redacted.strip().rstrip(".") or "access code on file"
 
 
 def extract_call_facts(
@@ -268,7 +268,7 @@ def extract_call_facts(
 
 
 def _free_note(note: str, *, today: date, call_id: str) -> CallerFact:
-    text = redact_secrets(" ".join(note.split())[:MAX_SENTENCE_CHARS]).text
+    text = redact_secrets(" ".join(note.split())).text[:MAX_SENTENCE_CHARS]
     digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
     return CallerFact(
         kind="note",

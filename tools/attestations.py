@@ -37,7 +37,8 @@ MAX_TURN_CHARS = 500
 
 
 def _bounded(text: str) -> str:
-    return redact_secrets(" ".join(text.split())[:MAX_TURN_CHARS]).text
+    # Redact before cutting: a cut could split a card number and hide it from the redactor.
+    return redact_secrets(" ".join(text.split())).text[:MAX_TURN_CHARS]
 
 
 @dataclass(frozen=True)

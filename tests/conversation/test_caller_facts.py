@@ -160,7 +160,9 @@ async def test_snapshot_is_newest_first_and_dated(make_call, backend, local_engi
     older = CallerFact("address", "1 Old Road", "user_stated", 0.9, date(2026, 11, 2))
     newer = CallerFact("equipment_count", "2 boilers", "user_stated", 0.9, date(2026, 12, 1))
     await backend.remember_many(
-        identity.customer_id, [older.to_write(), newer.to_write()], idempotency_key=f"dated-{identity.customer_id}"
+        identity.customer_id,
+        [older.to_write(), newer.to_write()],
+        idempotency_key=f"dated-{identity.customer_id}",
     )
     harness = await make_call(identity, backend=backend)
     shown = recalled(harness)

@@ -1,0 +1,151 @@
+"""The booking's side effect under faults: lost answers, a down booking system, the order of
+evidence and confirmation."""
+
+from __future__ import annotations
+
+from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
+from memory.outbox import OutboxFlusher
+from tests.conversation.conftest import caller, tool_outputs
+from tools import GATED_ACTIONS
+from tools.actions import intent_resolvers
+
+
+class LosingCalendar:
+    """The booking system books, but the answer is lost on the way back (`after=True`),
+    or the request never arrives (`after=False`). `resolvable=False`: lookups fail too."""
+
+    def __init__(self, inner, *, after: bool, resolvable: bool = True) -> None:  # type: ignore[no-untyped-def]
+        self._inner, self.after, self.resolvable = inner, after, resolvable
+        self.lost = 0
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+    async def book(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if self.lost == 0:
+            self.lost += 1
+            if self.after:
+                await self._inner.book(*args, **kwargs)
+            raise CalendarOutcomeUnknown("read timeout")
+        return await self._inner.book(*args, **kwargs)
+
+    async def booking_for_key(self, key):  # type: ignore[no-untyped-def]
+        if not self.resolvable:
+            raise CalendarUnavailable("down")
+        return await self._inner.booking_for_key(key)
+
+
+async def test_a_lost_answer_after_booking_is_resolved_to_booked(make_call, calendar, local_engine):
+    identity = caller()
+    lossy = LosingCalendar(calendar, after=True)
+    harness = await make_call(identity, calendar=lossy)
+    await harness.say("book a visit on thursday")
+    result = await harness.say("yes")
+    [text] = tool_outputs(result, "book_visit")
+    assert text.startswith("Booked a service visit")
+    [booking] = await calendar.bookings_for(identity.customer_id)
+    trail = await local_engine.decision_trail(identity.customer_id)
+    assert (trail[-1].status, trail[-1].external_ref) == ("succeeded", booking.booking_id)
+
+
+async def test_a_request_that_never_arrived_is_reported_as_not_done(
+    make_call, calendar, local_engine
+):
+    identity = caller()
+    harness = await make_call(identity, calendar=LosingCalendar(calendar, after=False))
+    await harness.say("book a visit on thursday")
+    [text] = tool_outputs(await harness.say("yes"), "book_visit")
+    assert text.startswith("That did not go through")
+    assert await calendar.bookings_for(identity.customer_id) == []
+    trail = await local_engine.decision_trail(identity.customer_id)
+    assert (trail[-1].status, trail[-1].error_code) == ("failed", "interrupted_before_booking")
+
+
+async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, local_engine):
+    identity = caller()
+    lossy = LosingCalendar(calendar, after=True, resolvable=False)
+    harness = await make_call(identity, calendar=lossy)
+    await harness.say("book a visit on thursday")
+    [text] = tool_outputs(await harness.say("yes"), "book_visit")
+    assert "can't tell yet" in text
+    trail = await local_engine.decision_trail(identity.customer_id)
+    assert trail[-1].status is None  # no guess: the receipt waits for the facts
+
+    # Later, the flusher resolves the intent by the booking's own key and reports it.
+    outbox = harness.host.outbox
+    outbox._intent_grace_s = 0  # type: ignore[attr-defined]
+    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(GATED_ACTIONS, calendar))
+    assert await flusher.flush_once() == 1
+    [booking] = await calendar.bookings_for(identity.customer_id)
+    trail = await local_engine.decision_trail(identity.customer_id)
+    assert (trail[-1].status, trail[-1].external_ref) == ("succeeded", booking.booking_id)
+
+
+async def test_recovery_never_reports_an_earlier_booking_that_day(
+    make_call, calendar, local_engine
+):
+    identity = caller()
+    # An unrelated, earlier booking on the same day for the same customer.
+    slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
+    earlier = await calendar.book(
+        identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
+    )
+    resolver = intent_resolvers(GATED_ACTIONS, calendar)["book_visit"]
+    outcome = await resolver(
+        {
+            "customer_id": identity.customer_id,
+            "day": slot.day.isoformat(),
+            "host_key": "new-attempt",
+        }
+    )
+    assert outcome["status"] == "failed"
+    again = await resolver(
+        {"customer_id": identity.customer_id, "day": slot.day.isoformat(), "host_key": "old-1"}
+    )
+    assert again == {"status": "succeeded", "external_ref": earlier.booking_id}
+
+
+def calendar_today():  # type: ignore[no-untyped-def]
+    from calendar_client import today_in
+
+    return today_in("UTC")
+
+
+class OrderCheckingBackend:
+    """Fails the test's expectation if ContextDB hears of a yes the host has not kept."""
+
+    def __init__(self, inner, attestations, customer_id) -> None:  # type: ignore[no-untyped-def]
+        self._inner, self._attestations, self._customer = inner, attestations, customer_id
+        self.confirmed_without_evidence = 0
+
+    def __getattr__(self, name):  # type: ignore[no-untyped-def]
+        return getattr(self._inner, name)
+
+    async def confirm(self, user_id, memory_id, **kwargs):  # type: ignore[no-untyped-def]
+        kept = await self._attestations.for_customer(self._customer)
+        if not any(memory_id in a.memory_ids for a in kept):
+            self.confirmed_without_evidence += 1
+        return await self._inner.confirm(user_id, memory_id, **kwargs)
+
+
+async def test_the_attestation_is_kept_before_contextdb_is_told(make_call, local_engine, tmp_path):
+    from tools.attestations import AttestationStore
+
+    identity = caller()
+    attestations = AttestationStore(tmp_path / "attestations.sqlite3")
+    checking = OrderCheckingBackend(local_engine, attestations, identity.customer_id)
+    harness = await make_call(identity, backend=checking)
+    await harness.say("book a visit on thursday", "yes")
+    assert len(await harness.calendar.bookings_for(identity.customer_id)) == 1
+    assert checking.confirmed_without_evidence == 0
+
+
+async def test_long_answers_are_kept_bounded_and_without_secrets(make_call, local_engine):
+    identity = caller()
+    harness = await make_call(identity)
+    await harness.say("book a visit on thursday")
+    rambling = "yes " + "and the gate code is 4821 " + "blah " * 400
+    await harness.say(rambling)
+    for attestation in await harness.host.attestations.for_customer(identity.customer_id):
+        assert len(attestation.turn_text) <= 500
+        assert "4821" not in attestation.turn_text
