@@ -21,6 +21,9 @@ from memory.models import (
 class CloudMemory:
     """Adapter: the Cloud client's calls, with errors mapped and actions scoped to a slot."""
 
+    # Named in error messages, so an operator knows which service did not answer.
+    label = "ContextDB Cloud"
+
     def __init__(self, client: CloudClient) -> None:
         self._client = client
 
@@ -37,13 +40,13 @@ class CloudMemory:
         except ApiError as exc:
             raise error_for_status(exc.status, exc.code, str(exc)) from exc
         except httpx.TimeoutException as exc:
-            raise MemoryUnavailable("ContextDB Cloud timed out", code="timeout") from exc
+            raise MemoryUnavailable(f"{self.label} timed out", code="timeout") from exc
         except httpx.TransportError as exc:
-            raise MemoryUnavailable(f"ContextDB Cloud unreachable: {exc}", code="network") from exc
+            raise MemoryUnavailable(f"{self.label} unreachable: {exc}", code="network") from exc
         except (KeyError, TypeError, ValueError) as exc:
             # A 2xx body the client cannot parse is a contract break, not a caller error.
             raise MemoryUnavailable(
-                f"unexpected ContextDB Cloud response: {exc!r}", code="invalid_response"
+                f"unexpected {self.label} response: {exc!r}", code="invalid_response"
             ) from exc
 
     async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:

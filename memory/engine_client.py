@@ -104,6 +104,8 @@ class EngineClient(CloudClient):
 class LocalEngineMemory(CloudMemory):
     """`CloudMemory` over the local engine process, plus what operators and tests need."""
 
+    label = "local memory engine"
+
     def __init__(self, client: EngineClient, socket_path: Path) -> None:
         super().__init__(client)
         self.engine = client

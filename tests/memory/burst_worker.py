@@ -17,7 +17,8 @@ from tests.memory.support import day_request, day_slot
 
 
 async def burst(db_path: Path, user_id: str, worker: int, count: int) -> None:
-    client = await connect_local_engine(db_path, idle_exit_s=60)
+    # Correctness under contention, not latency: a generous per-request timeout.
+    client = await connect_local_engine(db_path, idle_exit_s=60, timeout_s=60)
     try:
 
         async def one(i: int) -> None:

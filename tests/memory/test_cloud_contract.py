@@ -255,3 +255,48 @@ async def test_wrong_shape_success_is_unavailable(cloud) -> None:
     with pytest.raises(MemoryUnavailable) as raised:
         await cloud.recall("cust-1", "x")
     assert raised.value.code == "invalid_response"
+
+
+def _decision(outcome: str, memories: list, pending: list | None = None) -> dict:  # type: ignore[type-arg]
+    return {
+        "decision_id": "dec-p",
+        "outcome": outcome,
+        "memories": memories,
+        "pending_confirmation_ids": pending or [],
+    }
+
+
+@respx.mock
+async def test_cloud_act_on_unconfirmed_slot_evidence_is_only_ask(cloud: CloudMemory) -> None:
+    """Cloud parity: act needs evidence the caller confirmed, whatever the service says."""
+    trusted_by_policy = memory_json(
+        "m-wish", WISH["content"], epistemic_source="user_stated", confidence=1.0,
+        requires_confirmation=False,
+    )  # fmt: skip
+    respx.post(f"{BASE}/v1/recall_for_action").respond(
+        200, json=_decision("act", [trusted_by_policy])
+    )
+    decision = await cloud.evaluate_action("cust-1", "book", slot=SLOT)
+    assert decision.outcome == "ask" and decision.pending_confirmation_ids == ["m-wish"]
+
+
+@respx.mock
+async def test_cloud_act_on_superseded_or_flagged_evidence_is_not_act(cloud: CloudMemory) -> None:
+    for stale in (
+        memory_json("m-wish", WISH["content"], confirmed=True, superseded_by="m-new"),
+        memory_json("m-wish", WISH["content"], confirmed=True, valid_until="2026-12-01T00:00:00"),
+        memory_json("m-wish", WISH["content"], confirmed=True, injection_suspect=True),
+    ):
+        respx.post(f"{BASE}/v1/recall_for_action").respond(200, json=_decision("act", [stale]))
+        respx.get(f"{BASE}/v1/pending_confirmations").respond(200, json={"memories": []})
+        decision = await cloud.evaluate_action("cust-1", "book", slot=SLOT)
+        assert decision.outcome == "abstain", stale
+
+
+@respx.mock
+async def test_cloud_ask_is_never_upgraded_and_always_has_pending(cloud: CloudMemory) -> None:
+    respx.post(f"{BASE}/v1/recall_for_action").respond(
+        200, json=_decision("ask", [CONFIRMED_WISH], [])
+    )
+    decision = await cloud.evaluate_action("cust-1", "book", slot=SLOT)
+    assert decision.outcome == "ask" and decision.pending_confirmation_ids == ["m-wish"]

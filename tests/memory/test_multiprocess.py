@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from memory.engine_client import connect_local_engine
 from memory.local_engine import LocalEngine
+from memory.models import FactToRemember
 from tests.engine_helpers import stop_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +105,55 @@ async def test_idle_engine_exits_and_is_restarted_on_next_call(tmp_path: Path) -
         assert recalled.memories == []
         second_pid = await client.engine_pid()
         assert second_pid != first_pid
+    finally:
+        await client.close()
+        await stop_engine(db_path)
+
+
+async def test_an_engine_of_another_version_is_replaced_not_reused(tmp_path: Path, monkeypatch):
+    """`agent.py dev` reloads leave the engine running; new code or config must not reuse it."""
+    import memory.engine_client as engine_client
+
+    db_path = tmp_path / "versioned.sqlite3"
+    old = await connect_local_engine(db_path)
+    try:
+        old_pid = await old.engine_pid()
+        await old.remember_many(
+            "cust-v", [FactToRemember("kept across versions", "user_stated", 0.9)],
+            idempotency_key="k-version-1",
+        )  # fmt: skip
+    finally:
+        await old.close()
+    monkeypatch.setattr(engine_client, "engine_version", lambda model: "a-newer-version")
+    new = await connect_local_engine(db_path)
+    try:
+        assert await new.engine_pid() != old_pid
+        assert not _alive(old_pid)
+        recalled = await new.recall("cust-v", "kept", top_k=5)
+        assert any("kept across versions" in m.content for m in recalled.memories)
+    finally:
+        await new.close()
+        await stop_engine(db_path)
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+async def test_the_engine_socket_is_owner_only(tmp_path: Path) -> None:
+    db_path = tmp_path / "perm.sqlite3"
+    client = await connect_local_engine(db_path)
+    try:
+        mode = client.socket_path.stat().st_mode & 0o777
+        assert mode == 0o600, oct(mode)
     finally:
         await client.close()
         await stop_engine(db_path)
