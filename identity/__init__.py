@@ -21,10 +21,12 @@ from identity.models import (
     IdentityNotConfigured,
     InvalidIdentityClaim,
     MissingIdentityClaim,
+    ReplayedIdentityClaim,
     UnknownCaller,
     UnsupportedParticipant,
     WrongRoomClaim,
 )
+from identity.replay import ClaimRegistry, SqliteClaimRegistry
 
 if TYPE_CHECKING:
     from identity.host_tokens import mint_participant_token

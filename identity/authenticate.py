@@ -23,10 +23,12 @@ from identity.claims import IDENTITY_CLAIM_ATTRIBUTE, verify_identity_claim
 from identity.directory import CustomerDirectory, normalise_phone
 from identity.models import (
     CallerIdentity,
+    ReplayedIdentityClaim,
     UnknownCaller,
     UnsupportedParticipant,
     is_valid_customer_id,
 )
+from identity.replay import ClaimRegistry
 
 SIP_PHONE_ATTRIBUTE = "sip.phoneNumber"
 
@@ -50,6 +52,7 @@ async def authenticate_room_participant(
     room_name: str,
     identity_secret: str,
     directory: CustomerDirectory,
+    claims: ClaimRegistry | None = None,
 ) -> CallerIdentity:
     kind = participant.kind
     if kind == rtc.ParticipantKind.PARTICIPANT_KIND_SIP:
@@ -62,6 +65,8 @@ async def authenticate_room_participant(
         room_name=room_name,
         secret=identity_secret,
     )
+    if claims is not None and not await claims.first_use(claim.jti, claim.expires_at):
+        raise ReplayedIdentityClaim(detail="claim id seen before")
     return CallerIdentity(
         customer_id=claim.customer_id,
         actor_id=participant.identity,
@@ -69,6 +74,7 @@ async def authenticate_room_participant(
         assurance="verified",
         room_name=room_name,
         participant_identity=participant.identity,
+        claim_id=claim.jti,
     )
 
 

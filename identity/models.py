@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 Channel = Literal["web", "sip"]
@@ -41,6 +41,9 @@ class CallerIdentity:
     assurance: Assurance
     room_name: str
     participant_identity: str
+    # The signed claim's id (web callers): recorded so one sign-in joins once. Not part of
+    # who the caller is, so a re-authenticated replacement compares equal.
+    claim_id: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         # The customer id becomes a ContextDB user_id; refuse to carry one it would reject.
@@ -90,6 +93,13 @@ class WrongRoomClaim(IdentityError):
 
     reason = "wrong_room"
     default_message = "I couldn't confirm who is calling: the sign-in belongs to another call."
+
+
+class ReplayedIdentityClaim(IdentityError):
+    """A claim whose id was already used to join: a copied or re-used sign-in."""
+
+    reason = "replayed_claim"
+    default_message = "I couldn't confirm who is calling: that sign-in was already used."
 
 
 class UnknownCaller(IdentityError):

@@ -1,0 +1,53 @@
+"""One sign-in joins once: the ids of identity claims already used, until they expire.
+
+A claim copied out of a caller's token (or a token re-used after the call) verifies — its
+signature and room are right — so the worker also records each claim id on first use and
+refuses a second join with it. A reconnecting client needs a fresh token from the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from memory.sqlite_file import shared_sqlite
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS used_claims (
+    jti TEXT PRIMARY KEY,
+    expires_at REAL NOT NULL
+);
+"""
+
+
+class ClaimRegistry(Protocol):
+    async def first_use(self, jti: str, expires_at: datetime) -> bool:
+        """True the first time `jti` is seen; False for a replay."""
+        ...
+
+
+class SqliteClaimRegistry:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with shared_sqlite(path) as conn:
+            conn.executescript(_SCHEMA)
+
+    async def first_use(self, jti: str, expires_at: datetime) -> bool:
+        def record() -> bool:
+            with shared_sqlite(self.path) as conn:
+                # Expired ids cannot verify any more, so they need not be kept.
+                conn.execute("DELETE FROM used_claims WHERE expires_at < ?", (time.time(),))
+                try:
+                    conn.execute(
+                        "INSERT INTO used_claims VALUES (?, ?)", (jti, expires_at.timestamp())
+                    )
+                except sqlite3.IntegrityError:
+                    return False
+            return True
+
+        return await asyncio.to_thread(record)
