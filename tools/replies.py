@@ -488,25 +488,41 @@ def _matches_offered(day: _Day, offered: date | None) -> bool:
     return day.when == offered
 
 
-def _clause_window(tokens: list[str], start: int, step: int, limit: int) -> list[str]:
-    out: list[str] = []
+_SCOPE_ENDS = frozenset({("but",), ("instead",)})
+
+
+def _clause_units(units: list[_Unit], start: int, step: int, limit: int) -> list[_Unit]:
+    out: list[_Unit] = []
     i = start
-    while 0 <= i < len(tokens) and tokens[i] != _BOUNDARY and len(out) < limit:
-        out.append(tokens[i])
+    while 0 <= i < len(units) and units[i].category != _BOUNDARY and len(out) < limit:
+        # A contrast ends the scope: "thursday doesn't work but friday does".
+        if units[i].words in _SCOPE_ENDS:
+            break
+        out.append(units[i])
         i += step
     return out
 
 
-def _is_negated(tokens: list[str], day: _Day) -> bool:
-    before = _clause_window(tokens, day.start - 1, -1, 3)
-    if any(t in _NEG_BEFORE for t in before):
+def _negates(unit: _Unit, words: frozenset[str]) -> bool:
+    # Phrases decide first: "no worries friday" is not a negated Friday, "can't do friday" is.
+    return unit.category == REFUSE or (unit.category == NEG and unit.words[0] in words)
+
+
+def _is_negated(units: list[_Unit], at: int) -> bool:
+    """Whether the day unit at index `at` is negated within its clause."""
+    before = _clause_units(units, at - 1, -1, 3)
+    if any(_negates(u, _NEG_BEFORE) for u in before):
         return True
-    if len(before) >= 2 and before[0] == "of" and before[1] == "instead":
+    if at >= 2 and [u.words for u in units[at - 2 : at]] == [("instead",), ("of",)]:
         return True
-    after = _clause_window(tokens, day.end, 1, 3)
-    if after and after[0] in _NEG_AFTER_1:
+    after = _clause_units(units, at + 1, 1, 2)
+    if after and _negates(after[0], _NEG_AFTER_1):
         return True
-    return len(after) >= 2 and after[0] in _NEG_AFTER_AUX and after[1] in {"not", "no"}
+    return (
+        len(after) == 2
+        and after[0].words[0] in _NEG_AFTER_AUX
+        and _negates(after[1], frozenset({"not", "no"}))
+    )
 
 
 def _units(tokens: list[str], days: list[_Day]) -> list[_Unit]:
@@ -576,7 +592,9 @@ def classify_reply(
         return ReplyReading("other", reason="empty")
 
     days = _find_days(tokens, offered=offered, today=today)
-    negated = [_is_negated(tokens, d) for d in days]
+    units = _units(tokens, days)
+    unit_at = {u.start: i for i, u in enumerate(units)}
+    negated = [_is_negated(units, unit_at[d.start]) for d in days]
     for day, neg in zip(days, negated, strict=True):
         if neg or _matches_offered(day, offered):
             continue
@@ -584,7 +602,6 @@ def classify_reply(
             return ReplyReading("other", reason="names a date that cannot be resolved")
         return ReplyReading("new_request", day=day.label, reason=f"names {day.label}")
 
-    units = _units(tokens, days)
     content = [u for u in units if u.category != _BOUNDARY]
     cats = {u.category for u in content}
 
