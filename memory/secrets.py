@@ -35,6 +35,7 @@ digits as words ("four thousand one hundred ...").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 CARD_TOKEN = "[card number withheld]"
@@ -106,6 +107,7 @@ _REPEATS = {"double": 2, "triple": 3}
 _TOKEN = re.compile(r"\d+|[A-Za-z]+")
 # What may sit between two parts of one spoken or typed number.
 _GAP = re.compile(r"[\s,\-\u2013]*")
+_SPACES = re.compile(r"\s*")
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,7 @@ class _Run:
 
 def _numeric_run_at(text: str, pos: int) -> _Run | None:
     """The number starting at the first token at or after `pos` (after whitespace), or None."""
-    m = re.compile(r"\s*").match(text, pos)
-    pos = m.end() if m else pos
+    pos = _SPACES.match(text, pos).end()  # type: ignore[union-attr]  # \s* always matches
     digits: list[str] = []
     start = end = -1
     repeat = 1
@@ -338,8 +339,7 @@ def _id_value(text: str, pos: int) -> tuple[int, int] | None:
 
 def _code_value(text: str, pos: int, *, min_digits: int) -> tuple[int, int] | None:
     """Digits (typed or spoken) with optional * / # / star / hash around them."""
-    m = re.compile(r"\s*").match(text, pos)
-    i = m.end() if m else pos
+    i = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
     start = i
     affix = _CODE_AFFIX.match(text, i)
     if affix:
@@ -376,7 +376,12 @@ def _password_value(text: str, pos: int) -> tuple[int, int] | None:
     return start, end
 
 
-def _labelled(text: str, label: re.Pattern[str], kind: str, token: str, value_at) -> list[_Span]:  # type: ignore[no-untyped-def]
+_ValueAt = Callable[[str, int], "tuple[int, int] | None"]
+
+
+def _labelled(
+    text: str, label: re.Pattern[str], kind: str, token: str, value_at: _ValueAt
+) -> list[_Span]:
     spans: list[_Span] = []
     for m in label.finditer(text):
         found = value_at(text, m.end())

@@ -233,6 +233,8 @@ def test_kinds_are_listed_once_each_in_a_fixed_order() -> None:
         "my mobile is +44 7700 900123",
         "US number +1 (555) 010-0199",
         "call me on +86 138 0013 8000",
+        "or +86 138 0013 0009",  # 13 Luhn-valid digits, but written as an international phone
+        "reading 0000 0000 0000 0000 on the meter",  # Luhn-valid, but 0 starts no card
         "I live at 12 Elm Road, flat 3, SW1A 1AA",
         "It's a Vaillant ecoTEC 825 and an ecoTEC plus 838",
         "We've got three boilers and 2 radiators",
@@ -261,6 +263,37 @@ def test_ordinary_content_is_not_redacted(text: str) -> None:
     red = redact_secrets(text)
     assert red == type(red)(text, ())
     assert not contains_secret(text)
+
+
+def test_the_reply_corpus_holds_no_secrets() -> None:
+    # 436 ordinary caller replies (days, dates, fillers, addresses): none may be touched.
+    from bench.reply_classifier import load_corpus
+
+    touched = [r.text for r in load_corpus() if redact_secrets(r.text).kinds]
+    assert touched == []
+
+
+def test_a_realistic_call_note_keeps_its_content_and_loses_its_secrets() -> None:
+    note = (
+        "Sam at 12 Elm Road (SW1A 1AA), ecoTEC 825 showing fault code F28 since 2026-12-01. "
+        "Visit Thursday 10 December at 10:30, booking BK-1234, call 07700 900123. "
+        "Key safe code is 4 8 2 1, dog in the garden. Paid by card 5555 5555 5555 4444."
+    )
+    red = redact_secrets(note)
+    assert red.kinds == ("payment_card", "access_code")
+    for kept in [
+        "12 Elm Road",
+        "SW1A 1AA",
+        "ecoTEC 825",
+        "F28",
+        "2026-12-01",
+        "10:30",
+        "BK-1234",
+        "07700 900123",
+        "dog in the garden",
+    ]:
+        assert kept in red.text
+    assert "4 8 2 1" not in red.text and "4444" not in red.text
 
 
 def test_bad_input() -> None:

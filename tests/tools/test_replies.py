@@ -124,6 +124,8 @@ def test_real_yeses(text: str) -> None:
         ("s\u00ed, el viernes", "friday"),
         ("oui vendredi", "friday"),
         ("ja, Freitag", "friday"),
+        ("no worries, friday then", "friday"),  # "no worries" does not negate friday
+        ("not a problem, saturday works", "saturday"),
     ],
 )
 def test_new_requests(text: str, day: str) -> None:
@@ -149,6 +151,8 @@ def test_new_requests(text: str, day: str) -> None:
         "not the 10th",
         "nein",
         "non merci",
+        "i can't do thursday or friday",  # both days negated: no new request
+        "i'm not free thursday",
     ],
 )
 def test_refusals(text: str) -> None:
