@@ -145,6 +145,9 @@ def test_government_ids_are_withheld(text: str, secret: str) -> None:
 def test_invalid_ssn_shapes_are_left_alone() -> None:
     for text in ["000-12-3456", "666-12-3456", "912-34-5678", "123-00-4567", "123-45-0000"]:
         assert redact_secrets(text).kinds == (), text
+    # Prefixes HMRC never issues are not National Insurance numbers.
+    for text in ["GB 12 34 56 A", "BG123456B", "zz 12 34 56 c", "NT123456D"]:
+        assert redact_secrets(text).kinds == (), text
 
 
 # --- passwords and PINs --------------------------------------------------------------------------
@@ -210,6 +213,13 @@ def test_access_codes_are_kept_only_as_on_file(text: str, secret: str) -> None:
     assert secret.lower() not in red.text.lower()
     assert ACCESS_CODE_TOKEN in red.text
     assert red.kinds == ("access_code",)
+
+
+def test_overlapping_finds_are_withheld_as_one() -> None:
+    # The password's six words end inside the card; the card run goes on past them.
+    red = redact_secrets("password: a b c d e 4111 1111 1111 1111")
+    assert "1111" not in red.text and "4111" not in red.text
+    assert red.kinds == ("payment_card",)
 
 
 def test_kinds_are_listed_once_each_in_a_fixed_order() -> None:

@@ -153,6 +153,8 @@ def test_new_requests(text: str, day: str) -> None:
         "non merci",
         "i can't do thursday or friday",  # both days negated: no new request
         "i'm not free thursday",
+        "yeah no, not thursday",  # a yes word, but the offered day is refused
+        "okay, not thursday though",
     ],
 )
 def test_refusals(text: str) -> None:
