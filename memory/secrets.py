@@ -106,7 +106,9 @@ _TENS_WORDS = {
 _REPEATS = {"double": 2, "triple": 3}
 _TOKEN = re.compile(r"\d+|[A-Za-z]+")
 # What may sit between two parts of one spoken or typed number.
-_GAP = re.compile(r"[\s,\-\u2013]*")
+# Spoken separators ("one two three dash four five") count as gaps when a number follows.
+# A dot joins only digit to digit ("4111.1111"), so "at 10.30. Card ..." keeps its sentence end.
+_GAP = re.compile(r"(?:[\s,\-\u2013]|\.(?=\d)|\b(?i:dash|hyphen|space)\b)*")
 _SPACES = re.compile(r"\s*")
 
 
@@ -265,13 +267,20 @@ _NINO = re.compile(
 _NINO_BAD_PREFIX = {"BG", "GB", "NK", "KN", "TN", "NT", "ZZ"}
 _ID_PIECE = re.compile(r"[A-Za-z]{1,2}\b|[A-Za-z]{0,6}\d[\dA-Za-z]*")
 
+# "the password for the wifi is ...", "pin to my card is ..."
+_WHAT_FOR = r"(?:\s+(?:for|to|on)\s+(?:the\s+|my\s+|our\s+)?[a-z]+)?"
 _PASSWORD_LABEL = re.compile(
     r"\b(?:password|passcode|pass\s+code|passphrase|pass\s+phrase|memorable\s+word|"
     r"secret\s+word|security\s+answer|login\s+password)"
-    r"(?:\s*[:=]\s*|\s+(?:is|was|would\s+be|will\s+be|reads)\s*(?:[:=]\s*)?|'s\s+|\s+it'?s\s+)",
+    + _WHAT_FOR
+    + r"(?:\s*[:=]\s*|\s+(?:is|was|would\s+be|will\s+be|reads)\s*(?:[:=]\s*)?|'s\s+|\s+it'?s\s+"
+    # no connector: only when the next word looks like a password ("password hunter2")
+    r"|\s+(?=\S*[\d!@#$%^&*]))",
     re.IGNORECASE,
 )
-_PIN_LABEL = re.compile(r"\bpin(?:\s+(?:number|code|no\.?))?" + _CONNECTOR, re.IGNORECASE)
+_PIN_LABEL = re.compile(
+    r"\bpin(?:\s+(?:number|code|no\.?))?" + _WHAT_FOR + _CONNECTOR, re.IGNORECASE
+)
 _CVV_LABEL = re.compile(
     r"\b(?:cvv2?|cvc2?|cv2|card\s+security\s+code|security\s+code\s+on\s+the\s+(?:back|card)|"
     r"three\s+digit\s+code(?:\s+on\s+the\s+back)?)" + _CONNECTOR,
@@ -282,10 +291,10 @@ _PLACE = (
     r"gate|alarm|security|access|intercom|buzzer|porch|shed|key\s*safe|key\s*box|lock\s*box|"
     r"padlock|keypad)"
 )
-_DEVICE = r"(?:key\s*safe|key\s*box|lock\s*box|padlock|keypad|combination\s+lock)"
+_DEVICE = r"(?:key\s*safe|key\s*box|lock\s*box|padlock|keypad|combination\s+lock|alarm)"
 _ACCESS_LABEL = re.compile(
-    rf"\b(?:(?:{_PLACE}\s+)+(?:code|pin|combination|combo|passcode)|{_DEVICE}"
-    rf"(?:\s+(?:code|pin|combination|combo|number))?)"
+    rf"\b(?:(?:{_PLACE}(?:'s)?\s+)+(?:code|pin|combination|combo|passcode)(?:\s+number)?"
+    rf"|{_DEVICE}(?:\s+(?:code|pin|combination|combo|number))?)"
     r"(?:\s+(?:for|to|on)\s+(?:the\s+)?[a-z]+)?" + _CONNECTOR,
     re.IGNORECASE,
 )

@@ -62,6 +62,7 @@ CARDS = [
     [
         "my card number is {plain}",
         "it's {spaced} expiry 12/27",
+        "at 10.30. {dotted}",
         "card: {dashed}.",
         "{plain}",
         "the long number on the front is {spaced} and that's a visa",
@@ -75,6 +76,7 @@ def test_cards_are_withheld(card: str, template: str) -> None:
         plain=card,
         spaced=spaced,
         dashed=spaced.replace(" ", "-"),
+        dotted=spaced.replace(" ", "."),
         spoken=spoken(card),
         spoken_commas=", ".join(spoken(card[i : i + 4]) for i in range(0, len(card), 4)),
     )
@@ -133,6 +135,8 @@ def test_a_luhn_invalid_run_is_not_a_card() -> None:
         ("my driving licence number is MORGA753116SM9IJ", "753116"),
         ("nhs number 943 476 5919", "943 476 5919"),
         ("tax id is 12-3456789", "3456789"),
+        ("my social is one two three dash four five dash six seven eight nine", "six seven"),
+        ("passport 123456789", "123456789"),
     ],
 )
 def test_government_ids_are_withheld(text: str, secret: str) -> None:
@@ -168,6 +172,9 @@ def test_invalid_ssn_shapes_are_left_alone() -> None:
         ("my pin's seven seven three one", "seven seven three one"),
         ("memorable word is rosebud", "rosebud"),
         ("the password would be bluebell99, all lower case", "bluebell99"),
+        ("password hunter2", "hunter2"),
+        ("the password for the wifi is bluebird7", "bluebird7"),
+        ("the pin for my card is 1234", "1234"),
     ],
 )
 def test_passwords_are_withheld(text: str, secret: str) -> None:
@@ -206,6 +213,9 @@ def test_password_value_stops_at_the_clause() -> None:
         ("the padlock combination is 3 1 4", "3 1 4"),
         ("back door code is oh four one nine", "oh four one nine"),
         ("the code is 2580", "2580"),
+        ("the gate's code is 1234", "1234"),
+        ("the gate code number is 1234", "1234"),
+        ("alarm 1 2 3 4", "1 2 3 4"),
     ],
 )
 def test_access_codes_are_kept_only_as_on_file(text: str, secret: str) -> None:
@@ -255,6 +265,9 @@ def test_kinds_are_listed_once_each_in_a_fixed_order() -> None:
         "the key safe is by the back door",
         "the gate code is the same as last time",
         "my password expired last week",
+        "password reset please",
+        "the alarm is on a timer, set for 7",
+        "it's 10.30 on the 11th.",
         "I forgot my PIN",
         "pin the note on the fridge",
         "my passport is in the drawer",
