@@ -86,7 +86,8 @@ for _category, _text in (
         "that is right|that's correct|all right|all good|no problem|no problems|not a problem|"
         "no worries|no bother|by all means|i'd like that|i would like that|spot on|bang on|"
         "can you book it|could you book it|can you book that|could you book that|"
-        "please book it|i confirm|i agree|suits me|that suits me|i'm free|i'm available|"
+        "please book it|i confirm|i agree|suits me|that suits me|that suits|suits|put it in|"
+        "pop it in|put me in|i'm free|i'm available|"
         "we're free|that's the one|that'll do|that will do|okey dokey|okay dokey|okie dokie|"
         "can do|grand so|right so|i can do that|you can book it|you can book that|"
         "you can go ahead|fair enough|"
@@ -112,7 +113,8 @@ for _category, _text in (
         "do not book|please don't|don't bother|no thanks|no thank you|i'd rather not|"
         "rather not|not really|don't think so|i don't think so|i do not think so|"
         "wrong day|that's wrong|not right|that's not right|cancel|"
-        "cancel it|not for me|no gracias|non merci|nein danke|auf keinen fall",
+        "cancel it|not for me|impossible|unavailable|busy|i'm away|we're away|"
+        "no gracias|non merci|nein danke|auf keinen fall",
     ),
     (
         HEDGE,
@@ -139,7 +141,7 @@ for _category, _text in (
         "i|we|me|us|it|that|this|is|it's|that's|that'd|that'll|i'd|i'll|we'll|i'm|we're|for|on|"
         "the|a|an|to|of|and|then|just|all|very|really|much|too|totally|quite|be|with|by|in|at|"
         "would|will|sounds|sound|you|now|again|visit|service|appointment|booking|slot|day|"
-        "date|time|engineer|technician|someone|come|coming|round|over|see|see you then|"
+        "date|time|engineer|technician|someone|come|coming|round|over|see you then|"
         "home|here|there|around|available|any time|anytime|whenever|all day|the sooner the better|"
         "that one|this one|the visit|el|la|le|am|der|das|es|c'est|est|ist|es",
     ),
