@@ -322,9 +322,12 @@ _CODE_AFFIX = re.compile(r"[*#]+|(?i:star|hash|pound)\b")
 
 
 def _id_value(text: str, pos: int) -> tuple[int, int] | None:
-    """An id value right after a label: letters/digits pieces with at least 5 digits."""
-    start = end = -1
-    digit_count = 0
+    """An id value right after a label: letter/digit pieces holding at least 5 digits.
+
+    Letters-only pieces ("q q", spelled prefixes) belong to the id when digits follow them; at
+    the end only one single letter is kept (the NINO suffix "c"), so "A1234567 ok" keeps "ok".
+    """
+    pieces: list[tuple[int, int, int]] = []  # (start, end, digits in it)
     i = pos
     while True:
         gap = _GAP.match(text, i)
@@ -332,18 +335,23 @@ def _id_value(text: str, pos: int) -> tuple[int, int] | None:
         run = _numeric_run_at(text, j)
         piece = _ID_PIECE.match(text, j)
         if run is not None and (piece is None or run.end >= piece.end()):
-            digit_count += len(run.digits)
-            start, end = (j if start < 0 else start), run.end
+            pieces.append((j, run.end, len(run.digits)))
             i = run.end
         elif piece is not None:
-            digit_count += sum(c.isdigit() for c in piece.group())
-            start, end = (j if start < 0 else start), piece.end()
+            pieces.append((j, piece.end(), sum(c.isdigit() for c in piece.group())))
             i = piece.end()
         else:
             break
-    if start < 0 or digit_count < 5:
+    # Letters-only pieces at the end are not the id, except one single letter right after it.
+    keep = len(pieces)
+    while keep > 0 and pieces[keep - 1][2] == 0:
+        keep -= 1
+    tail = pieces[keep] if keep < len(pieces) else None
+    pieces = pieces[:keep]
+    if not pieces or sum(p[2] for p in pieces) < 5:
         return None
-    return start, end
+    end = tail[1] if tail is not None and tail[1] - tail[0] == 1 else pieces[-1][1]
+    return pieces[0][0], end
 
 
 def _code_value(text: str, pos: int, *, min_digits: int) -> tuple[int, int] | None:

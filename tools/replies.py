@@ -588,7 +588,9 @@ def classify_reply(
     """What the caller's reply says about the offered visit day; see the module docstring."""
     if not isinstance(text, str):
         raise TypeError("text must be a str")
-    text = text[:MAX_REPLY_CHARS]
+    if len(text) > MAX_REPLY_CHARS:
+        # Not truncated: a cut could drop the "friday" at the end and leave a bare yes.
+        return ReplyReading("other", reason="too long to be a clean answer")
     tokens = _tokens(_normalize(text))
     if not [t for t in tokens if t != _BOUNDARY]:
         return ReplyReading("other", reason="empty")

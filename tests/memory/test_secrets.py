@@ -137,6 +137,7 @@ def test_a_luhn_invalid_run_is_not_a_card() -> None:
         ("tax id is 12-3456789", "3456789"),
         ("my social is one two three dash four five dash six seven eight nine", "six seven"),
         ("passport 123456789", "123456789"),
+        ("my ni number is q q one two three four five six c thanks", "q q one two"),
     ],
 )
 def test_government_ids_are_withheld(text: str, secret: str) -> None:
@@ -144,6 +145,14 @@ def test_government_ids_are_withheld(text: str, secret: str) -> None:
     assert secret.lower() not in red.text.lower()
     assert ID_TOKEN in red.text
     assert "government_id" in red.kinds
+
+
+def test_an_id_value_ends_where_the_id_does() -> None:
+    assert redact_secrets("passport number is A1234567 ok thanks").text == (
+        f"passport number is {ID_TOKEN} ok thanks"
+    )
+    red = redact_secrets("my ni number is q q one two three four five six c thanks")
+    assert red.text == f"my ni number is {ID_TOKEN} thanks"
 
 
 def test_invalid_ssn_shapes_are_left_alone() -> None:
