@@ -5,6 +5,10 @@
 Rows are the labels, columns what the classifier said. A new_request counts as right only
 when it also names the labelled day. Prints the false-yes count (anything labelled non-yes
 read as yes: the number that must stay 0) and the recall of labelled yeses.
+
+Labelling policy of the corpus: `yes` only for a clean agreement to the read-back; a yes with
+content beyond the visit ("yes still at elm road", "yes in the morning please") is `other`,
+a yes naming another day is `new_request`. All sentences are the project's own.
 """
 
 from __future__ import annotations
