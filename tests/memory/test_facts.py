@@ -192,7 +192,9 @@ def test_snapshot_hides_superseded_flagged_and_requests():
 
 @given(payload=st.text(max_size=200))
 def test_no_memory_text_can_open_or_close_the_wrapper(payload):
-    fact = CallerFact("note", payload or "x", "agent_inferred", 0.6, TODAY, key="k")
+    fact = CallerFact(
+        "note", payload if payload.strip() else "x", "agent_inferred", 0.6, TODAY, key="k"
+    )
     text, _ = snapshot.render([memory(fact, "n")])
     if text:
         assert text.count(snapshot.OPEN) == 1 and text.count(snapshot.CLOSE) == 1
