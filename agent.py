@@ -27,6 +27,7 @@ from livekit.plugins import openai, silero
 from tools import CallContext
 from worker.call import Call
 from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
+from worker.room_guard import CallerGuard
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
 
@@ -116,6 +117,10 @@ async def entrypoint(ctx: JobContext) -> None:
     # The caller hanging up ends the job now, not when the room empties: the end-of-call
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
+    guard = CallerGuard(
+        ctx, session, participant, lambda p: authenticate_caller(p, ctx.room.name, settings)
+    )
+    guard.attach()  # a replaced or extra participant never inherits the caller's memory
     await call.start(
         session,
         room=ctx.room,

@@ -12,6 +12,7 @@ from calendar_client import CalendarSettings, build_calendar
 from identity import (
     CallerIdentity,
     IdentityError,
+    SqliteClaimRegistry,
     SqliteCustomerDirectory,
     authenticate_room_participant,
 )
@@ -64,6 +65,7 @@ async def authenticate_caller(
             room_name=room_name,
             identity_secret=secret.get_secret_value() if secret else "",
             directory=SqliteCustomerDirectory(settings.customer_directory_path),
+            claims=SqliteClaimRegistry(settings.claim_registry_path),
         )
     except IdentityError as exc:
         log.warning("caller not authenticated: %s", exc.reason)

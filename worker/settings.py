@@ -35,6 +35,10 @@ class WorkerSettings(BaseSettings):
     attestation_path: Path = Field(
         default=Path(".data/attestations.sqlite3"), alias="ATTESTATION_PATH"
     )
+    # Ids of identity claims already used to join (one sign-in joins once).
+    claim_registry_path: Path = Field(
+        default=Path(".data/claims.sqlite3"), alias="CLAIM_REGISTRY_PATH"
+    )
     # LiveKit's defaults when unset: 0 warm processes in dev, one per core in production;
     # health/HTTP port random in dev, 8081 in production.
     num_idle_processes: int | None = Field(default=None, ge=0, alias="WORKER_NUM_IDLE_PROCESSES")

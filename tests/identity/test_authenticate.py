@@ -137,3 +137,27 @@ async def test_non_caller_participants_are_unsupported_even_with_a_claim(directo
     participant = real_participant("agent-1", claim_for("cust-7"), kind=kind)
     with pytest.raises(UnsupportedParticipant):
         await authenticate(participant, directory)
+
+
+async def test_a_claim_joins_once(directory, tmp_path):
+    from identity import ReplayedIdentityClaim, SqliteClaimRegistry
+
+    claims = SqliteClaimRegistry(tmp_path / "claims.sqlite3")
+    attributes = claim_for("cust-7")
+    first = FakeParticipant(identity="web-cust-7", attributes=attributes)
+    identity = await authenticate_room_participant(
+        first, room_name=ROOM, identity_secret=SECRET, directory=directory, claims=claims
+    )
+    assert identity.customer_id == "cust-7" and identity.claim_id
+    # The same signed claim again (a copied token, or a second connection with it).
+    second = FakeParticipant(identity="web-cust-7", attributes=attributes)
+    with pytest.raises(ReplayedIdentityClaim):
+        await authenticate_room_participant(
+            second, room_name=ROOM, identity_secret=SECRET, directory=directory, claims=claims
+        )
+    # A fresh claim for the same customer is fine, and compares equal as the same caller.
+    third = FakeParticipant(identity="web-cust-7", attributes=claim_for("cust-7"))
+    again = await authenticate_room_participant(
+        third, room_name=ROOM, identity_secret=SECRET, directory=directory, claims=claims
+    )
+    assert again == identity and again.claim_id != identity.claim_id
