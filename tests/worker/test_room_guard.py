@@ -95,7 +95,7 @@ async def test_a_replacement_that_fails_reauthentication_gets_nothing(tmp_path, 
     async def refuse(_participant):  # type: ignore[no-untyped-def]
         return None, MissingIdentityClaim()
 
-    identity, call, ctx, _, linked, guard = setup(tmp_path, local_engine, refuse)
+    _, call, ctx, _, linked, guard = setup(tmp_path, local_engine, refuse)
     await guard.check(FakeParticipant(linked.identity))  # same identity, new connection
     assert call.context.memory is None and call.context.identity is None
     assert ctx.shutdowns == ["recheck_failed:missing_claim"]
