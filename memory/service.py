@@ -97,10 +97,12 @@ class CallerMemory:
         )
 
     async def recall_for_turn(self, query: str) -> MemorySnapshot:
+        # The caller's words become a search query: no secret goes out in it (or into the
+        # engine's debug logs).
         return await recall_within(
             self.backend,
             self.user_id,
-            query,
+            redact_secrets(query).text,
             budget_ms=self._turn_recall_budget_ms,
             top_k=5,
             max_tokens=TURN_RECALL_MAX_TOKENS,

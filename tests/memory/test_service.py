@@ -175,3 +175,23 @@ async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
         assert (record.decision_id, record.status) == (decision.decision_id, "skipped")
     finally:
         await reopened.close()
+
+
+async def test_every_write_is_redacted_before_the_outbox_and_the_backend(
+    local_engine, outbox, user_id
+):
+    from memory.models import FactToRemember
+
+    backend = FlakyBackend(local_engine, failing={"remember_many"})
+    memory = CallerMemory(backend, outbox, user_id)
+    facts = [
+        FactToRemember("Card on file 4111 1111 1111 1111, gate code is 4821", "user_stated", 0.9)
+    ]
+    outcome = await memory.remember(facts, idempotency_key="k-redact-1", timeout_s=1)
+    assert outcome.queued == 1
+    [row] = await outbox.items()
+    stored = row.payload["facts"][0]["content"]
+    assert "4111" not in stored and "4821" not in stored
+    backend.down = False
+    [written] = await memory.write_now(facts, idempotency_key="k-redact-2")
+    assert "4111" not in written.content and "4821" not in written.content
