@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -33,6 +34,12 @@ class MemorySettings(BaseSettings):
     gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
     shutdown_write_budget_ms: int = Field(
         default=3000, ge=1, le=8000, alias="MEMORY_SHUTDOWN_WRITE_BUDGET_MS"
+    )
+    # End-of-call extraction: the offline rules, or one structured-output model call
+    # (OPENAI_* settings) that falls back to the rules on any failure.
+    extraction: Literal["rules", "llm"] = Field(default="rules", alias="MEMORY_EXTRACTION")
+    extraction_timeout_s: float = Field(
+        default=1.5, gt=0, le=5, alias="MEMORY_EXTRACTION_TIMEOUT_S"
     )
 
     @field_validator("api_key")

@@ -11,12 +11,15 @@ this call so far (the open offer, notes, bookings).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
 from calendar_client import CalendarClient, today_in
 from identity import CallerIdentity
+from memory.extract import CallOutcome, Turn, extract_call_facts
+from memory.facts import CallerFact
 from memory.models import MemorySnapshot
 from memory.outbox import Outbox
 from memory.service import CallerMemory
@@ -25,6 +28,14 @@ from tools.attestations import AttestationStore
 from tools.authorization import AssurancePolicy
 
 MAX_NOTES = 20
+
+Extractor = Callable[..., Awaitable[list[CallerFact]]]
+
+
+async def rule_based_extractor(
+    turns: list[Turn], notes: list[str], outcome: CallOutcome, *, today: date, call_id: str
+) -> list[CallerFact]:
+    return extract_call_facts(turns, notes, outcome, today=today, call_id=call_id)
 
 
 @dataclass
@@ -40,6 +51,8 @@ class HostServices:
     memory_settings: MemorySettings
     timezone: str = "UTC"
     horizon_days: int = 60
+    # End-of-call extraction (memory.extract rules by default; memory.llm_extract with a model).
+    extract: Extractor = field(default=rule_based_extractor)
 
     @classmethod
     def local(

@@ -20,7 +20,7 @@ from typing import Any
 from livekit.agents import AgentSession, llm
 
 from identity import CallerIdentity, IdentityError
-from memory.extract import CallOutcome, Turn, extract_call_facts
+from memory.extract import CallOutcome, Turn
 from memory.models import MemorySnapshot
 from memory.outbox import OutboxFlusher
 from memory.service import CallerMemory, WriteOutcome, call_write_key
@@ -120,9 +120,9 @@ class Call:
             for item in history.items
             if item.type == "message" and item.role in ("user", "assistant")
         ]
-        facts = extract_call_facts(
+        facts = await call.host.extract(
             turns,
-            call.notes,
+            list(call.notes),
             CallOutcome(
                 booked=tuple((e.day, e.reference) for e in call.booked),
                 cancelled=tuple((e.day, e.reference) for e in call.cancelled),

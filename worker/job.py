@@ -17,6 +17,7 @@ from identity import (
     authenticate_room_participant,
 )
 from memory.factory import open_memory_backend_or_unavailable
+from memory.llm_extract import extract_with_model
 from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from tools import HostServices
@@ -30,6 +31,9 @@ log = logging.getLogger("worker.job")
 async def open_host_services(settings: WorkerSettings) -> HostServices:
     memory_settings = MemorySettings()
     calendar_settings = CalendarSettings()
+    extractor = {}
+    if memory_settings.extraction == "llm" and settings.openai_api_key is not None:
+        extractor["extract"] = model_extractor(settings, memory_settings)
     return HostServices(
         backend=await open_memory_backend_or_unavailable(memory_settings),
         outbox=Outbox(memory_settings.outbox_path),
@@ -38,7 +42,31 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
         policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),
         memory_settings=memory_settings,
         timezone=calendar_settings.caller_timezone,
+        **extractor,
     )
+
+
+def model_extractor(settings: WorkerSettings, memory_settings: MemorySettings):  # type: ignore[no-untyped-def]
+    """The structured-output extractor, bounded well inside the shutdown write budget."""
+    assert settings.openai_api_key is not None
+    timeout_s = min(
+        memory_settings.extraction_timeout_s, memory_settings.shutdown_write_budget_ms / 2000
+    )
+
+    async def extract(turns, notes, outcome, *, today, call_id):  # type: ignore[no-untyped-def]
+        return await extract_with_model(
+            turns,
+            notes,
+            outcome,
+            today=today,
+            call_id=call_id,
+            base_url=settings.openai_base_url or "https://api.openai.com/v1",
+            api_key=settings.openai_api_key.get_secret_value(),  # type: ignore[union-attr]
+            model=settings.llm_model,
+            timeout_s=timeout_s,
+        )
+
+    return extract
 
 
 async def close_host_services(host: HostServices) -> None:
