@@ -23,8 +23,9 @@ from memory.local_engine import LocalEngine
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
 from memory.service import SNAPSHOT_QUERY, CallerMemory
-from memory.write_policy import requested_visit_day, visit_day_slot
 from tests.engine_helpers import stop_engine_if_running
+from tests.memory.support import day_request as requested_visit_day
+from tests.memory.support import day_slot as visit_day_slot
 
 USER = "cust-bench"
 DAY = date(2026, 12, 10)
