@@ -195,3 +195,39 @@ async def test_every_write_is_redacted_before_the_outbox_and_the_backend(
     backend.down = False
     [written] = await memory.write_now(facts, idempotency_key="k-redact-2")
     assert "4111" not in written.content and "4821" not in written.content
+
+
+async def test_the_end_of_call_write_keeps_its_budget(local_engine, outbox, user_id):
+    from memory.models import FactToRemember
+
+    backend = FlakyBackend(local_engine, failing={"remember_many"}, stall_s=5)
+    memory = CallerMemory(backend, outbox, user_id)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    outcome = await memory.remember(
+        [FactToRemember("Caller's address: 1 Elm Road", "user_stated", 0.9)],
+        idempotency_key="k-budget",
+        timeout_s=0.2,
+    )
+    assert loop.time() - started < 1.0
+    assert (outcome.written, outcome.queued) == (0, 1)
+
+
+async def test_the_fact_write_is_durable_before_the_network_call(local_engine, outbox, user_id):
+    from memory.models import FactToRemember
+
+    seen_in_outbox: list[int] = []
+
+    class Watching(FlakyBackend):
+        async def remember_many(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            seen_in_outbox.append(len(await outbox.items()))
+            return await local_engine.remember_many(*args, **kwargs)
+
+    memory = CallerMemory(Watching(local_engine, failing=set()), outbox, user_id)
+    outcome = await memory.remember(
+        [FactToRemember("Caller's address: 1 Elm Road", "user_stated", 0.9)],
+        idempotency_key="k-durable",
+        timeout_s=2,
+    )
+    assert seen_in_outbox == [1] and outcome.written == 1
+    assert await outbox.items() == []  # delivered, so cleared
