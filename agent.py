@@ -99,7 +99,13 @@ async def entrypoint(ctx: JobContext) -> None:
         "caller": identity.log_id if identity else "unverified",
     }
     host = await host_task
-    call = Call.open(host, identity=identity, auth_error=auth_error, call_id=ctx.job.id)
+    call = Call.open(
+        host,
+        identity=identity,
+        auth_error=auth_error,
+        call_id=ctx.job.id,
+        realtime=settings.use_realtime_model,
+    )
     session = build_session(settings, ctx.proc, call.context)
     stop_flusher = asyncio.Event()
     flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))

@@ -13,6 +13,7 @@ from tools.confirmation import build_confirmation_tool
 from tools.context import CallContext, HostServices
 from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
+from tools.recall import build_recall_tool
 
 __all__ = ["GATED_ACTIONS", "CallContext", "HostServices", "build_call_tools"]
 
@@ -20,13 +21,17 @@ __all__ = ["GATED_ACTIONS", "CallContext", "HostServices", "build_call_tools"]
 GATED_ACTIONS: list[GatedAction] = [BOOK_VISIT, CANCEL_VISIT]
 
 
-def build_call_tools(identity: CallerIdentity | None) -> list[FunctionTool]:
-    """All tools for a verified caller; only ungated ones when nobody was authenticated."""
+def build_call_tools(
+    identity: CallerIdentity | None, *, realtime: bool = False
+) -> list[FunctionTool]:
+    """All tools for a verified caller; only ungated ones when nobody was authenticated.
+    A realtime model, which gets no per-turn recall, also gets a read-only recall tool."""
     ungated = [build_open_days_tool()]
     if identity is None:
         return ungated
     return [
         *ungated,
+        *([build_recall_tool()] if realtime else []),
         build_booking_tool(identity),
         build_cancellation_tool(identity),
         build_confirmation_tool(identity),

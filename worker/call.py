@@ -51,6 +51,7 @@ class Call:
         identity: CallerIdentity | None,
         auth_error: IdentityError | None,
         call_id: str,
+        realtime: bool = False,
         **agent_kwargs: Any,
     ) -> Call:
         """Build the call's context and agent, and start recalling the snapshot at once
@@ -71,7 +72,7 @@ class Call:
         agent = SchedulingAgent(
             call=context,
             instructions=build_instructions(None, verified=identity is not None),
-            tools=build_call_tools(identity),
+            tools=build_call_tools(identity, realtime=realtime),
             **agent_kwargs,
         )
         call = cls(context, agent, auth_error)

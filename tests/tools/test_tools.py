@@ -207,3 +207,27 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_path, local_engine):
+    from memory.facts import CallerFact
+
+    identity, other = caller(), caller()
+    fact = CallerFact("access_notes", "use the side gate", "user_stated", 0.9, date(2026, 12, 1))
+    await local_engine.remember_many(
+        other.customer_id, [fact.to_write()], idempotency_key=f"o-{other.customer_id}"
+    )
+    host = HostServices.local(
+        tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
+    )
+    call = Call.open(host, identity=identity, auth_error=None, call_id="c", realtime=True)
+    recall = tools_of(call)["recall_caller_memory"]
+    ctx = FakeRunContext(call.context)
+    assert await recall(ctx, "how do we get in?") == "Nothing on file about that."  # not Bob's
+    await local_engine.remember_many(
+        identity.customer_id, [fact.to_write()], idempotency_key=f"m-{identity.customer_id}"
+    )
+    answer = await recall(ctx, "how do we get in?")
+    assert answer.startswith("[RECALLED DATA") and "side gate" in answer
+    pipeline = Call.open(host, identity=identity, auth_error=None, call_id="d")
+    assert "recall_caller_memory" not in tools_of(pipeline)  # the pipeline recalls per turn
