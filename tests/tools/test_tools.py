@@ -231,3 +231,31 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
     assert answer.startswith("[RECALLED DATA") and "side gate" in answer
     pipeline = Call.open(host, identity=identity, auth_error=None, call_id="d")
     assert "recall_caller_memory" not in tools_of(pipeline)  # the pipeline recalls per turn
+
+
+async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, local_engine):
+    """LiveKit's rule: no barge-in may cut a consequential tool between decision and effect."""
+    identity = caller()
+    call = open_call(tmp_path, local_engine, identity)
+    events: list[str] = []
+    ctx = FakeRunContext(call.context)
+    ctx.disallow_interruptions = lambda: events.append("disallowed")  # type: ignore[method-assign]
+    inner = call.context.host.calendar
+
+    class Recording:
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(inner, name)
+
+        async def book(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            events.append("book")
+            return await inner.book(*args, **kwargs)
+
+    call.context.host.calendar = Recording()
+    book = tools_of(call)["book_visit"]
+    await book(ctx, "thursday")  # abstain → ask
+    offer = call.context.offer
+    assert offer is not None and events == []  # asking changes nothing
+    for memory_id in offer.memory_ids:
+        await local_engine.confirm(identity.customer_id, memory_id)
+    text = await book(ctx, "thursday")
+    assert text.startswith("Booked") and events == ["disallowed", "book"]
