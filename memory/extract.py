@@ -29,7 +29,7 @@ from memory.facts import (
     CallerFact,
 )
 from memory.models import EpistemicSource
-from memory.secrets import redact_secrets
+from memory.secrets import redact_bounded
 
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40
@@ -208,7 +208,7 @@ def _title_address(raw: str) -> str:
 
 def _access_note(sentence: str) -> str:
     """The sentence with any code replaced: the code itself is never stored."""
-    redacted = redact_secrets(" ".join(sentence.split())).text[:MAX_SENTENCE_CHARS]
+    redacted = redact_bounded(sentence, MAX_SENTENCE_CHARS)
     return redacted.strip().rstrip(".") or "access code on file"
 
 
@@ -268,7 +268,7 @@ def extract_call_facts(
 
 
 def _free_note(note: str, *, today: date, call_id: str) -> CallerFact:
-    text = redact_secrets(" ".join(note.split())).text[:MAX_SENTENCE_CHARS]
+    text = redact_bounded(note, MAX_SENTENCE_CHARS)
     digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
     return CallerFact(
         kind="note",

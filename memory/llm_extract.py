@@ -24,9 +24,11 @@ from pydantic import BaseModel, Field, ValidationError
 
 from memory.extract import CallOutcome, Turn, _host_fact, extract_call_facts
 from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, WEEKDAYS, CallerFact
-from memory.secrets import redact_secrets
+from memory.secrets import redact_bounded, redact_secrets
 
 log = logging.getLogger("memory.llm_extract")
+
+MAX_LINE_CHARS = 500
 
 ModelKind = Literal[
     "availability",
@@ -85,8 +87,8 @@ async def extract_with_model(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> list[CallerFact]:
     turns, notes = list(turns), list(notes)
-    caller_lines = [redact_secrets(t.text).text for t in turns if t.role == "user"]
-    note_lines = [redact_secrets(n).text for n in notes]
+    caller_lines = [redact_bounded(t.text, MAX_LINE_CHARS) for t in turns if t.role == "user"]
+    note_lines = [redact_bounded(n, MAX_LINE_CHARS) for n in notes]
     body = {
         "model": model,
         "messages": [

@@ -491,3 +491,13 @@ def redact_secrets(text: str) -> Redaction:
 
 def contains_secret(text: str) -> bool:
     return bool(redact_secrets(text).kinds)
+
+
+def redact_bounded(text: str, limit: int) -> str:
+    """`text` with whitespace folded, secrets redacted, cut to `limit` characters.
+
+    Any length is accepted. The redactor sees four times more than is kept, so a secret cut
+    in half at the redactor's window lies beyond what is kept, never inside it.
+    """
+    window = " ".join(text[: limit * 8].split())[: limit * 4]
+    return redact_secrets(window).text[:limit]

@@ -19,7 +19,7 @@ from memory.errors import MemoryLayerError, MemoryUnavailable
 from memory.gate import ActionGate
 from memory.models import FactToRemember, Memory, MemorySnapshot
 from memory.outbox import Outbox
-from memory.secrets import redact_secrets
+from memory.secrets import redact_bounded
 
 log = logging.getLogger("memory.service")
 
@@ -27,6 +27,9 @@ SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and p
 # Enough for a caller with 50 facts; the renderer keeps only current ones within its budget.
 SNAPSHOT_TOP_K = 60
 TURN_RECALL_MAX_TOKENS = 160
+# A caller turn used as a search query; longer turns say nothing more worth searching for.
+MAX_QUERY_CHARS = 500
+MAX_FACT_CHARS = 2000
 
 
 async def recall_within(
@@ -102,7 +105,7 @@ class CallerMemory:
         return await recall_within(
             self.backend,
             self.user_id,
-            redact_secrets(query).text,
+            redact_bounded(query, MAX_QUERY_CHARS),
             budget_ms=self._turn_recall_budget_ms,
             top_k=5,
             max_tokens=TURN_RECALL_MAX_TOKENS,
@@ -147,7 +150,9 @@ class CallerMemory:
 
 def redacted(facts: list[FactToRemember]) -> list[FactToRemember]:
     """No secret reaches the outbox, the engine or Cloud: redaction before any write."""
-    return [dataclasses.replace(f, content=redact_secrets(f.content).text) for f in facts]
+    return [
+        dataclasses.replace(f, content=redact_bounded(f.content, MAX_FACT_CHARS)) for f in facts
+    ]
 
 
 def call_write_key(user_id: str, call_id: str) -> str:

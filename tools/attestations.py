@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.secrets import redact_secrets
+from memory.secrets import redact_bounded
 from memory.sqlite_file import shared_sqlite
 
 _SCHEMA = """
@@ -37,8 +37,7 @@ MAX_TURN_CHARS = 500
 
 
 def _bounded(text: str) -> str:
-    # Redact before cutting: a cut could split a card number and hide it from the redactor.
-    return redact_secrets(" ".join(text.split())).text[:MAX_TURN_CHARS]
+    return redact_bounded(text, MAX_TURN_CHARS)
 
 
 @dataclass(frozen=True)

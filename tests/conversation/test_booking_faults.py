@@ -147,7 +147,8 @@ async def test_attestations_keep_bounded_text_without_secrets(tmp_path):
     huge = "yes, gate code is 4821, " + "and so on " * 100_000  # a 1 MB turn
     await store.record(
         customer_id="cust-1", actor_id="a", channel="web", room_name="r", memory_ids=["m"],
-        turn_id="t", turn_text=huge, question_turn_id="q", question_text="card 4111 1111 1111 1111?",
+        turn_id="t", turn_text=huge, question_turn_id="q",
+        question_text="card 4111 1111 1111 1111?",
     )  # fmt: skip
     [kept] = await store.for_customer("cust-1")
     assert len(kept.turn_text) <= MAX_TURN_CHARS and "4821" not in kept.turn_text

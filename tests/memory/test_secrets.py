@@ -541,3 +541,15 @@ def test_scan_refuses_what_it_cannot_read(tmp_path: Path) -> None:
     (tmp_path / "broken.sqlite3").write_bytes(b"SQLite format 3\x00" + b"\xff" * 200)
     with pytest.raises(RuntimeError, match="cannot read SQLite"):
         find_planted(SECRET, [tmp_path])
+
+
+def test_bounded_redaction_takes_any_length_and_never_keeps_half_a_secret():
+    from memory.secrets import redact_bounded
+
+    card = "4111 1111 1111 1111"
+    for offset in range(0, 60, 3):
+        text = "x" * (500 - offset) + " " + card + " " + "y " * 200_000
+        kept = redact_bounded(text, 500)
+        assert len(kept) <= 500
+        # Redacted whole before the cut: not even the first digits of the card are kept.
+        assert not any(ch.isdigit() for ch in kept), kept[-40:]
