@@ -53,19 +53,20 @@ def test_image_declares_user_volume_healthcheck_and_command(agent_image, timings
     assert state_paths and all(v.startswith("/data/") for v in state_paths.values())
 
 
-def test_runtime_user_writes_the_volume_and_not_the_code(agent_image, tmp_path):
-    volume = _volume(tmp_path)
-    with Container.from_image(agent_image, {volume: "/data"}) as container:
-        probe = container.run(
-            [
-                "python",
-                "-c",
-                "import os; print(os.getuid(), *(os.access(p, os.W_OK) for p in"
-                " ('/app', '/app/agent.py', '/opt/venv', '/data')))",
-            ]
-        )
-    assert probe.returncode == 0, probe.stderr
-    assert probe.stdout.split() == [str(RUNTIME_UID), "False", "False", "False", "True"]
+def test_runtime_user_writes_data_and_not_the_code(agent_image, tmp_path):
+    # Unmounted, /data is the image's own directory (what a new Docker named volume copies,
+    # owner included); mounted, it is a host directory. Both writable by uid 10001; code not.
+    probe = [
+        "python",
+        "-c",
+        "import os; print(os.getuid(), *(os.access(p, os.W_OK) for p in"
+        " ('/app', '/app/agent.py', '/opt/venv', '/data')))",
+    ]
+    for volumes in ({}, {_volume(tmp_path): "/data"}):
+        with Container.from_image(agent_image, volumes) as container:
+            result = container.run(probe)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == [str(RUNTIME_UID), "False", "False", "False", "True"]
 
 
 async def test_call_through_the_containerised_worker_lands_on_the_volume(
