@@ -26,6 +26,7 @@ from tests.container.worker import (
     start_worker_in,
     stop_engine_in,
     stop_worker,
+    wait_until_available,
 )
 from tests.e2e.harness import free_port, join_as_caller
 
@@ -93,6 +94,9 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
             probe = prober.run(healthcheck, env={"WORKER_HTTP_PORT": str(port)})
             assert probe.returncode == 0, probe.stderr
 
+            waited = time.monotonic()
+            await wait_until_available(worker)
+            timings["quiet wait"] = f"{time.monotonic() - waited:.1f} s before the caller joins"
             started = time.monotonic()
             caller = await join_as_caller(livekit_server, worker, customer)
             try:

@@ -51,6 +51,25 @@ def start_worker_in(
     return worker
 
 
+async def wait_until_available(worker: Worker, timeout_s: float = 90) -> None:
+    """Return once the worker would accept a job.
+
+    In production mode LiveKit marks a worker full while CPU load (a 2.5 s average, over the
+    whole machine here: chroot isolation has no cgroup of its own) is at or above 0.7, and a
+    caller who joins then is never dispatched. The worker's own start-up and the image build
+    just before can cross that on two cores, so wait for a quiet machine and for the worker
+    to have reported itself available again.
+    """
+    deadline = time.monotonic() + timeout_s
+    quiet = 0
+    while quiet < 3:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"machine never quiet enough for dispatch:\n{worker.log()[-2000:]}")
+        busy = await asyncio.to_thread(psutil.cpu_percent, 0.5)
+        full = worker.log().rfind("at full capacity") > worker.log().rfind("below capacity")
+        quiet = 0 if busy >= 50 or full else quiet + 1
+
+
 def stop_worker(worker: Worker) -> int:
     return stop_gracefully(worker.proc, WORKER_COMMAND, timeout_s=60)
 
