@@ -60,7 +60,9 @@ def start_worker_in(
     return worker
 
 
-FULL, AVAILABLE = "at full capacity", "below capacity"  # LiveKit's status-change log lines
+# LiveKit's status-change log lines, and how often it sends a status update.
+FULL, AVAILABLE = "at full capacity", "below capacity"
+STATUS_INTERVAL_S = 2.5
 
 
 def reports_full(worker: Worker) -> bool:
@@ -69,20 +71,21 @@ def reports_full(worker: Worker) -> bool:
 
 
 async def wait_until_available(worker: Worker, timeout_s: float = 120) -> None:
-    """Return once the worker reports itself available and the machine is quiet for ~1.5 s.
+    """Return once the worker has reported itself available for two status updates (5 s).
 
-    In production mode LiveKit marks a worker full while CPU load (a 2.5 s average, over the
-    whole machine here: chroot isolation has no cgroup of its own) is at or above 0.7, and a
-    caller who joins then is not dispatched. On two cores the image build just before, the
-    worker's own start-up, or another job on the machine can cross that.
+    In production mode LiveKit marks a worker full while its CPU load (a 2.5 s average) is at
+    or above 0.7, and a caller who joins then is not dispatched. Under chroot isolation there
+    is no cgroup of the container's own, so that load is the whole machine's: the image build
+    just before, the worker's own start-up or other work on two cores can cross it.
     """
     deadline = time.monotonic() + timeout_s
-    quiet = 0
-    while quiet < 3:
+    available_since = time.monotonic()
+    while time.monotonic() - available_since < 2 * STATUS_INTERVAL_S:
         if time.monotonic() > deadline:
-            raise TimeoutError(f"worker never dispatchable:\n{worker.log()[-2000:]}")
-        busy = await asyncio.to_thread(psutil.cpu_percent, 0.5)
-        quiet = 0 if busy >= 50 or reports_full(worker) else quiet + 1
+            raise TimeoutError(f"worker never reported itself available:\n{worker.log()[-2000:]}")
+        if reports_full(worker):
+            available_since = time.monotonic()
+        await asyncio.sleep(0.25)
 
 
 async def join_when_dispatched(
