@@ -17,18 +17,18 @@ import pytest
 
 from calendar_client import LocalCalendar
 from memory.engine_client import EngineServiceClient
-from tests.container.buildah import Container, inspect_image
+from tests.container.buildah import Container, CpuCgroup, inspect_image
 from tests.container.worker import (
     RUNTIME_UID,
     WORKER_COMMAND,
     engine_socket,
     foreign_owned,
-    join_when_dispatched,
     start_worker_in,
     stop_engine_in,
     stop_worker,
+    wait_until_available,
 )
-from tests.e2e.harness import free_port
+from tests.e2e.harness import free_port, join_as_caller
 
 pytestmark = pytest.mark.container
 
@@ -80,10 +80,11 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
     with (
         Container.from_image(agent_image, {volume: "/data"}) as container,
         Container.from_image(agent_image) as prober,
+        CpuCgroup.create(f"scheduling-agent-{uuid.uuid4().hex[:8]}") as cpu,
     ):
         started = time.monotonic()
         worker = start_worker_in(
-            container, livekit_server, scripted_openai, tmp_path / "worker.log", port
+            container, livekit_server, scripted_openai, tmp_path / "worker.log", port, cpu
         )
         timings["worker registered"] = f"{time.monotonic() - started:.1f} s after run"
         try:
@@ -95,9 +96,10 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
             assert probe.returncode == 0, probe.stderr
 
             started = time.monotonic()
-            caller, greeting = await join_when_dispatched(livekit_server, worker, customer)
+            await wait_until_available(worker)
+            caller = await join_as_caller(livekit_server, worker, customer)
             try:
-                assert greeting
+                assert await caller.next_message(timeout_s=30)
                 [asked] = await caller.say("I'd like to book a visit on thursday")
                 assert asked.startswith("Not booked yet")
                 [booked] = await caller.say("Yes please")
@@ -106,7 +108,7 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
                 await caller.hang_up()
             await worker.wait_for_log("end-of-call write", timeout_s=30)
             timings["call"] = (
-                f"{time.monotonic() - started:.1f} s, quiet wait + join to end-of-call write"
+                f"{time.monotonic() - started:.1f} s, availability wait + join to end-of-call write"
             )
 
             # The decisions are in the engine on the volume, read through its socket there.

@@ -16,16 +16,14 @@ from pathlib import Path
 import psutil
 
 from memory.engine_client import EngineServiceClient
-from tests.container.buildah import Container, stop_gracefully
+from tests.container.buildah import Container, CpuCgroup, stop_gracefully
 from tests.e2e.harness import (
     AGENT_NAME,
     API_KEY,
     API_SECRET,
     IDENTITY_SECRET,
-    Caller,
     LiveKit,
     Worker,
-    join_as_caller,
 )
 
 WORKER_COMMAND = ("python", "agent.py", "start")
@@ -33,7 +31,12 @@ RUNTIME_UID = 10001
 
 
 def start_worker_in(
-    container: Container, livekit: LiveKit, openai_url: str, log_path: Path, http_port: int
+    container: Container,
+    livekit: LiveKit,
+    openai_url: str,
+    log_path: Path,
+    http_port: int,
+    cpu: CpuCgroup | None,
 ) -> Worker:
     env = {
         "LIVEKIT_URL": livekit.url,
@@ -49,7 +52,7 @@ def start_worker_in(
         # A leaked engine process exits on its own soon after the test.
         "CONTEXTDB_ENGINE_IDLE_EXIT_S": "60",
     }
-    runner = container.start(WORKER_COMMAND, env, log_path)
+    runner = container.start(WORKER_COMMAND, env, log_path, cpu)
     worker = Worker(env, log_path.parent, log_path, runner)
     deadline = time.monotonic() + 90
     while "registered worker" not in worker.log():
@@ -74,9 +77,8 @@ async def wait_until_available(worker: Worker, timeout_s: float = 120) -> None:
     """Return once the worker has reported itself available for two status updates (5 s).
 
     In production mode LiveKit marks a worker full while its CPU load (a 2.5 s average) is at
-    or above 0.7, and a caller who joins then is not dispatched. Under chroot isolation there
-    is no cgroup of the container's own, so that load is the whole machine's: the image build
-    just before, the worker's own start-up or other work on two cores can cross it.
+    or above 0.7, and a caller who joins then is not dispatched. With `CpuCgroup` that load is
+    the container's own (its start-up can still cross it); without one, the whole machine's.
     """
     deadline = time.monotonic() + timeout_s
     available_since = time.monotonic()
@@ -86,29 +88,6 @@ async def wait_until_available(worker: Worker, timeout_s: float = 120) -> None:
         if reports_full(worker):
             available_since = time.monotonic()
         await asyncio.sleep(0.25)
-
-
-async def join_when_dispatched(
-    livekit: LiveKit, worker: Worker, customer_id: str, attempts: int = 3
-) -> tuple[Caller, str]:
-    """Join as the caller and return the agent's greeting.
-
-    A join the worker missed because it reported itself full meanwhile is retried in a new
-    room (at most `attempts` times); any other silence is a failure.
-    """
-    for attempt in range(1, attempts + 1):
-        await wait_until_available(worker)
-        mark = len(worker.log())
-        caller = await join_as_caller(livekit, worker, customer_id)
-        try:
-            greeting = await caller.next_message(timeout_s=30)
-        except TimeoutError:
-            await caller.hang_up()
-            if FULL not in worker.log()[mark:] or attempt == attempts:
-                raise
-            continue
-        return caller, greeting
-    raise ValueError(f"attempts must be >= 1, got {attempts}")
 
 
 def stop_worker(worker: Worker) -> int:
