@@ -317,13 +317,20 @@ class CpuCgroup:
         try:
             yield cgroup
         finally:
-            # Exited processes count until reaped; give init a moment, else leave it (empty).
-            for _ in range(50):
-                try:
-                    cgroup.host_dir.rmdir()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            cgroup._remove()
+
+    def _remove(self) -> None:
+        # Like a runtime removing a container: whatever is left in it (a detached engine
+        # after a failed test) is killed. Exited processes count until init reaps them.
+        for _ in range(100):
+            for pid in (self.host_dir / "cgroup.procs").read_text().split():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), signal.SIGKILL)
+            try:
+                self.host_dir.rmdir()
+                return
+            except OSError:
+                time.sleep(0.2)
 
     def wrap(self, args: Sequence[str]) -> list[str]:
         """`args`, run in a private mount namespace, inside this cgroup and seeing it."""
