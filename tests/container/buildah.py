@@ -2,8 +2,9 @@
 
 Plain functions the container test reads as a scenario:
 `ensure_base_image` (a Debian bookworm root filesystem with Python 3.11, cached by recipe),
-`build_image` (the project's own Dockerfile on that base) and `Container` (run commands and
-the worker in a working container, host network, a host directory bind-mounted as a volume).
+`build_image` (the project's own Dockerfile on that base), `Container` (run commands and
+the worker in a working container, host network, a host directory bind-mounted as a volume)
+and `CpuCgroup` (CPU accounting of the container's own, which chroot isolation lacks).
 """
 
 from __future__ import annotations
