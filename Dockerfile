@@ -33,7 +33,8 @@ ENV CONTEXTDB_LOCAL_PATH=/data/contextdb/memory.sqlite3 \
     MEMORY_OUTBOX_PATH=/data/contextdb/outbox.sqlite3 \
     CALENDAR_LOCAL_PATH=/data/calendar.sqlite3 \
     ATTESTATION_PATH=/data/attestations.sqlite3 \
-    CUSTOMER_DIRECTORY_PATH=/data/customers.sqlite3
+    CUSTOMER_DIRECTORY_PATH=/data/customers.sqlite3 \
+    CLAIM_REGISTRY_PATH=/data/claims.sqlite3
 RUN install -d -o agent -g agent -m 0750 /data
 VOLUME ["/data"]
 
