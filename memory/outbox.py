@@ -5,33 +5,71 @@ before the network call it stands for may be lost; it is deleted only after the 
 accepted it. Idempotency keys travel with each row, so a replay after a crash is
 exactly-once in effect.
 
+Every row is leased from the moment it is written: the owner that is about to send it
+directly holds it (`put(..., hold=True)`), so no flusher can send it at the same time; a
+flusher renews a row's lease right before sending it and sends only inside that lease.
+
 An `intent` row is written before a side effect (a calendar booking) and upgraded to a
 sendable row once the outcome is known. If the process dies in between, the flusher later
-resolves the intent through a per-action resolver that asks the host system what happened.
+resolves the intent through a per-action resolver that asks the host system what happened
+(by the attempt's own idempotency key, see `memory.drain.booking_intent_resolver`).
+
+Failures are classified by what to do (`memory.errors.classify_failure`): retry later with
+backoff (or the backend's Retry-After when the error carries one), park as `needs_config`
+until the configured key changes (401/403), or park as `dead` (422, 404, 409, or after
+`max_attempts`). Parked rows keep their reason; `python -m memory.outbox` lists and
+re-drives them.
+
+A damaged outbox file (garbage bytes, a deleted file) is moved aside with a log line and
+recreated; a file that cannot be written at all raises `OutboxUnavailable`, so callers
+deliver directly instead.
+
+    python -m memory.outbox list | parked | redrive KEY... | redrive --all [--path FILE]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
+import os
 import random
+import sqlite3
+import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from memory.backend import MemoryBackend
-from memory.errors import MemoryLayerError, MemoryUnavailable
+from memory.errors import Failure, OutboxUnavailable, classify_failure
 from memory.models import FactToRemember
-from memory.sqlite_file import shared_sqlite
+from memory.settings import MemorySettings
+from memory.sqlite_file import (
+    damage_of,
+    file_repair_lock,
+    is_damaged,
+    is_missing_schema,
+    is_unwritable,
+    quarantine,
+    shared_sqlite,
+)
 
 log = logging.getLogger("memory.outbox")
 
 OutboxKind = Literal["receipt", "remember_many"]
+OutboxState = Literal["intent", "pending", "needs_config", "dead"]
+# Called with the intent's payload plus its "idempotency_key"; returns the receipt fields
+# ({"status": ..., "external_ref"/"error_code": ...}). May raise: the row is retried.
 IntentResolver = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+PARKED_STATES: tuple[OutboxState, ...] = ("needs_config", "dead")
+_T = TypeVar("_T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -44,9 +82,26 @@ CREATE TABLE IF NOT EXISTS outbox (
     next_attempt_at REAL NOT NULL,
     lease_until REAL NOT NULL DEFAULT 0,
     created_at REAL NOT NULL,
-    last_error TEXT
+    last_error TEXT,
+    lease_owner TEXT,
+    version INTEGER NOT NULL DEFAULT 1,
+    config_fingerprint TEXT,
+    parked_from TEXT
 );
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_attempt_at);
 """
+# Columns added after the first release; older files get them on open.
+_ADDED_COLUMNS = {
+    "lease_owner": "TEXT",
+    "version": "INTEGER NOT NULL DEFAULT 1",
+    "config_fingerprint": "TEXT",
+    "parked_from": "TEXT",
+}
+_COLUMNS = (
+    "idempotency_key, kind, user_id, payload, state, attempts, created_at, last_error,"
+    " version, next_attempt_at, lease_until, lease_owner"
+)
+_DUE = "state IN ('pending', 'intent') AND lease_until <= ? AND next_attempt_at <= ?"
 
 
 @dataclass(frozen=True)
@@ -59,102 +114,413 @@ class OutboxItem:
     attempts: int
     created_at: float
     last_error: str | None
+    version: int = 1
+    next_attempt_at: float = 0.0
+    lease_until: float = 0.0
+    # The lease holder's token: an owner's, or one flusher claim's.
+    lease_owner: str | None = None
+
+
+def _item(row: Sequence[Any]) -> OutboxItem:
+    try:
+        payload = json.loads(row[3])
+    except ValueError:
+        payload = {"unreadable_payload": str(row[3])[:200]}
+    return OutboxItem(row[0], row[1], row[2], payload, row[4], row[5], row[6], row[7], *row[8:12])
+
+
+def config_fingerprint(settings: MemorySettings) -> str:
+    """Identifies the configured backend and key without revealing the key: rows parked as
+    `needs_config` under one fingerprint are re-driven once it changes."""
+    key = settings.api_key.get_secret_value() if settings.api_key is not None else ""
+    material = f"{settings.backend_name}|{settings.base_url}|{key}|{settings.local_path}"
+    return hashlib.sha256(material.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    base_s: float = 1.0
+    max_s: float = 300.0
+
+    def delay(self, attempts: int, retry_after_s: float | None = None) -> float:
+        if retry_after_s is not None and retry_after_s >= 0:
+            # The backend said when; capped so a bogus hint cannot park a row for a day.
+            return min(retry_after_s, self.max_s * 4)
+        delay = min(self.max_s, self.base_s * 2 ** min(attempts, 30))
+        return delay * random.uniform(0.5, 1.0)
 
 
 class Outbox:
-    def __init__(self, path: Path, *, intent_grace_s: float = 120.0) -> None:
-        self.path = path
+    """SQLite outbox shared by the job processes of one host.
+
+    Constructing one does no I/O; the file is opened (checked, repaired, migrated) on first
+    use in a worker thread. Every method raises `OutboxUnavailable` when the file cannot be
+    written, and nothing else from SQLite.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        intent_grace_s: float = 120.0,
+        owner_lease_s: float = 30.0,
+        max_attempts: int = 20,
+        config_fingerprint: str | None = None,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.path = Path(path)
         # An intent younger than this belongs to a live call that is still booking.
         self._intent_grace_s = intent_grace_s
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with shared_sqlite(self.path) as conn:
-            conn.executescript(_SCHEMA)
+        # How long a direct sender holds its row; far above the gate/shutdown budgets.
+        self.owner_lease_s = owner_lease_s
+        self.max_attempts = max_attempts
+        self.config_fingerprint = config_fingerprint
+        self.backoff = backoff or Backoff()
+        self.owner = f"owner:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self._ready = False
 
-    async def _run(self, sql: str, params: tuple[Any, ...]) -> None:
-        def run() -> None:
+    @classmethod
+    def for_settings(cls, settings: MemorySettings, **kwargs: Any) -> Outbox:
+        return cls(settings.outbox_path, config_fingerprint=config_fingerprint(settings), **kwargs)
+
+    # -- file handling -------------------------------------------------------------------
+
+    def _open(self) -> None:
+        """First use: check the file, move it aside if damaged, create/migrate the schema."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with file_repair_lock(self.path):
+            problem = damage_of(self.path)
+            if problem is not None:
+                quarantine(self.path, problem, label="outbox")
             with shared_sqlite(self.path) as conn:
-                conn.execute(sql, params)
+                self._create_schema(conn)
+        self._ready = True
 
-        await asyncio.to_thread(run)
+    def _create_schema(self, conn: sqlite3.Connection) -> None:
+        conn.executescript(_SCHEMA)
+        present = {row[1] for row in conn.execute("PRAGMA table_info(outbox)")}
+        for column, ddl in _ADDED_COLUMNS.items():
+            if column not in present:
+                conn.execute(f"ALTER TABLE outbox ADD COLUMN {column} {ddl}")
+        if "version" not in present:
+            # Old intents were claimable after created_at + grace; keep that as their lease.
+            conn.execute(
+                "UPDATE outbox SET lease_until = MAX(lease_until, created_at + ?)"
+                " WHERE state = 'intent'",
+                (self._intent_grace_s,),
+            )
+
+    def _repair(self, exc: sqlite3.Error) -> None:
+        """Called after a use failed with damage or a missing table; another process may
+        already have repaired the file, so look again under the lock before moving it."""
+        with file_repair_lock(self.path):
+            problem = damage_of(self.path)
+            if problem is not None:
+                quarantine(self.path, problem, label="outbox")
+            elif is_missing_schema(exc):
+                log.error(
+                    "outbox file %s had no outbox table (deleted while in use?); recreated it",
+                    self.path,
+                )
+            with shared_sqlite(self.path) as conn:
+                self._create_schema(conn)
+
+    def _execute(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        for attempt in (1, 2):
+            try:
+                if not self._ready:
+                    self._open()
+                with shared_sqlite(self.path) as conn:
+                    return work(conn)
+            except (sqlite3.Error, OSError) as exc:
+                if attempt == 1 and (is_damaged(exc) or is_missing_schema(exc)):
+                    try:
+                        self._repair(exc)  # type: ignore[arg-type]
+                    except (sqlite3.Error, OSError) as repair_exc:
+                        raise OutboxUnavailable(self.path, str(repair_exc)) from repair_exc
+                    continue
+                if is_unwritable(exc):
+                    raise OutboxUnavailable(self.path, str(exc)) from exc
+                raise OutboxUnavailable(self.path, f"{type(exc).__name__}: {exc}") from exc
+        raise AssertionError("unreachable")
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        return await asyncio.to_thread(self._execute, work)
+
+    async def _sql(self, sql: str, params: tuple[Any, ...]) -> int:
+        return await self._run(lambda conn: conn.execute(sql, params).rowcount)
+
+    async def check(self) -> None:
+        """Open the file now (checks, repairs, migrates); `OutboxUnavailable` if it can't be."""
+        await self._run(lambda conn: conn.execute("SELECT 1 FROM outbox LIMIT 1").fetchall())
+
+    # -- writes by a row's owner -----------------------------------------------------------
 
     async def record_intent(
         self, key: str, kind: OutboxKind, user_id: str, payload: dict[str, Any]
     ) -> None:
+        """Before a side effect: leased to this owner for the intent grace period."""
         now = time.time()
-        await self._run(
+        await self._sql(
             "INSERT OR IGNORE INTO outbox (idempotency_key, kind, user_id, payload, state,"
-            " next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'intent', ?, ?)",
-            (key, kind, user_id, json.dumps(payload), now, now),
-        )
+            " next_attempt_at, lease_until, lease_owner, created_at)"
+            " VALUES (?, ?, ?, ?, 'intent', ?, ?, ?, ?)",
+            (key, kind, user_id, json.dumps(payload), now, now + self._intent_grace_s,
+             self.owner, now),
+        )  # fmt: skip
 
-    async def put(self, key: str, kind: OutboxKind, user_id: str, payload: dict[str, Any]) -> None:
-        """Make a row sendable now (replacing an intent's provisional payload)."""
+    async def put(
+        self,
+        key: str,
+        kind: OutboxKind,
+        user_id: str,
+        payload: dict[str, Any],
+        *,
+        hold: bool = True,
+    ) -> bool:
+        """Make a row sendable (replacing an intent's or earlier provisional payload).
+
+        `hold=True` (the default): this owner is about to send it directly and holds its
+        lease for `owner_lease_s`; follow with `mark_done` or `settle`. `hold=False`: due
+        now for any flusher. Returns True when this owner holds the row and should send it;
+        False when another sender holds a live lease on it (it will be delivered by them and
+        then, if the payload changed, again) or the row is parked.
+        """
         now = time.time()
-        await self._run(
-            "INSERT INTO outbox (idempotency_key, kind, user_id, payload, state,"
-            " next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)"
-            " ON CONFLICT(idempotency_key) DO UPDATE SET payload = excluded.payload,"
-            " state = 'pending', next_attempt_at = excluded.next_attempt_at"
-            " WHERE outbox.state IN ('intent', 'pending')",
-            (key, kind, user_id, json.dumps(payload), now, now),
-        )
+        lease_until = now + self.owner_lease_s if hold else 0.0
+        owner = self.owner if hold else None
 
-    async def mark_done(self, key: str) -> None:
-        await self._run("DELETE FROM outbox WHERE idempotency_key = ?", (key,))
+        def upsert(conn: sqlite3.Connection) -> bool:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(
+                    "INSERT INTO outbox (idempotency_key, kind, user_id, payload, state,"
+                    " next_attempt_at, lease_until, lease_owner, created_at)"
+                    " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)"
+                    " ON CONFLICT(idempotency_key) DO UPDATE SET"
+                    "  payload = excluded.payload, state = 'pending',"
+                    "  next_attempt_at = excluded.next_attempt_at,"
+                    "  version = outbox.version + 1,"
+                    # Never steal a live lease from another sender: it is sending right now.
+                    "  lease_owner = CASE WHEN outbox.lease_until > ?"
+                    "   AND outbox.lease_owner IS NOT ? THEN outbox.lease_owner"
+                    "   ELSE excluded.lease_owner END,"
+                    "  lease_until = CASE WHEN outbox.lease_until > ?"
+                    "   AND outbox.lease_owner IS NOT ? THEN outbox.lease_until"
+                    "   ELSE excluded.lease_until END"
+                    " WHERE outbox.state IN ('intent', 'pending')",
+                    (key, kind, user_id, json.dumps(payload), now, lease_until, owner, now,
+                     now, self.owner, now, self.owner),
+                )  # fmt: skip
+                row = conn.execute(
+                    "SELECT state, lease_owner FROM outbox WHERE idempotency_key = ?", (key,)
+                ).fetchone()
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return hold and row == ("pending", self.owner)
+
+        return await self._run(upsert)
+
+    async def mark_done(self, key: str, *, version: int | None = None) -> None:
+        """Delivered. With `version`, only that payload: a newer one written meanwhile stays."""
+        if version is None:
+            await self._sql("DELETE FROM outbox WHERE idempotency_key = ?", (key,))
+            return
+        deleted = await self._sql(
+            "DELETE FROM outbox WHERE idempotency_key = ? AND version = ?", (key, version)
+        )
+        if not deleted:
+            # Rewritten while in flight: release it so the newer payload goes out next.
+            await self._sql(
+                "UPDATE outbox SET lease_until = 0, lease_owner = NULL, next_attempt_at = ?"
+                " WHERE idempotency_key = ?",
+                (time.time(), key),
+            )
+
+    async def settle(
+        self,
+        key: str,
+        error: BaseException | Failure,
+        *,
+        delay_s: float | None = None,
+    ) -> OutboxState:
+        """One delivery failed: retry later, park `needs_config`, or park `dead` — by the
+        error's class, and `dead` once `max_attempts` is reached. Returns the new state."""
+        failure = error if isinstance(error, Failure) else classify_failure(error)
+
+        def apply(conn: sqlite3.Connection) -> OutboxState:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                row = conn.execute(
+                    "SELECT attempts, state FROM outbox WHERE idempotency_key = ?", (key,)
+                ).fetchone()
+                if row is None:
+                    conn.execute("COMMIT")
+                    return "dead"
+                attempts = row[0] + 1
+                state = self._next_state(failure, attempts, row[1])
+                reason = failure.reason
+                if failure.disposition == "retry" and state == "dead":
+                    reason = f"gave up after {attempts} attempts: {reason}"
+                wait = delay_s if delay_s is not None else self.backoff.delay(
+                    attempts - 1, failure.retry_after_s
+                )  # fmt: skip
+                conn.execute(
+                    "UPDATE outbox SET attempts = ?, state = ?, last_error = ?,"
+                    " next_attempt_at = ?, lease_until = 0, lease_owner = NULL,"
+                    " config_fingerprint = ?, parked_from = ? WHERE idempotency_key = ?",
+                    (attempts, state, reason[:500], time.time() + wait,
+                     self.config_fingerprint, row[1] if state in PARKED_STATES else None, key),
+                )  # fmt: skip
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            if state in PARKED_STATES:
+                log.error("outbox row %s parked as %s: %s", key, state, reason)
+            return state
+
+        return await self._run(apply)
+
+    def _next_state(self, failure: Failure, attempts: int, current: str) -> OutboxState:
+        if failure.disposition == "needs_config":
+            return "needs_config"
+        if failure.disposition == "dead" or attempts >= self.max_attempts:
+            return "dead"
+        return "intent" if current == "intent" else "pending"
 
     async def mark_dead(self, key: str, error: str) -> None:
         """Kept, not deleted: a permanent rejection needs a human, not silence."""
-        await self._run(
-            "UPDATE outbox SET state = 'dead', last_error = ?, lease_until = 0"
-            " WHERE idempotency_key = ?",
-            (error, key),
+        await self._sql(
+            "UPDATE outbox SET parked_from = CASE WHEN state IN ('intent', 'pending')"
+            " THEN state ELSE parked_from END, state = 'dead', last_error = ?,"
+            " lease_until = 0, lease_owner = NULL WHERE idempotency_key = ?",
+            (error[:500], key),
         )
 
     async def reschedule(self, key: str, delay_s: float, error: str) -> None:
-        await self._run(
+        await self._sql(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, lease_until = 0,"
-            " last_error = ? WHERE idempotency_key = ?",
-            (time.time() + delay_s, error, key),
+            " lease_owner = NULL, last_error = ? WHERE idempotency_key = ?",
+            (time.time() + delay_s, error[:500], key),
         )
 
-    async def claim_due(self, *, limit: int = 50, lease_s: float = 30.0) -> list[OutboxItem]:
-        """Lease due rows so two flushers (two job processes) do not send the same row at once."""
+    # -- flusher side ----------------------------------------------------------------------
 
-        def claim() -> list[OutboxItem]:
+    async def claim_due(self, *, limit: int = 10, lease_s: float = 30.0) -> list[OutboxItem]:
+        """Lease due rows under one claim token; renew each (`renew`) right before sending."""
+        token = f"claim:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+
+        def claim(conn: sqlite3.Connection) -> list[OutboxItem]:
             now = time.time()
-            with shared_sqlite(self.path) as conn:
-                conn.execute("BEGIN IMMEDIATE")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
                 rows = conn.execute(
-                    "SELECT idempotency_key, kind, user_id, payload, state, attempts, created_at,"
-                    " last_error FROM outbox WHERE lease_until <= ? AND ("
-                    " (state = 'pending' AND next_attempt_at <= ?)"
-                    " OR (state = 'intent' AND created_at <= ? AND next_attempt_at <= ?))"
-                    " ORDER BY created_at LIMIT ?",
-                    (now, now, now - self._intent_grace_s, now, limit),
+                    f"SELECT {_COLUMNS} FROM outbox WHERE {_DUE} ORDER BY created_at LIMIT ?",
+                    (now, now, limit),
                 ).fetchall()
                 conn.executemany(
-                    "UPDATE outbox SET lease_until = ? WHERE idempotency_key = ?",
-                    [(now + lease_s, row[0]) for row in rows],
+                    "UPDATE outbox SET lease_until = ?, lease_owner = ? WHERE idempotency_key = ?",
+                    [(now + lease_s, token, row[0]) for row in rows],
                 )
                 conn.execute("COMMIT")
-            return [
-                OutboxItem(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7]) for r in rows
-            ]
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return [_item((*row[:10], now + lease_s, token)) for row in rows]
 
-        return await asyncio.to_thread(claim)
+        return await self._run(claim)
 
-    async def items(self) -> list[OutboxItem]:
-        def load() -> list[OutboxItem]:
-            with shared_sqlite(self.path) as conn:
-                rows = conn.execute(
-                    "SELECT idempotency_key, kind, user_id, payload, state, attempts, created_at,"
-                    " last_error FROM outbox ORDER BY created_at"
-                ).fetchall()
-            return [
-                OutboxItem(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6], r[7]) for r in rows
-            ]
+    async def renew(self, item: OutboxItem, lease_s: float) -> bool:
+        """Extend this claim's lease on one row; False when it was lost (another sender has
+        it now, or it was delivered or changed meanwhile) — then do not send it."""
+        renewed = await self._sql(
+            "UPDATE outbox SET lease_until = ? WHERE idempotency_key = ? AND lease_owner = ?"
+            " AND version = ? AND state IN ('pending', 'intent')",
+            (time.time() + lease_s, item.idempotency_key, item.lease_owner, item.version),
+        )
+        return renewed == 1
 
-        return await asyncio.to_thread(load)
+    async def resolve_intent(self, item: OutboxItem, payload: dict[str, Any]) -> OutboxItem | None:
+        """Turn a claimed intent into a sendable row, still under the same claim."""
+
+        def upgrade(conn: sqlite3.Connection) -> int:
+            return conn.execute(
+                "UPDATE outbox SET payload = ?, state = 'pending', version = version + 1"
+                " WHERE idempotency_key = ? AND lease_owner = ? AND state = 'intent'"
+                " AND version = ?",
+                (json.dumps(payload), item.idempotency_key, item.lease_owner, item.version),
+            ).rowcount
+
+        if await self._run(upgrade) != 1:
+            return None
+        return OutboxItem(
+            item.idempotency_key, item.kind, item.user_id, payload, "pending", item.attempts,
+            item.created_at, item.last_error, item.version + 1, item.next_attempt_at,
+            item.lease_until, item.lease_owner,
+        )  # fmt: skip
+
+    async def redrive_config(self, fingerprint: str | None = None) -> int:
+        """Rows parked for configuration under another key become due now."""
+        current = fingerprint if fingerprint is not None else self.config_fingerprint
+        if current is None:
+            return 0
+        count = await self._sql(
+            "UPDATE outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
+            " next_attempt_at = ?,"
+            " last_error = 'redriven after a configuration change: ' || COALESCE(last_error, '')"
+            " WHERE state = 'needs_config' AND config_fingerprint IS NOT ?",
+            (time.time(), current),
+        )
+        if count:
+            log.info("outbox: %d rows parked for configuration re-driven (key changed)", count)
+        return count
+
+    async def redrive(self, keys: Sequence[str] | None = None) -> int:
+        """Parked rows (all, or these keys) become due now with a fresh attempt count.
+        An intent that was parked goes back to being an intent: it is resolved again."""
+        now = time.time()
+        base = (
+            "UPDATE outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
+            " next_attempt_at = ?, lease_until = 0, lease_owner = NULL"
+            " WHERE state IN ('needs_config', 'dead')"
+        )
+        if keys is None:
+            return await self._sql(base, (now,))
+
+        def each(conn: sqlite3.Connection) -> int:
+            return sum(
+                conn.execute(base + " AND idempotency_key = ?", (now, key)).rowcount for key in keys
+            )
+
+        return await self._run(each)
+
+    # -- reads -----------------------------------------------------------------------------
+
+    async def items(self, *, states: Sequence[str] | None = None) -> list[OutboxItem]:
+        def load(conn: sqlite3.Connection) -> list[OutboxItem]:
+            sql = f"SELECT {_COLUMNS} FROM outbox"
+            params: tuple[Any, ...] = ()
+            if states is not None:
+                sql += f" WHERE state IN ({', '.join('?' for _ in states)})"
+                params = tuple(states)
+            return [_item(row) for row in conn.execute(sql + " ORDER BY created_at", params)]
+
+        return await self._run(load)
+
+    async def parked(self) -> list[OutboxItem]:
+        return await self.items(states=PARKED_STATES)
+
+    async def has_due(self) -> bool:
+        now = time.time()
+        return await self._run(
+            lambda conn: (
+                conn.execute(f"SELECT 1 FROM outbox WHERE {_DUE} LIMIT 1", (now, now)).fetchone()
+                is not None
+            )
+        )
 
 
 async def deliver(backend: MemoryBackend, item: OutboxItem) -> None:
@@ -179,7 +545,8 @@ async def deliver(backend: MemoryBackend, item: OutboxItem) -> None:
 
 @dataclass
 class OutboxFlusher:
-    """Retries outbox rows with capped exponential backoff and jitter."""
+    """Retries outbox rows with capped exponential backoff and jitter, one row at a time
+    under a renewed lease; one row's failure never stops the others."""
 
     outbox: Outbox
     backend: MemoryBackend
@@ -188,58 +555,163 @@ class OutboxFlusher:
     max_delay_s: float = 300.0
     # A flusher that dies holding a lease blocks its rows for this long, no longer.
     lease_s: float = 30.0
+    # Bounds each network call (delivery, intent resolution); must stay below lease_s so
+    # a send never outlives the lease it was sent under. Default: min(10 s, lease_s / 2).
+    call_timeout_s: float | None = None
+    batch_size: int = 10
+    _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+    _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
-    async def flush_once(self) -> int:
-        """Deliver what is due; returns how many rows landed."""
+    def __post_init__(self) -> None:
+        if self.call_timeout_s is None:
+            self.call_timeout_s = min(10.0, self.lease_s / 2)
+        if self.call_timeout_s >= self.lease_s:
+            raise ValueError("call_timeout_s must be below lease_s")
+
+    @property
+    def _timeout_s(self) -> float:
+        assert self.call_timeout_s is not None
+        return self.call_timeout_s
+
+    async def flush_once(self, stop: asyncio.Event | None = None) -> int:
+        """Deliver what is due (one claim of up to `batch_size` rows); returns how many
+        landed. Raises only `OutboxUnavailable` (the file itself is unusable)."""
+        await self.outbox.redrive_config()
         landed = 0
-        for item in await self.outbox.claim_due(lease_s=self.lease_s):
-            if item.state == "intent":
-                item = await self._resolve_intent(item)
-            try:
-                await deliver(self.backend, item)
-            except MemoryUnavailable as exc:
-                delay = exc.retry_after_s or self._backoff(item.attempts)
-                await self.outbox.reschedule(item.idempotency_key, delay, str(exc))
+        for item in await self.outbox.claim_due(limit=self.batch_size, lease_s=self.lease_s):
+            if self._stop.is_set() or (stop is not None and stop.is_set()):
+                break  # the lease expires by itself; the row goes out on the next run
+            if not await self.outbox.renew(item, self.lease_s):
                 continue
-            except MemoryLayerError as exc:
-                log.error("outbox row %s rejected permanently: %s", item.idempotency_key, exc)
-                await self.outbox.mark_dead(item.idempotency_key, f"{exc.code}: {exc}")
-                continue
-            await self.outbox.mark_done(item.idempotency_key)
-            landed += 1
+            landed += await self._process(item)
         return landed
 
-    async def _resolve_intent(self, item: OutboxItem) -> OutboxItem:
+    async def _process(self, item: OutboxItem) -> int:
+        try:
+            if item.state == "intent":
+                resolved = await self._resolve_intent(item)
+                if resolved is None:
+                    return 0
+                item = resolved
+            async with asyncio.timeout(self._timeout_s):
+                await deliver(self.backend, item)
+        except Exception as exc:  # per-row isolation: anything goes back to this row only
+            failure = classify_failure(exc)
+            delay = self._backoff(item.attempts, failure.retry_after_s)
+            state = await self.outbox.settle(item.idempotency_key, failure, delay_s=delay)
+            log.warning("outbox row %s not delivered (%s): %s", item.idempotency_key, state,
+                        failure.reason)  # fmt: skip
+            return 0
+        await self.outbox.mark_done(item.idempotency_key, version=item.version)
+        return 1
+
+    async def _resolve_intent(self, item: OutboxItem) -> OutboxItem | None:
         """The process died between recording an intent and knowing the outcome."""
         resolver = self.intent_resolvers.get(item.payload.get("action_name", ""))
         if resolver is None:
-            outcome = {"status": "failed", "error_code": "execution_outcome_unknown"}
+            outcome: dict[str, Any] = {
+                "status": "failed",
+                "error_code": "execution_outcome_unknown",
+            }
         else:
-            outcome = await resolver(item.payload)
+            async with asyncio.timeout(self._timeout_s):
+                outcome = await resolver({**item.payload, "idempotency_key": item.idempotency_key})
         payload = {**item.payload, **outcome}
         payload.pop("intent", None)
-        await self.outbox.put(item.idempotency_key, item.kind, item.user_id, payload)
-        return OutboxItem(
-            item.idempotency_key,
-            item.kind,
-            item.user_id,
-            payload,
-            "pending",
-            item.attempts,
-            item.created_at,
-            item.last_error,
-        )
+        return await self.outbox.resolve_intent(item, payload)
 
-    def _backoff(self, attempts: int) -> float:
-        delay = min(self.max_delay_s, self.base_delay_s * 2**attempts)
-        return delay * random.uniform(0.5, 1.0)
+    def _backoff(self, attempts: int, retry_after_s: float | None = None) -> float:
+        return Backoff(self.base_delay_s, self.max_delay_s).delay(attempts, retry_after_s)
 
     async def run(self, stop: asyncio.Event, *, interval_s: float = 2.0) -> None:
-        """Background loop for the worker's lifetime; never raises."""
-        while not stop.is_set():
+        """Background loop; never raises. Cancelling it is safe at any point: a row in
+        flight keeps its lease until it expires and is then sent again with its key."""
+        while not (stop.is_set() or self._stop.is_set()):
             try:
-                await self.flush_once()
+                await self.flush_once(stop)
             except Exception:
                 log.exception("outbox flush failed; will retry")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=interval_s)
+
+    def start(self, *, interval_s: float = 2.0) -> asyncio.Task[None]:
+        """Run in the background until `stop`."""
+        self._task = asyncio.create_task(self.run(self._stop, interval_s=interval_s))
+        return self._task
+
+    async def stop(self, timeout_s: float = 1.0) -> None:
+        """Stop within `timeout_s`: let the row in flight finish if it can, else cancel."""
+        self._stop.set()
+        task, self._task = self._task, None
+        if task is None:
+            return
+        done, _ = await asyncio.wait({task}, timeout=timeout_s)
+        if not done:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+# -- command line ------------------------------------------------------------------------
+
+
+def _age(ts: float) -> str:
+    delta = ts - time.time()
+    if abs(delta) < 1:
+        return "now"
+    return f"in {delta:.0f}s" if delta > 0 else f"{-delta:.0f}s ago"
+
+
+def _print_rows(rows: Sequence[OutboxItem]) -> None:
+    if not rows:
+        print("(no rows)")
+        return
+    print(f"{'KEY':<52} {'KIND':<14} {'STATE':<13} {'TRIES':>5} {'NEXT':<10} REASON")
+    for row in rows:
+        print(
+            f"{row.idempotency_key[:52]:<52} {row.kind:<14} {row.state:<13} {row.attempts:>5}"
+            f" {_age(row.next_attempt_at):<10} {row.last_error or '-'}"
+        )
+
+
+async def _cli(args: argparse.Namespace) -> int:
+    path = args.path or MemorySettings().outbox_path
+    if not Path(path).exists():
+        print(f"no outbox at {path}", file=sys.stderr)
+        return 1
+    outbox = Outbox(Path(path))
+    if args.command == "list":
+        _print_rows(await outbox.items())
+    elif args.command == "parked":
+        _print_rows(await outbox.parked())
+    else:
+        if not args.all and not args.keys:
+            print("redrive needs KEY... or --all", file=sys.stderr)
+            return 2
+        count = await outbox.redrive(None if args.all else args.keys)
+        print(f"re-driven: {count} row(s) due now; a running drain or call delivers them")
+        if not args.all and count < len(args.keys):
+            print("some keys were not parked (or do not exist)", file=sys.stderr)
+            return 1
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m memory.outbox", description="Outbox rows.")
+    parser.add_argument("--path", type=Path, help="outbox file (default MEMORY_OUTBOX_PATH)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="every row")
+    sub.add_parser("parked", help="rows parked as dead or needs_config, with their reason")
+    redrive = sub.add_parser("redrive", help="make parked rows due now")
+    redrive.add_argument("keys", nargs="*")
+    redrive.add_argument("--all", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        return asyncio.run(_cli(args))
+    except OutboxUnavailable as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

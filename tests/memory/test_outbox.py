@@ -32,6 +32,7 @@ async def test_killed_flusher_every_receipt_lands_exactly_once(
             "receipt",
             user_id,
             {"decision_id": decision.decision_id, "action_name": "book_visit", "status": "skipped"},
+            hold=False,
         )
 
     proc = subprocess.Popen(
@@ -144,6 +145,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
         "remember_many",
         user_id,
         {"facts": [caller_said("My boiler is in the loft").as_item()]},
+        hold=False,
     )
     assert await flusher.flush_once() == 1  # a duplicate row replays, it does not store twice
     recalled = await local_engine.recall(user_id, "boiler loft", top_k=10)
@@ -166,6 +168,7 @@ async def test_backoff_grows_and_honours_retry_after(tmp_path, local_engine, use
         "receipt",
         user_id,
         {"decision_id": "d", "action_name": "book_visit", "status": "skipped"},
+        hold=False,
     )
     assert await OutboxFlusher(outbox, RateLimited(), {}).flush_once() == 0
     with sqlite3.connect(outbox.path) as conn:
