@@ -34,6 +34,13 @@ class CalendarClient(Protocol):
         """Up to `count` slots that still have room, from `start` on, earliest first."""
         ...
 
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        """The booking made under this idempotency key, or None if none was made.
+
+        Crash recovery asks this: it identifies *this attempt's* booking, never an earlier,
+        unrelated booking of the same customer on the same day."""
+        ...
+
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         """The customer's bookings, earliest day first."""
         ...

@@ -14,6 +14,8 @@
          409/422 {"code": "slot_unavailable"}          → SlotUnavailable
     GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
          200 {"bookings": [booking, ...]}
+    GET  /v1/bookings?idempotency_key=<key>
+         200 {"bookings": [booking]}   the booking made under that key; [] when none
 
 `Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
 errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
@@ -152,6 +154,18 @@ class HttpCalendar:
             "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
         )
         return [body.to_slot() for body in _parse(response, _SlotsBody).slots]
+
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self._request(
+            "GET", "/v1/bookings", params={"idempotency_key": idempotency_key}
+        )
+        bookings = _parse(response, _BookingsBody).bookings
+        if len(bookings) > 1:
+            # One key books at most once; two answers mean the host is not keyed as agreed.
+            raise CalendarUnavailable("booking system returned several bookings for one key")
+        return bookings[0].to_booking() if bookings else None
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         response = await self._request(

@@ -171,6 +171,16 @@ class LocalCalendar:
 
         return await self._run(read)
 
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        def read(conn: sqlite3.Connection) -> Booking | None:
+            row = conn.execute(
+                "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?",
+                (idempotency_key,),
+            ).fetchone()
+            return None if row is None else _booking_from_row(row)
+
+        return await self._run(read)
+
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         def read(conn: sqlite3.Connection) -> list[Booking]:
             rows = conn.execute(
