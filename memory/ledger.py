@@ -30,7 +30,13 @@ from memory.models import (
     ExecutionReceiptResponse,
     ReceiptStatus,
 )
-from memory.sqlite_file import damage_of, is_damaged, is_missing_schema, quarantine
+from memory.sqlite_file import (
+    damage_of,
+    immediate_transaction,
+    is_damaged,
+    is_missing_schema,
+    quarantine,
+)
 
 log = logging.getLogger("memory.ledger")
 
@@ -148,7 +154,10 @@ class DecisionLedger:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._write_locks: dict[str, tuple[asyncio.Lock, int]] = {}
-        self._conn = self._open()
+        try:
+            self._conn = self._open()
+        except (sqlite3.Error, OSError) as exc:
+            raise self._unavailable(exc) from exc
 
     def _open(self) -> sqlite3.Connection:
         problem = damage_of(self.path)
@@ -253,13 +262,8 @@ class DecisionLedger:
 
     def _report(self, request: ReceiptRequest) -> ExecutionReceiptResponse:
         with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(conn):
                 response = self._report_locked(conn, request)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
             return response
 
     def _report_locked(
@@ -383,25 +387,19 @@ class DecisionLedger:
         """
 
         def begin() -> WriteRecord:
-            with self._connect() as conn:
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    row = conn.execute(
-                        "SELECT payload_hash, result, state FROM idempotent_writes"
-                        " WHERE idempotency_key = ?",
-                        (idempotency_key,),
-                    ).fetchone()
-                    if row is None:
-                        conn.execute(
-                            "INSERT INTO idempotent_writes (idempotency_key, payload_hash,"
-                            " result, state, user_id, started_at)"
-                            " VALUES (?, ?, '[]', 'in_progress', ?, ?)",
-                            (idempotency_key, payload_hash, user_id, _now()),
-                        )
-                    conn.execute("COMMIT")
-                except BaseException:
-                    conn.execute("ROLLBACK")
-                    raise
+            with self._connect() as conn, immediate_transaction(conn):
+                row = conn.execute(
+                    "SELECT payload_hash, result, state FROM idempotent_writes"
+                    " WHERE idempotency_key = ?",
+                    (idempotency_key,),
+                ).fetchone()
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO idempotent_writes (idempotency_key, payload_hash,"
+                        " result, state, user_id, started_at)"
+                        " VALUES (?, ?, '[]', 'in_progress', ?, ?)",
+                        (idempotency_key, payload_hash, user_id, _now()),
+                    )
             if row is None:
                 return WriteRecord("new", [])
             if row[0] != payload_hash:

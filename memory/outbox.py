@@ -53,6 +53,7 @@ from memory.settings import MemorySettings
 from memory.sqlite_file import (
     damage_of,
     file_repair_lock,
+    immediate_transaction,
     is_damaged,
     is_missing_schema,
     is_unwritable,
@@ -291,8 +292,7 @@ class Outbox:
         owner = self.owner if hold else None
 
         def upsert(conn: sqlite3.Connection) -> bool:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(conn):
                 conn.execute(
                     "INSERT INTO outbox (idempotency_key, kind, user_id, payload, state,"
                     " next_attempt_at, lease_until, lease_owner, created_at)"
@@ -315,10 +315,6 @@ class Outbox:
                 row = conn.execute(
                     "SELECT state, lease_owner FROM outbox WHERE idempotency_key = ?", (key,)
                 ).fetchone()
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
             return hold and row == ("pending", self.owner)
 
         return await self._run(upsert)
@@ -351,13 +347,11 @@ class Outbox:
         failure = error if isinstance(error, Failure) else classify_failure(error)
 
         def apply(conn: sqlite3.Connection) -> OutboxState:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(conn):
                 row = conn.execute(
                     "SELECT attempts, state FROM outbox WHERE idempotency_key = ?", (key,)
                 ).fetchone()
                 if row is None:
-                    conn.execute("COMMIT")
                     return "dead"
                 attempts = row[0] + 1
                 state = self._next_state(failure, attempts, row[1])
@@ -374,10 +368,6 @@ class Outbox:
                     (attempts, state, reason[:500], time.time() + wait,
                      self.config_fingerprint, row[1] if state in PARKED_STATES else None, key),
                 )  # fmt: skip
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
             if state in PARKED_STATES:
                 log.error("outbox row %s parked as %s: %s", key, state, reason)
             return state
@@ -415,8 +405,7 @@ class Outbox:
 
         def claim(conn: sqlite3.Connection) -> list[OutboxItem]:
             now = time.time()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(conn):
                 rows = conn.execute(
                     f"SELECT {_COLUMNS} FROM outbox WHERE {_DUE} ORDER BY created_at LIMIT ?",
                     (now, now, limit),
@@ -425,10 +414,6 @@ class Outbox:
                     "UPDATE outbox SET lease_until = ?, lease_owner = ? WHERE idempotency_key = ?",
                     [(now + lease_s, token, row[0]) for row in rows],
                 )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
             return [_item((*row[:10], now + lease_s, token)) for row in rows]
 
         return await self._run(claim)

@@ -41,6 +41,21 @@ def shared_sqlite(path: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+@contextlib.contextmanager
+def immediate_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT. On error, roll back only if SQLite has not already done so
+    (it does on a full disk), so the original error is the one that propagates."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
 def is_damaged(exc: BaseException) -> bool:
     """The file's bytes are not (or no longer) a usable SQLite database."""
     return isinstance(exc, sqlite3.DatabaseError) and any(
