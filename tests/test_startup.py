@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.startup import check_configuration, probe_writable, run_startup_check
+from worker.startup import check_configuration, run_startup_check
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = {

@@ -1,8 +1,11 @@
-"""Exactly-once fact writes on the local engine under faults (issue 14 item 1, issue 11).
+"""Exactly-once under faults: fact writes on the local engine and outbox flushes
+(issue 14 item 1, issue 11).
 
 A write is interrupted at every step — by an injected exception, by `kill -9` of the
 process doing it, by `kill -9` of the engine service mid-burst, and by two sends racing
-with one key — and then replayed. Counted afterwards: facts stored twice, facts lost.
+with one key — and then replayed; a flusher process is killed at every step of every row
+kind and a second one finishes. Counted afterwards: facts stored twice, facts lost,
+decisions without exactly one receipt.
 """
 
 from __future__ import annotations
@@ -13,14 +16,19 @@ import signal
 import subprocess
 import sys
 from collections import Counter
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from calendar_client import LocalCalendar
+from memory.drain import booking_intent_resolver
 from memory.engine_client import connect_local_engine
 from memory.errors import MemoryConflict, MemoryUnavailable
 from memory.local_engine import LocalEngine
-from memory.write_policy import VISIT_DAY_ATTRIBUTE, VISIT_DAY_ENTITY
+from memory.models import receipt_idempotency_key
+from memory.outbox import Outbox, OutboxFlusher
+from memory.write_policy import VISIT_DAY_ATTRIBUTE, VISIT_DAY_ENTITY, visit_day_slot
 from tests.engine_helpers import stop_engine
 from tests.memory.fault_facts import BATCH_STEPS, batch
 
@@ -189,3 +197,63 @@ async def test_engine_service_killed_mid_burst_stores_each_fact_once(tmp_path: P
     finally:
         await engine.close()
     print(f"engine kills: {kills}, writes retried after a kill: {len(retries)}")
+
+
+FLUSH_KILLS = [
+    (step, kind)
+    for step in ("claimed", "renewed", "resolved", "delivered")
+    for kind in ("receipt", "remember_many", "intent")
+    if step != "resolved" or kind == "intent"
+]
+
+
+@pytest.mark.parametrize(("step", "kind"), FLUSH_KILLS)
+async def test_flusher_killed_at_each_step_delivers_each_row_once(
+    tmp_path: Path, engine_service, engine_db: Path, user_id: str, step: str, kind: str
+) -> None:
+    """kill -9 of a flusher process at every step for every row kind; a second flusher
+    finishes. Each decision ends with exactly one receipt, each fact is stored once."""
+    day = date(2026, 12, 10)
+    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
+    plain = await engine_service.evaluate_action(user_id, "book", slot=visit_day_slot(day))
+    booked = await engine_service.evaluate_action(user_id, "book", slot=visit_day_slot(day))
+    await outbox.put(
+        receipt_idempotency_key(plain.decision_id), "receipt", user_id,
+        {"decision_id": plain.decision_id, "action_name": "book_visit", "status": "skipped"},
+        hold=False,
+    )  # fmt: skip
+    notes = batch(f"flush:{step}:{kind}")[:2]
+    await outbox.put(f"facts:{user_id}", "remember_many", user_id,
+                     {"facts": [f.as_item() for f in notes]}, hold=False)  # fmt: skip
+    intent_key = receipt_idempotency_key(booked.decision_id)
+    await outbox.record_intent(
+        intent_key, "receipt", user_id,
+        {"decision_id": booked.decision_id, "action_name": "book_visit", "customer_id": user_id,
+         "day": day.isoformat(), "intent": True},
+    )  # fmt: skip
+    booking = await calendar.book(user_id, day, 1, idempotency_key=intent_key)
+
+    proc = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "tests.memory.fault_flush_worker", str(outbox.path),
+         str(engine_db), str(calendar.path), step, kind],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
+    await asyncio.sleep(1.1)  # the dead flusher's leases expire
+    flusher = OutboxFlusher(
+        outbox, engine_service, {"book_visit": booking_intent_resolver(calendar)}
+    )
+    while await flusher.flush_once():
+        pass
+    assert await outbox.items() == []
+    trail = {d.decision_id: d for d in await engine_service.decision_trail(user_id)}
+    assert trail[plain.decision_id].status == "skipped"
+    assert (trail[booked.decision_id].status, trail[booked.decision_id].external_ref) == (
+        "succeeded",
+        booking.booking_id,
+    )
+    recalled = await engine_service.recall(user_id, "note", top_k=20)
+    contents = Counter(m.content for m in recalled.memories)
+    assert [contents[f.content] for f in notes] == [1, 1]
