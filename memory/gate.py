@@ -182,7 +182,8 @@ class ActionGate:
             log.warning("receipt for %s queued: %s", gate.decision_id, _describe(exc))
             if self._outbox is None:
                 raise
-            await self._outbox.put(key, "receipt", gate.user_id, payload)
+            # Released to any flusher now (the direct send is over).
+            await self._outbox.put(key, "receipt", gate.user_id, payload, hold=False)
             gate.receipt_queued = True
             return
         if gate._intent_recorded and self._outbox is not None:
