@@ -341,18 +341,19 @@ class Outbox:
         error: BaseException | Failure,
         *,
         delay_s: float | None = None,
-    ) -> OutboxState:
+    ) -> OutboxState | None:
         """One delivery failed: retry later, park `needs_config`, or park `dead` — by the
-        error's class, and `dead` once `max_attempts` is reached. Returns the new state."""
+        error's class, and `dead` once `max_attempts` is reached. Returns the new state
+        (None when the row is gone: delivered by another sender meanwhile)."""
         failure = error if isinstance(error, Failure) else classify_failure(error)
 
-        def apply(conn: sqlite3.Connection) -> OutboxState:
+        def apply(conn: sqlite3.Connection) -> OutboxState | None:
             with immediate_transaction(conn):
                 row = conn.execute(
                     "SELECT attempts, state FROM outbox WHERE idempotency_key = ?", (key,)
                 ).fetchone()
                 if row is None:
-                    return "dead"
+                    return None
                 attempts = row[0] + 1
                 state = self._next_state(failure, attempts, row[1])
                 reason = failure.reason
@@ -708,6 +709,9 @@ def main(argv: list[str] | None = None) -> int:
     except OutboxUnavailable as exc:
         print(str(exc), file=sys.stderr)
         return 1
+    except ValueError as exc:  # settings that do not validate (pydantic's error is one)
+        print(f"invalid settings: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
