@@ -167,7 +167,9 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m memory.drain", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m memory.drain", description=(__doc__ or "").splitlines()[0]
+    )
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     parser.add_argument("--interval-s", type=float, default=2.0)
     parser.add_argument("--stop-budget-s", type=float, default=5.0)

@@ -668,7 +668,8 @@ def _print_rows(rows: Sequence[OutboxItem]) -> None:
     for row in rows:
         print(
             f"{row.idempotency_key[:52]:<52} {row.kind:<14} {row.state:<13} {row.attempts:>5}"
-            f" {_age(row.next_attempt_at):<10} {row.last_error or '-'}"
+            f" {'-' if row.state in PARKED_STATES else _age(row.next_attempt_at):<10}"
+            f" {row.last_error or '-'}"
         )
 
 
