@@ -158,17 +158,35 @@ async def test_engine_service_killed_mid_burst_stores_each_fact_once(tmp_path: P
     retries = Counter[str]()
     gate = asyncio.Semaphore(8)
 
+    answered: dict[str, str] = {}  # decision id -> user, for decisions the caller saw
+
+    async def until_answered(key: str, call):  # type: ignore[no-untyped-def]
+        for _ in range(200):
+            try:
+                return await call()
+            except MemoryUnavailable:
+                retries[key] += 1
+                await asyncio.sleep(0.05)
+        raise AssertionError(f"{key} never landed")
+
     async def write(user: str, key: str) -> None:
         async with gate:
-            for _ in range(200):
-                try:
-                    await client.remember_many(user, batch(key), idempotency_key=key)
-                    landed.append(key)
-                    return
-                except MemoryUnavailable:
-                    retries[key] += 1
-                    await asyncio.sleep(0.05)
-            raise AssertionError(f"{key} never landed")
+            await until_answered(
+                key, lambda: client.remember_many(user, batch(key), idempotency_key=key)
+            )
+            landed.append(key)
+            slot = visit_day_slot(date(2026, 12, 10))
+            decision = await until_answered(
+                key, lambda: client.evaluate_action(user, "book", slot=slot)
+            )
+            answered[decision.decision_id] = user
+            await until_answered(
+                key,
+                lambda: client.report_execution(
+                    user, decision.decision_id, "book_visit", "skipped",
+                    idempotency_key=receipt_idempotency_key(decision.decision_id),
+                ),
+            )  # fmt: skip
 
     kills = 0
 
@@ -194,9 +212,14 @@ async def test_engine_service_killed_mid_burst_stores_each_fact_once(tmp_path: P
     try:
         for user in users:
             await assert_exactly_once(engine, user, keys[user])
+            trail = await engine.decision_trail(user)
+            # Every decision its caller saw has its one receipt (the ledger allows no second).
+            seen = [d for d in trail if answered.get(d.decision_id) == user]
+            assert len(seen) == len(keys[user])
+            assert all(d.status == "skipped" for d in seen)
     finally:
         await engine.close()
-    print(f"engine kills: {kills}, writes retried after a kill: {len(retries)}")
+    print(f"engine kills: {kills}, keys retried after a kill: {len(retries)}")
 
 
 FLUSH_KILLS = [
