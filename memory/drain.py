@@ -29,7 +29,8 @@ from calendar_client import CalendarClient, CalendarSettings, build_calendar
 from memory.backend import MemoryBackend
 from memory.errors import MemoryLayerError, OutboxUnavailable
 from memory.factory import open_memory_backend
-from memory.outbox import IntentResolver, Outbox, OutboxFlusher
+from memory.flusher import OutboxFlusher
+from memory.outbox import IntentResolver, Outbox
 from memory.settings import MemorySettings
 
 log = logging.getLogger("memory.drain")

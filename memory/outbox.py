@@ -14,6 +14,8 @@ sendable row once the outcome is known. If the process dies in between, the flus
 resolves the intent through a per-action resolver that asks the host system what happened
 (by the attempt's own idempotency key, see `memory.drain.booking_intent_resolver`).
 
+The flusher is `memory.flusher.OutboxFlusher`; the command line is `memory.outbox_cli`.
+
 Failures are classified by what to do (`memory.errors.classify_failure`): retry later with
 backoff (or the backend's Retry-After when the error carries one), park as `needs_config`
 until the configured key changes (401/403), or park as `dead` (422, 404, 409, or after
@@ -29,9 +31,7 @@ deliver directly instead.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -41,14 +41,12 @@ import sqlite3
 import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from memory.backend import MemoryBackend
 from memory.errors import Failure, OutboxUnavailable, classify_failure
-from memory.models import FactToRemember
 from memory.settings import MemorySettings
 from memory.sqlite_file import (
     damage_of,
@@ -509,211 +507,16 @@ class Outbox:
         )
 
 
-async def deliver(backend: MemoryBackend, item: OutboxItem) -> None:
-    """Send one row's call with its original idempotency key."""
-    payload = item.payload
-    if item.kind == "receipt":
-        await backend.report_execution(
-            item.user_id,
-            payload["decision_id"],
-            payload["action_name"],
-            payload["status"],
-            idempotency_key=item.idempotency_key,
-            external_ref=payload.get("external_ref"),
-            error_code=payload.get("error_code"),
-        )
-    elif item.kind == "remember_many":
-        facts = [FactToRemember(**fact) for fact in payload["facts"]]
-        await backend.remember_many(item.user_id, facts, idempotency_key=item.idempotency_key)
-    else:
-        raise ValueError(f"unknown outbox kind {item.kind!r}")
+def __getattr__(name: str) -> Any:
+    # The flusher lives in memory.flusher; older imports from here keep working.
+    if name in ("OutboxFlusher", "deliver"):
+        from memory import flusher
 
-
-@dataclass
-class OutboxFlusher:
-    """Retries outbox rows with capped exponential backoff and jitter, one row at a time
-    under a renewed lease; one row's failure never stops the others."""
-
-    outbox: Outbox
-    backend: MemoryBackend
-    intent_resolvers: Mapping[str, IntentResolver]
-    base_delay_s: float = 1.0
-    max_delay_s: float = 300.0
-    # A flusher that dies holding a lease blocks its rows for this long, no longer.
-    lease_s: float = 30.0
-    # Bounds each network call (delivery, intent resolution); must stay below lease_s so
-    # a send never outlives the lease it was sent under. Default: min(10 s, lease_s / 2).
-    call_timeout_s: float | None = None
-    batch_size: int = 10
-    # Fault-injection point for the replay tests (kill or raise after "claimed", "renewed",
-    # "resolved", "delivered", "settled"); always None in production.
-    fault_hook: Callable[[str, OutboxItem], Awaitable[None]] | None = None
-    _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
-    _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        if self.call_timeout_s is None:
-            self.call_timeout_s = min(10.0, self.lease_s / 2)
-        if self.call_timeout_s >= self.lease_s:
-            raise ValueError("call_timeout_s must be below lease_s")
-
-    @property
-    def _timeout_s(self) -> float:
-        assert self.call_timeout_s is not None
-        return self.call_timeout_s
-
-    async def flush_once(self, stop: asyncio.Event | None = None) -> int:
-        """Deliver what is due (one claim of up to `batch_size` rows); returns how many
-        landed. Raises only `OutboxUnavailable` (the file itself is unusable)."""
-        await self.outbox.redrive_config()
-        landed = 0
-        for item in await self.outbox.claim_due(limit=self.batch_size, lease_s=self.lease_s):
-            await self._fault_point("claimed", item)
-            if self._stop.is_set() or (stop is not None and stop.is_set()):
-                break  # the lease expires by itself; the row goes out on the next run
-            if not await self.outbox.renew(item, self.lease_s):
-                continue
-            await self._fault_point("renewed", item)
-            landed += await self._process(item)
-        return landed
-
-    async def _fault_point(self, step: str, item: OutboxItem) -> None:
-        if self.fault_hook is not None:
-            await self.fault_hook(step, item)
-
-    async def _process(self, item: OutboxItem) -> int:
-        try:
-            if item.state == "intent":
-                resolved = await self._resolve_intent(item)
-                if resolved is None:
-                    return 0
-                item = resolved
-                await self._fault_point("resolved", item)
-            async with asyncio.timeout(self._timeout_s):
-                await deliver(self.backend, item)
-        except Exception as exc:  # per-row isolation: anything goes back to this row only
-            failure = classify_failure(exc)
-            delay = self._backoff(item.attempts, failure.retry_after_s)
-            state = await self.outbox.settle(item.idempotency_key, failure, delay_s=delay)
-            log.warning("outbox row %s not delivered (%s): %s", item.idempotency_key, state,
-                        failure.reason)  # fmt: skip
-            await self._fault_point("settled", item)
-            return 0
-        await self._fault_point("delivered", item)
-        await self.outbox.mark_done(item.idempotency_key, version=item.version)
-        return 1
-
-    async def _resolve_intent(self, item: OutboxItem) -> OutboxItem | None:
-        """The process died between recording an intent and knowing the outcome."""
-        resolver = self.intent_resolvers.get(item.payload.get("action_name", ""))
-        if resolver is None:
-            outcome: dict[str, Any] = {
-                "status": "failed",
-                "error_code": "execution_outcome_unknown",
-            }
-        else:
-            async with asyncio.timeout(self._timeout_s):
-                outcome = await resolver({**item.payload, "idempotency_key": item.idempotency_key})
-        payload = {**item.payload, **outcome}
-        payload.pop("intent", None)
-        return await self.outbox.resolve_intent(item, payload)
-
-    def _backoff(self, attempts: int, retry_after_s: float | None = None) -> float:
-        return Backoff(self.base_delay_s, self.max_delay_s).delay(attempts, retry_after_s)
-
-    async def run(self, stop: asyncio.Event, *, interval_s: float = 2.0) -> None:
-        """Background loop; never raises. Cancelling it is safe at any point: a row in
-        flight keeps its lease until it expires and is then sent again with its key."""
-        while not (stop.is_set() or self._stop.is_set()):
-            try:
-                await self.flush_once(stop)
-            except Exception:
-                log.exception("outbox flush failed; will retry")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=interval_s)
-
-    def start(self, *, interval_s: float = 2.0) -> asyncio.Task[None]:
-        """Run in the background until `stop`."""
-        self._task = asyncio.create_task(self.run(self._stop, interval_s=interval_s))
-        return self._task
-
-    async def stop(self, timeout_s: float = 1.0) -> None:
-        """Stop within `timeout_s`: let the row in flight finish if it can, else cancel."""
-        self._stop.set()
-        task, self._task = self._task, None
-        if task is None:
-            return
-        done, _ = await asyncio.wait({task}, timeout=timeout_s)
-        if not done:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-
-# -- command line ------------------------------------------------------------------------
-
-
-def _age(ts: float) -> str:
-    delta = ts - time.time()
-    if abs(delta) < 1:
-        return "now"
-    return f"in {delta:.0f}s" if delta > 0 else f"{-delta:.0f}s ago"
-
-
-def _print_rows(rows: Sequence[OutboxItem]) -> None:
-    if not rows:
-        print("(no rows)")
-        return
-    print(f"{'KEY':<52} {'KIND':<14} {'STATE':<13} {'TRIES':>5} {'NEXT':<10} REASON")
-    for row in rows:
-        print(
-            f"{row.idempotency_key[:52]:<52} {row.kind:<14} {row.state:<13} {row.attempts:>5}"
-            f" {'-' if row.state in PARKED_STATES else _age(row.next_attempt_at):<10}"
-            f" {row.last_error or '-'}"
-        )
-
-
-async def _cli(args: argparse.Namespace) -> int:
-    path = args.path or MemorySettings().outbox_path
-    if not Path(path).exists():
-        print(f"no outbox at {path}", file=sys.stderr)
-        return 1
-    outbox = Outbox(Path(path))
-    if args.command == "list":
-        _print_rows(await outbox.items())
-    elif args.command == "parked":
-        _print_rows(await outbox.parked())
-    else:
-        if not args.all and not args.keys:
-            print("redrive needs KEY... or --all", file=sys.stderr)
-            return 2
-        count = await outbox.redrive(None if args.all else args.keys)
-        print(f"re-driven: {count} row(s) due now; a running drain or call delivers them")
-        if not args.all and count < len(args.keys):
-            print("some keys were not parked (or do not exist)", file=sys.stderr)
-            return 1
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m memory.outbox", description="Outbox rows.")
-    parser.add_argument("--path", type=Path, help="outbox file (default MEMORY_OUTBOX_PATH)")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="every row")
-    sub.add_parser("parked", help="rows parked as dead or needs_config, with their reason")
-    redrive = sub.add_parser("redrive", help="make parked rows due now")
-    redrive.add_argument("keys", nargs="*")
-    redrive.add_argument("--all", action="store_true")
-    args = parser.parse_args(argv)
-    try:
-        return asyncio.run(_cli(args))
-    except OutboxUnavailable as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    except ValueError as exc:  # settings that do not validate (pydantic's error is one)
-        print(f"invalid settings: {exc}", file=sys.stderr)
-        return 2
+        return getattr(flusher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":
+    from memory.outbox_cli import main
+
     sys.exit(main())

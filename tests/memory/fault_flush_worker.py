@@ -19,7 +19,8 @@ from pathlib import Path
 from calendar_client import LocalCalendar
 from memory.drain import booking_intent_resolver
 from memory.engine_client import connect_local_engine
-from memory.outbox import Outbox, OutboxFlusher, OutboxItem
+from memory.flusher import OutboxFlusher
+from memory.outbox import Outbox, OutboxItem
 
 TODAY = date(2026, 12, 7)
 

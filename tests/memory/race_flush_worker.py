@@ -14,7 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memory.outbox import Outbox, OutboxFlusher
+from memory.flusher import OutboxFlusher
+from memory.outbox import Outbox
 
 
 class SlowCountingBackend:

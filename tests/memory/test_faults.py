@@ -25,9 +25,10 @@ from calendar_client import LocalCalendar
 from memory.drain import booking_intent_resolver
 from memory.engine_client import connect_local_engine
 from memory.errors import MemoryConflict, MemoryUnavailable
+from memory.flusher import OutboxFlusher
 from memory.local_engine import LocalEngine
 from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox, OutboxFlusher
+from memory.outbox import Outbox
 from memory.write_policy import VISIT_DAY_ATTRIBUTE, VISIT_DAY_ENTITY, visit_day_slot
 from tests.engine_helpers import stop_engine
 from tests.memory.fault_facts import BATCH_STEPS, batch

@@ -22,8 +22,9 @@ from calendar_client import CalendarUnavailable, LocalCalendar
 from memory.cloud import CloudMemory
 from memory.drain import booking_intent_resolver
 from memory.errors import MemoryUnavailable
+from memory.flusher import OutboxFlusher
 from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox, OutboxFlusher
+from memory.outbox import Outbox
 from memory.write_policy import caller_said, visit_day_slot
 
 ROOT = Path(__file__).resolve().parents[2]

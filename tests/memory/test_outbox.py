@@ -9,9 +9,10 @@ from datetime import date
 from pathlib import Path
 
 from memory.errors import MemoryUnavailable
+from memory.flusher import OutboxFlusher
 from memory.ledger import DecisionLedger
 from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox, OutboxFlusher
+from memory.outbox import Outbox
 from memory.service import CallerMemory, call_write_key
 from memory.write_policy import caller_said, visit_day_slot
 from tests.memory.fakes import FlakyBackend
