@@ -59,6 +59,9 @@ def build_server(settings: WorkerSettings) -> AgentServer:
     )
 
 
+if __name__ == "__main__":
+    # Before any settings object is built below: bad settings get one line each, exit 2.
+    run_startup_check(sys.argv)
 STARTUP_SETTINGS = WorkerSettings()
 server = build_server(STARTUP_SETTINGS)
 
@@ -139,5 +142,4 @@ async def entrypoint(ctx: JobContext) -> None:
 
 
 if __name__ == "__main__":
-    run_startup_check(sys.argv)
     cli.run_app(server)

@@ -39,8 +39,9 @@ class CalendarClient(Protocol):
         ...
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
-        """The booking made under `idempotency_key`, if any (cancelled ones included:
-        crash recovery asks what happened to this attempt, not what exists now)."""
+        """The booking made under `idempotency_key`, if any (cancelled ones included: crash
+        recovery asks what happened to *this attempt*, never about an earlier, unrelated
+        booking of the same customer on the same day)."""
         ...
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:

@@ -192,8 +192,13 @@ class HttpCalendar:
         return await self._by_key("/v1/cancellations", idempotency_key)
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
         response = await self._request("GET", path, params={"idempotency_key": idempotency_key})
         found = _parse(response, _BookingsBody).bookings
+        if len(found) > 1:
+            # One key acts at most once; two answers mean the host is not keyed as agreed.
+            raise CalendarUnavailable("booking system returned several bookings for one key")
         return found[0].to_booking() if found else None
 
     # -- transport ----------------------------------------------------------------------

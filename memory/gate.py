@@ -203,7 +203,7 @@ class ActionGate:
         key = gate.idempotency_key
         payload = gate._payload()
         # Durable before the network call when a side effect ran (an intent exists).
-        queued = gate._intent_recorded and await self._queue(gate, key, payload)
+        queued = gate._intent_recorded and await self._queue(gate, key, payload, hold=True)
         try:
             gate.receipt = await asyncio.wait_for(
                 self._backend.report_execution(
@@ -224,12 +224,13 @@ class ActionGate:
             return
         except MemoryRejected as exc:
             log.error("receipt for %s rejected: %s", gate.decision_id, exc)
-            if queued or await self._queue(gate, key, payload):
+            if queued or await self._queue(gate, key, payload, hold=True):
                 await self._park(key, f"{exc.code}: {exc}")
             return
         except Exception as exc:  # unavailable, timeout, unreadable answer: retry later
             log.warning("receipt for %s queued: %s", gate.decision_id, _describe(exc))
-            gate.receipt_queued = queued or await self._queue(gate, key, payload)
+            # Released to any flusher now: the direct send is over.
+            gate.receipt_queued = await self._queue(gate, key, payload, hold=False)
             return
         await self._settle(key, queued)
         log.info(
@@ -239,12 +240,15 @@ class ActionGate:
             gate.receipt.receipt.policy_alignment,
         )
 
-    async def _queue(self, gate: GateDecision, key: str, payload: dict[str, Any]) -> bool:
-        """Best effort: the outbox is a fallback, never a gate on direct delivery."""
+    async def _queue(
+        self, gate: GateDecision, key: str, payload: dict[str, Any], *, hold: bool
+    ) -> bool:
+        """Best effort: the outbox is a fallback, never a gate on direct delivery. `hold`
+        keeps the row leased to this sender while it sends directly."""
         if self._outbox is None:
             return False
         try:
-            await self._outbox.put(key, "receipt", gate.user_id, payload)
+            await self._outbox.put(key, "receipt", gate.user_id, payload, hold=hold)
         except Exception as exc:
             log.error("outbox unavailable for receipt %s: %s", gate.decision_id, exc)
             return False

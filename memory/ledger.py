@@ -11,15 +11,17 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
+import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected
+from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected, MemoryUnavailable
 from memory.models import (
     ACTION_NAME_PATTERN,
     ERROR_CODE_PATTERN,
@@ -28,6 +30,15 @@ from memory.models import (
     ExecutionReceiptResponse,
     ReceiptStatus,
 )
+from memory.sqlite_file import (
+    damage_of,
+    immediate_transaction,
+    is_damaged,
+    is_missing_schema,
+    quarantine,
+)
+
+log = logging.getLogger("memory.ledger")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
@@ -57,6 +68,13 @@ CREATE TABLE IF NOT EXISTS idempotent_writes (
     result TEXT NOT NULL
 );
 """
+# Added with write-ahead records: a key is recorded `in_progress` before its first fact is
+# written and `done` (with the ids) after the last; rows from before are all done.
+_WRITE_COLUMNS = {
+    "state": "TEXT NOT NULL DEFAULT 'done'",
+    "user_id": "TEXT",
+    "started_at": "TEXT",
+}
 
 _TERMINAL_STATUSES = frozenset({"succeeded", "failed", "skipped"})
 
@@ -96,6 +114,14 @@ class ReceiptRequest:
 
 
 @dataclass(frozen=True)
+class WriteRecord:
+    """An idempotent write's record: `new` (just created), `in_progress` or `done`."""
+
+    state: str
+    ids: list[str]
+
+
+@dataclass(frozen=True)
 class DecisionRecord:
     decision_id: str
     outcome: str
@@ -116,28 +142,82 @@ def _now() -> str:
 
 
 class DecisionLedger:
-    """SQLite-backed; one connection per call so any thread or process can use the file."""
+    """SQLite-backed; the engine process is the file's only writer.
+
+    The file is checked at open (`PRAGMA quick_check`); a damaged one is moved aside with a
+    log line naming it and recreated, as is one found damaged or deleted while in use. A
+    ledger that cannot be written raises `MemoryUnavailable` naming the file.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._write_locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        try:
+            self._conn = self._open()
+        except (sqlite3.Error, OSError) as exc:
+            raise self._unavailable(exc) from exc
+
+    def _open(self) -> sqlite3.Connection:
+        problem = damage_of(self.path)
+        if problem is not None:
+            quarantine(self.path, problem, label="decision ledger")
+        conn = self._connect_file()
+        conn.executescript(_SCHEMA)
+        present = {row[1] for row in conn.execute("PRAGMA table_info(idempotent_writes)")}
+        for column, ddl in _WRITE_COLUMNS.items():
+            if column not in present:
+                conn.execute(f"ALTER TABLE idempotent_writes ADD COLUMN {column} {ddl}")
+        # Which file we hold: a file deleted or replaced under us is noticed on next use.
+        self._inode = os.stat(self.path).st_ino
+        return conn
+
+    def _connect_file(self) -> sqlite3.Connection:
         # One connection for the engine process's lifetime, used from worker threads one at a
         # time; the engine is the file's only writer, so nothing else contends for it.
-        self._conn = sqlite3.connect(
-            path, timeout=30.0, isolation_level=None, check_same_thread=False
+        conn = sqlite3.connect(
+            self.path, timeout=30.0, isolation_level=None, check_same_thread=False
         )
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA busy_timeout=30000")
         # WAL + NORMAL survives a process crash; only power loss can drop the last commits,
         # which the worker-side outbox covers.
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(_SCHEMA)
-        self._lock = threading.Lock()
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _reopen(self, reason: str) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        log.error("decision ledger %s %s; reopening it", self.path, reason)
+        self._conn = self._open()
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            yield self._conn
+            try:
+                if os.stat(self.path).st_ino != self._inode:
+                    self._reopen("was replaced on disk")
+            except FileNotFoundError:
+                self._reopen("was deleted")
+            except OSError as exc:
+                raise self._unavailable(exc) from exc
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                if is_damaged(exc) or is_missing_schema(exc):
+                    # Next use starts on a fresh file; this call still fails (retryable).
+                    with contextlib.suppress(sqlite3.Error, OSError):
+                        self._conn.close()
+                        quarantine(self.path, str(exc), label="decision ledger")
+                        self._conn = self._open()
+                raise self._unavailable(exc) from exc
+
+    def _unavailable(self, exc: BaseException) -> MemoryUnavailable:
+        return MemoryUnavailable(
+            f"decision ledger {self.path} failed: {type(exc).__name__}: {exc}",
+            code="ledger_unavailable",
+        )
 
     def close(self) -> None:
         with self._lock:
@@ -182,13 +262,8 @@ class DecisionLedger:
 
     def _report(self, request: ReceiptRequest) -> ExecutionReceiptResponse:
         with self._connect() as conn:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate_transaction(conn):
                 response = self._report_locked(conn, request)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
             return response
 
     def _report_locked(
@@ -285,33 +360,78 @@ class DecisionLedger:
 
         return await asyncio.to_thread(load)
 
-    async def replay_write(self, idempotency_key: str, payload_hash: str) -> list[str] | None:
-        """Memory ids of an earlier write under this key; conflict if its payload differed."""
+    @contextlib.asynccontextmanager
+    async def write_guard(self, idempotency_key: str) -> AsyncIterator[None]:
+        """One write per key at a time inside the engine process (the file's only writer):
+        a second send with the same key waits, then finds the first one's record."""
+        lock, users = self._write_locks.get(idempotency_key, (asyncio.Lock(), 0))
+        self._write_locks[idempotency_key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._write_locks[idempotency_key]
+            if users == 1:
+                del self._write_locks[idempotency_key]
+            else:
+                self._write_locks[idempotency_key] = (lock, users - 1)
 
-        def load() -> list[str] | None:
-            with self._connect() as conn:
+    async def begin_write(
+        self, idempotency_key: str, payload_hash: str, user_id: str
+    ) -> WriteRecord:
+        """The key's record, creating it `in_progress` when new. Call under `write_guard`.
+
+        `done`: replay the ids. `in_progress`: an earlier attempt stopped part-way (killed,
+        cancelled, failed); its facts carry the key, so the caller finds them and completes.
+        A different payload under the key is a conflict in either state.
+        """
+
+        def begin() -> WriteRecord:
+            with self._connect() as conn, immediate_transaction(conn):
                 row = conn.execute(
-                    "SELECT payload_hash, result FROM idempotent_writes WHERE idempotency_key = ?",
+                    "SELECT payload_hash, result, state FROM idempotent_writes"
+                    " WHERE idempotency_key = ?",
                     (idempotency_key,),
                 ).fetchone()
+                if row is None:
+                    conn.execute(
+                        "INSERT INTO idempotent_writes (idempotency_key, payload_hash,"
+                        " result, state, user_id, started_at)"
+                        " VALUES (?, ?, '[]', 'in_progress', ?, ?)",
+                        (idempotency_key, payload_hash, user_id, _now()),
+                    )
             if row is None:
-                return None
+                return WriteRecord("new", [])
             if row[0] != payload_hash:
                 raise MemoryConflict(
                     "idempotency key reused with a different payload",
                     code="idempotency_conflict",
                     status=409,
                 )
-            return json.loads(row[1])
+            return WriteRecord(row[2], json.loads(row[1]))
 
-        return await asyncio.to_thread(load)
+        return await asyncio.to_thread(begin)
 
-    async def record_write(self, idempotency_key: str, payload_hash: str, ids: list[str]) -> None:
+    async def complete_write(self, idempotency_key: str, ids: list[str]) -> None:
         def store() -> None:
             with self._connect() as conn:
                 conn.execute(
-                    "INSERT OR IGNORE INTO idempotent_writes VALUES (?, ?, ?)",
-                    (idempotency_key, payload_hash, json.dumps(ids)),
+                    "UPDATE idempotent_writes SET state = 'done', result = ?"
+                    " WHERE idempotency_key = ?",
+                    (json.dumps(ids), idempotency_key),
                 )
 
         await asyncio.to_thread(store)
+
+    async def write_state(self, idempotency_key: str) -> str | None:
+        """`in_progress`, `done`, or None; for operators and tests."""
+
+        def load() -> str | None:
+            with self._connect() as conn:
+                row = conn.execute(
+                    "SELECT state FROM idempotent_writes WHERE idempotency_key = ?",
+                    (idempotency_key,),
+                ).fetchone()
+            return None if row is None else row[0]
+
+        return await asyncio.to_thread(load)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import contextdb
 from contextdb.core.exceptions import (
@@ -37,6 +38,10 @@ from memory.models import (
 )
 
 _RECALL_CONTEXT_TOKENS = 512
+# Metadata keys that tie a stored fact to the idempotent write that stored it.
+_WRITE_KEY = "idempotency_key"
+_WRITE_INDEX = "fact_index"
+_REPLAY_SCAN_LIMIT = 1_000_000
 
 
 def memory_from_item(item: Any) -> Memory:
@@ -173,32 +178,83 @@ class LocalEngine:
     async def remember_many(
         self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str
     ) -> list[Memory]:
-        """Idempotent batch write: a replay under the same key returns the first result."""
+        """Idempotent batch write, exactly once whatever step a crash or a retry lands on.
+
+        The ledger is a separate SQLite file, so a fact and its key cannot commit together.
+        Instead the key is recorded `in_progress` before the first fact is written, and every
+        fact carries the key and its index in its metadata. A replay that finds the key
+        `in_progress` (the earlier attempt was killed, cancelled or failed part-way) keeps the
+        facts already written, writes only the rest, then completes the record. Two sends
+        with one key are serialised here: the engine process is the file's only writer.
+        """
         payload = [fact.as_item() for fact in facts]
         digest = _payload_hash(user_id, payload)
-        earlier = await self._ledger.replay_write(idempotency_key, digest)
-        if earlier is not None:
-            return await self._load(user_id, earlier)
-        stored = []
-        for fact in facts:
-            with warnings.catch_warnings():
-                # A slot the text does not support is demoted by the engine; that is the
-                # intended safety net, not something to print on every call.
-                warnings.simplefilter("ignore", UserWarning)
-                item = await self._guard(
-                    self._db.factual.add(
-                        fact.content,
-                        source=fact.source,
-                        confidence=fact.confidence,
-                        action_relevant=fact.action_relevant,
-                        entity=fact.entity,
-                        attribute=fact.attribute,
-                        user_id=user_id,
-                    )
-                )
-            stored.append(item)
-        await self._ledger.record_write(idempotency_key, digest, [m.id for m in stored])
+        async with self._ledger.write_guard(idempotency_key):
+            record = await self._ledger.begin_write(idempotency_key, digest, user_id)
+            if record.state == "done":
+                return await self._load(user_id, record.ids)
+            await self._fault_point("begun")
+            written = (
+                await self._facts_written_under(user_id, idempotency_key)
+                if record.state == "in_progress"
+                else {}
+            )
+            stored = []
+            for index, fact in enumerate(facts):
+                item = written.get(index)
+                if item is None:
+                    item = await self._add_fact(user_id, fact, idempotency_key, index)
+                    await self._fault_point(f"fact:{index}")
+                stored.append(item)
+            await self._ledger.complete_write(idempotency_key, [m.id for m in stored])
+            await self._fault_point("recorded")
         return [memory_from_item(m) for m in stored]
+
+    # Fault-injection point for the replay tests (kill or raise after a named step:
+    # "begun", "fact:<i>", "recorded"). Always None in production.
+    fault_hook: ClassVar[Callable[[str], Awaitable[None]] | None] = None
+
+    async def _fault_point(self, step: str) -> None:
+        if self.fault_hook is not None:
+            await self.fault_hook(step)
+
+    async def _add_fact(
+        self, user_id: str, fact: FactToRemember, idempotency_key: str, index: int
+    ) -> Any:
+        with warnings.catch_warnings():
+            # A slot the text does not support is demoted by the engine; that is the
+            # intended safety net, not something to print on every call.
+            warnings.simplefilter("ignore", UserWarning)
+            return await self._guard(
+                self._db.factual.add(
+                    fact.content,
+                    # The key travels with the fact, in the same commit as the fact itself.
+                    metadata={_WRITE_KEY: idempotency_key, _WRITE_INDEX: index},
+                    source=fact.source,
+                    confidence=fact.confidence,
+                    action_relevant=fact.action_relevant,
+                    entity=fact.entity,
+                    attribute=fact.attribute,
+                    user_id=user_id,
+                )
+            )
+
+    async def _facts_written_under(self, user_id: str, idempotency_key: str) -> dict[int, Any]:
+        """Facts an interrupted attempt already stored under this key, by their index.
+
+        A scan of the caller's facts, paid only on a replay of an interrupted write. A fact
+        that landed as a corroboration or no-op carries no tag, but writing it again is a
+        no-op: the engine's writes all come from one speaker, which corroborates only once.
+        """
+        items = await self._guard(
+            self._db.factual.list_facts(limit=_REPLAY_SCAN_LIMIT, user_id=user_id)
+        )
+        found: dict[int, Any] = {}
+        for item in items:
+            metadata = item.metadata or {}
+            if metadata.get(_WRITE_KEY) == idempotency_key:
+                found.setdefault(int(metadata.get(_WRITE_INDEX, -1)), item)
+        return found
 
     async def _load(self, user_id: str, ids: list[str]) -> list[Memory]:
         found = []

@@ -140,6 +140,7 @@ class CallerMemory:
             )
         except (MemoryUnavailable, TimeoutError) as exc:
             log.warning("fact write queued in outbox: %s", exc or "timeout")
+            await self.outbox.settle(idempotency_key, exc)  # release the row to the flusher
             return WriteOutcome(0, len(facts))
         except MemoryLayerError as exc:
             await self.outbox.mark_dead(idempotency_key, f"{exc.code}: {exc}")

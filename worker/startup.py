@@ -1,34 +1,184 @@
-"""The worker's startup check: every configuration problem named up front, one line each."""
+"""The worker's startup check: every configuration problem named up front, one line each.
+
+Before the worker registers with LiveKit it builds every settings object (worker, memory,
+calendar), checks what pydantic cannot (required settings, the signing secret's length) and
+probes every data file's directory for writability. Any problem: one line per problem on
+stderr, naming the setting, and exit status 2 — never a traceback, never a worker that
+registers and then fails on each call.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
 
+from pydantic import ValidationError
+from pydantic_settings import BaseSettings
+
+from calendar_client.settings import CalendarSettings
+from identity.claims import MIN_SECRET_BYTES
 from memory.factory import check_backend, describe_backend
 from memory.settings import MemorySettings
 from worker.settings import WorkerSettings
 
-RUN_COMMANDS = {"dev", "start", "connect"}
+RUN_COMMANDS = {"dev", "start", "connect", "console"}
+EXIT_CONFIG = 2
+# Big enough that a full disk refuses it, small enough to be free on a healthy one.
+_PROBE_BYTES = 64 * 1024
+_S = TypeVar("_S", bound=BaseSettings)
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    setting: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.setting}: {self.message}"
+
+
+@dataclass
+class StartupConfig:
+    worker: WorkerSettings | None
+    memory: MemorySettings | None
+    calendar: CalendarSettings | None
+    problems: list[ConfigProblem]
+
+
+def _build(factory: Callable[..., _S], problems: list[ConfigProblem]) -> _S | None:
+    """Build one settings object; on errors, record each, then build it again with the bad
+    fields at their defaults so the remaining checks still run (and report) in one go."""
+    try:
+        return factory()
+    except ValidationError as exc:
+        errors = exc.errors()
+    problems.extend(_describe(error) for error in errors)
+    fields = getattr(factory, "model_fields", {})
+    by_alias = {info.alias or name: name for name, info in fields.items()}
+    bad = {by_alias.get(str(e["loc"][0]), str(e["loc"][0])) for e in errors if e.get("loc")}
+    defaults = {name: fields[name].default for name in bad if name in fields}
+    try:
+        return factory(**defaults)
+    except (ValidationError, TypeError):
+        return None
+
+
+def _describe(error: Any) -> ConfigProblem:
+    setting = ".".join(str(part) for part in error.get("loc", ())) or "settings"
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    secret = any(word in setting.upper() for word in ("KEY", "SECRET", "TOKEN"))
+    shown = str(error.get("input", ""))[:60]
+    if "input" in error and not secret and error.get("type") != "missing" and shown not in message:
+        message += f" (got {shown!r})"
+    return ConfigProblem(setting, message)
+
+
+def probe_writable(path: Path) -> str | None:
+    """None when a data file can be created or written at `path`, else why not."""
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create directory {parent}: {exc.strerror or exc}"
+    if path.is_dir():
+        return f"{path} is a directory, not a file"
+    if path.exists():
+        try:
+            # os.access says yes to root on a read-only mount; opening for write does not.
+            with open(path, "r+b"):
+                pass
+        except OSError as exc:
+            return f"cannot write {path}: {exc.strerror or exc}"
+    probe = parent / f".write-probe-{os.getpid()}"
+    try:
+        with open(probe, "wb") as handle:
+            handle.write(b"\0" * _PROBE_BYTES)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as exc:
+        return f"cannot write in {parent}: {exc.strerror or exc}"
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return None
+
+
+def _data_paths(config: StartupConfig) -> list[tuple[str, Path]]:
+    paths: list[tuple[str, Path]] = []
+    if config.memory is not None and config.memory.enabled:
+        if config.memory.backend_name == "local":
+            paths.append(("CONTEXTDB_LOCAL_PATH", config.memory.local_path))
+        paths.append(("MEMORY_OUTBOX_PATH", config.memory.outbox_path))
+    if config.worker is not None:
+        paths.append(("ATTESTATION_PATH", config.worker.attestation_path))
+        paths.append(("CUSTOMER_DIRECTORY_PATH", config.worker.customer_directory_path))
+    if config.calendar is not None and not config.calendar.base_url:
+        paths.append(("CALENDAR_LOCAL_PATH", config.calendar.local_path))
+    return paths
+
+
+def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
+    """Every settings object built, every rule checked; the problems, in a stable order."""
+    problems: list[ConfigProblem] = []
+    worker = _build(WorkerSettings, problems)
+    memory = _build(MemorySettings, problems)
+    calendar = _build(CalendarSettings, problems)
+    config = StartupConfig(worker, memory, calendar, problems)
+    if worker is not None:
+        for name in worker.missing_required():
+            problems.append(ConfigProblem(name, "required, not set (see .env.example)"))
+        secret = worker.identity_signing_secret
+        if secret is not None and secret.get_secret_value().strip():
+            size = len(secret.get_secret_value().encode())
+            if size < MIN_SECRET_BYTES:
+                problems.append(
+                    ConfigProblem(
+                        "IDENTITY_SIGNING_SECRET",
+                        f"must be at least {MIN_SECRET_BYTES} bytes (is {size})",
+                    )
+                )
+    if probe_paths:
+        for setting, path in _data_paths(config):
+            reason = probe_writable(path)
+            if reason is not None:
+                problems.append(ConfigProblem(f"{setting}={path}", reason))
+    return config
 
 
 def run_startup_check(argv: list[str]) -> None:
-    """Name each missing setting before the worker registers, instead of failing per call."""
+    """Exit 2 with one line per problem before the worker registers; warn (not fail) when
+    the memory backend does not answer — calls then run without memory and fail closed."""
     command = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
     if command not in RUN_COMMANDS:
+        # Other commands (download-files, --help) still build WorkerSettings at import.
+        problems: list[ConfigProblem] = []
+        _build(WorkerSettings, problems)
+        _exit_if(problems)
         return
-    missing = WorkerSettings().missing_required()
-    try:
-        memory = MemorySettings()
-    except ValueError as exc:
-        print(f"Invalid memory settings: {exc}", file=sys.stderr)
-        sys.exit(2)
-    if missing:
-        print("Missing required settings: " + ", ".join(missing), file=sys.stderr)
-        print("Copy .env.example to .env and fill them in.", file=sys.stderr)
-        sys.exit(2)
-    print(f"memory backend: {describe_backend(memory)}", file=sys.stderr)
-    problem = asyncio.run(check_backend(memory))
+    config = check_configuration()
+    _exit_if(config.problems)
+    assert config.memory is not None
+    print(f"memory backend: {describe_backend(config.memory)}", file=sys.stderr)
+    problem = asyncio.run(check_backend(config.memory))
     if problem:
         # Not fatal: calls still run, without memory, and consequential actions fail closed.
         print(f"WARNING: {problem}", file=sys.stderr)
+
+
+def _exit_if(problems: list[ConfigProblem]) -> None:
+    if not problems:
+        return
+    for problem in problems:
+        print(f"configuration error: {problem}", file=sys.stderr)
+    print(
+        f"{len(problems)} configuration problem(s); fix them in the environment or .env "
+        "(see .env.example). The worker did not start.",
+        file=sys.stderr,
+    )
+    sys.exit(EXIT_CONFIG)

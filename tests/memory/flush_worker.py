@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from memory.engine_client import connect_local_engine
-from memory.outbox import Outbox, OutboxFlusher
+from memory.flusher import OutboxFlusher
+from memory.outbox import Outbox
 
 
 class SlowBackend:

@@ -9,8 +9,10 @@ from datetime import date
 from pathlib import Path
 
 from memory.errors import MemoryUnavailable
+from memory.flusher import OutboxFlusher
+from memory.ledger import DecisionLedger
 from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox, OutboxFlusher
+from memory.outbox import Outbox
 from memory.service import CallerMemory, call_write_key
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_slot, plain_fact
@@ -32,6 +34,7 @@ async def test_killed_flusher_every_receipt_lands_exactly_once(
             "receipt",
             user_id,
             {"decision_id": decision.decision_id, "action_name": "book_visit", "status": "skipped"},
+            hold=False,
         )
 
     proc = subprocess.Popen(
@@ -144,6 +147,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
         "remember_many",
         user_id,
         {"facts": [plain_fact("My boiler is in the loft").as_item()]},
+        hold=False,
     )
     assert await flusher.flush_once() == 1  # a duplicate row replays, it does not store twice
     recalled = await local_engine.recall(user_id, "boiler loft", top_k=10)
@@ -166,9 +170,57 @@ async def test_backoff_grows_and_honours_retry_after(tmp_path, local_engine, use
         "receipt",
         user_id,
         {"decision_id": "d", "action_name": "book_visit", "status": "skipped"},
+        hold=False,
     )
     assert await OutboxFlusher(outbox, RateLimited(), {}).flush_once() == 0
     with sqlite3.connect(outbox.path) as conn:
         next_at, attempts = conn.execute("SELECT next_attempt_at, attempts FROM outbox").fetchone()
     assert attempts == 1
     assert 40 <= next_at - time.time() <= 43
+
+
+async def test_outbox_file_from_the_previous_release_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "outbox.sqlite3"
+    with sqlite3.connect(path) as conn:  # the schema before leases had owners and versions
+        conn.execute(
+            "CREATE TABLE outbox (idempotency_key TEXT PRIMARY KEY, kind TEXT NOT NULL,"
+            " user_id TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL,"
+            " attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL,"
+            " lease_until REAL NOT NULL DEFAULT 0, created_at REAL NOT NULL, last_error TEXT)"
+        )
+        now = time.time()
+        conn.execute(
+            "INSERT INTO outbox VALUES ('receipt:old', 'receipt', 'u', '{}', 'pending', 2, ?,"
+            " 0, ?, 'network: down')",
+            (now, now),
+        )
+        conn.execute(
+            "INSERT INTO outbox VALUES ('receipt:old-intent', 'receipt', 'u', '{}', 'intent',"
+            " 0, ?, 0, ?, NULL)",
+            (now, now),
+        )
+    conn.close()
+    outbox = Outbox(path, intent_grace_s=120)
+    rows = {i.idempotency_key: i for i in await outbox.items()}
+    assert (rows["receipt:old"].state, rows["receipt:old"].attempts) == ("pending", 2)
+    assert rows["receipt:old"].version == 1
+    # An old intent keeps its grace period as its lease: a live call may still be booking.
+    assert rows["receipt:old-intent"].lease_until >= now + 119
+    assert [i.idempotency_key for i in await outbox.claim_due()] == ["receipt:old"]
+
+
+async def test_ledger_file_from_the_previous_release_replays_old_writes(tmp_path: Path) -> None:
+    path = tmp_path / "memory.ledger.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE TABLE idempotent_writes (idempotency_key TEXT PRIMARY KEY,"
+            " payload_hash TEXT NOT NULL, result TEXT NOT NULL)"
+        )
+        conn.execute("INSERT INTO idempotent_writes VALUES ('k-old', 'h', '[\"m-1\"]')")
+    conn.close()
+    ledger = DecisionLedger(path)
+    try:
+        record = await ledger.begin_write("k-old", "h", "u")
+        assert (record.state, record.ids) == ("done", ["m-1"])
+    finally:
+        ledger.close()
