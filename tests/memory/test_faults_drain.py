@@ -18,8 +18,9 @@ from memory.errors import MemoryAuthError
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox, config_fingerprint
 from memory.settings import MemorySettings
-from memory.write_policy import caller_said, visit_day_slot
 from tests.engine_helpers import stop_engine_if_running
+from tests.memory.support import day_slot as visit_day_slot
+from tests.memory.support import plain_fact as caller_said
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2026, 12, 10)
