@@ -45,7 +45,9 @@ def booking_intent_resolver(calendar: CalendarClient) -> IntentResolver:
     retries that row later and goes on with the others."""
 
     async def resolve(payload: dict[str, Any]) -> dict[str, Any]:
-        key = str(payload.get("booking_key") or payload["idempotency_key"])
+        key = str(
+            payload.get("host_key") or payload.get("booking_key") or payload["idempotency_key"]
+        )
         booking = await calendar.booking_for_key(key)
         if booking is None:
             return {"status": "failed", "error_code": "interrupted_before_booking"}
@@ -63,6 +65,17 @@ class DrainReport:
     delivered: int = 0
     passes: int = 0
     last_error: str | None = None
+
+
+def gated_action_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
+    """Every declared gated action's crash-recovery resolver (`tools.GATED_ACTIONS`).
+
+    Imported here, not at module level: the memory layer does not depend on the tools, only
+    the drain process needs to know which actions exist."""
+    from tools import GATED_ACTIONS
+    from tools.actions import intent_resolvers
+
+    return intent_resolvers(GATED_ACTIONS, calendar)
 
 
 async def drain_due(
@@ -102,7 +115,7 @@ async def run_drain_loop(
     outbox = Outbox.for_settings(settings)
     own_calendar = calendar is None
     calendar = calendar if calendar is not None else build_calendar(CalendarSettings())
-    resolvers = resolvers or {BOOKING_ACTION: booking_intent_resolver(calendar)}
+    resolvers = resolvers or gated_action_resolvers(calendar)
     backend: MemoryBackend | None = None
     try:
         while not stop.is_set():

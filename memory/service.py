@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from memory import snapshot
 from memory.backend import MemoryBackend
-from memory.errors import MemoryLayerError, MemoryUnavailable
+from memory.errors import MemoryLayerError, MemoryUnavailable, OutboxUnavailable
 from memory.gate import ActionGate
 from memory.models import FactToRemember, Memory, MemorySnapshot
 from memory.outbox import Outbox
@@ -66,6 +66,8 @@ def _ms(started: float) -> float:
 class WriteOutcome:
     written: int
     queued: int
+    # Neither delivered nor queued (backend and outbox down at once); logged as an error.
+    lost: int = 0
 
 
 class CallerMemory:
@@ -131,22 +133,45 @@ class CallerMemory:
         if not facts:
             return WriteOutcome(0, 0)
         payload = {"facts": [fact.as_item() for fact in facts]}
-        # Durable first: a process killed mid-write still has the facts on disk.
-        await self.outbox.put(idempotency_key, "remember_many", self.user_id, payload)
+        # Durable first: a process killed mid-write still has the facts on disk. The outbox
+        # is a fallback, not a gate: when it cannot write, the facts still go out directly.
+        durable, held = True, False
+        try:
+            # held: this call owns the row's lease while it sends directly (else a flusher does).
+            held = await self.outbox.put(idempotency_key, "remember_many", self.user_id, payload)
+        except OutboxUnavailable as exc:
+            log.error("outbox unavailable, writing facts directly: %s", exc)
+            durable = False
         try:
             await asyncio.wait_for(
                 self.backend.remember_many(self.user_id, facts, idempotency_key=idempotency_key),
                 timeout=timeout_s,
             )
         except (MemoryUnavailable, TimeoutError) as exc:
+            if not durable:
+                log.error("fact write failed and could not be queued: %s", exc or "timeout")
+                return WriteOutcome(0, 0, lost=len(facts))
             log.warning("fact write queued in outbox: %s", exc or "timeout")
-            await self.outbox.settle(idempotency_key, exc)  # release the row to the flusher
+            if held:
+                await self._settle(idempotency_key, exc)  # release the row to the flusher
             return WriteOutcome(0, len(facts))
         except MemoryLayerError as exc:
-            await self.outbox.mark_dead(idempotency_key, f"{exc.code}: {exc}")
+            if held:
+                await self._settle(idempotency_key, exc)  # parked with its reason
             raise
-        await self.outbox.mark_done(idempotency_key)
+        if held:
+            await self._settle(idempotency_key, None)
         return WriteOutcome(len(facts), 0)
+
+    async def _settle(self, key: str, exc: BaseException | None) -> None:
+        try:
+            if exc is None:
+                await self.outbox.mark_done(key)
+            else:
+                await self.outbox.settle(key, exc)
+        except OutboxUnavailable as failure:
+            # Delivered (or failed) already; a later replay is deduplicated by its key.
+            log.error("outbox could not record the outcome of %s: %s", key, failure)
 
 
 def redacted(facts: list[FactToRemember]) -> list[FactToRemember]:

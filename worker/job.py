@@ -36,7 +36,7 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
         extractor["extract"] = model_extractor(settings, memory_settings)
     return HostServices(
         backend=await open_memory_backend_or_unavailable(memory_settings),
-        outbox=Outbox(memory_settings.outbox_path),
+        outbox=Outbox.for_settings(memory_settings),
         calendar=build_calendar(calendar_settings),
         attestations=AttestationStore(settings.attestation_path),
         policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),

@@ -3,6 +3,8 @@ evidence and confirmation."""
 
 from __future__ import annotations
 
+import sqlite3
+
 from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from memory.outbox import OutboxFlusher
 from tests.conversation.conftest import caller, tool_outputs
@@ -73,7 +75,10 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
 
     # Later, the flusher resolves the intent by the booking's own key and reports it.
     outbox = harness.host.outbox
-    outbox._intent_grace_s = 0  # type: ignore[attr-defined]
+    [intent] = await outbox.items()
+    assert intent.state == "intent"
+    with sqlite3.connect(outbox.path) as conn:  # the intent's grace period has passed
+        conn.execute("UPDATE outbox SET lease_until = 0")
     flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(GATED_ACTIONS, calendar))
     assert await flusher.flush_once() == 1
     [booking] = await calendar.bookings_for(identity.customer_id)

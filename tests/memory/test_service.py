@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from pathlib import Path
 
 import httpx
 import pytest
@@ -231,3 +232,24 @@ async def test_the_fact_write_is_durable_before_the_network_call(local_engine, o
     )
     assert seen_in_outbox == [1] and outcome.written == 1
     assert await outbox.items() == []  # delivered, so cleared
+
+
+class BrokenOutbox:
+    async def put(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        from memory.errors import OutboxUnavailable
+
+        raise OutboxUnavailable(Path("/x/outbox.sqlite3"), "read-only file system")
+
+
+async def test_a_broken_outbox_never_blocks_the_direct_fact_write(local_engine, user_id):
+    from memory.models import FactToRemember
+
+    memory = CallerMemory(local_engine, BrokenOutbox(), user_id)  # type: ignore[arg-type]
+    outcome = await memory.remember(
+        [FactToRemember("Caller's address: 1 Elm Road", "user_stated", 0.9)],
+        idempotency_key="k-broken",
+        timeout_s=2,
+    )
+    assert (outcome.written, outcome.queued, outcome.lost) == (1, 0, 0)
+    recalled = await local_engine.recall(user_id, "address", top_k=5)
+    assert any("1 Elm Road" in m.content for m in recalled.memories)
