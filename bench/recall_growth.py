@@ -33,7 +33,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -43,7 +43,7 @@ import numpy as np
 from memory.local_engine import LocalEngine
 from memory.models import FactToRemember
 from memory.service import SNAPSHOT_QUERY, recall_within
-from memory.sqlite_stats import has_statistics, traced_plans
+from memory.sqlite_stats import connection_idle, has_statistics, traced_plans
 from memory.write_policy import requested_visit_day, visit_day_slot
 
 MEMORIES_PER_CALLER = 20
@@ -52,8 +52,9 @@ DAY = date(2026, 12, 10)
 MEASURED = "caller-measured"
 TEMPLATE = "caller-template"
 # Bump when the way files are built changes, so a stale cache is never reused.
-BUILD_VERSION = 1
-MIN_SAMPLES = 20
+BUILD_VERSION = 2
+# Past BUDGET_S a series stops at this many samples (the 100K baseline costs seconds each).
+MIN_SAMPLES = {"recall": 12, "slot": 12, "snapshot": 10}
 BUDGET_S = 25.0  # wall time per measured series
 
 NOTES = [
@@ -112,49 +113,60 @@ def _unit_vectors(rng: np.random.Generator, count: int, dim: int) -> np.ndarray:
     return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
 
 
-def _grow_by_copies(path: Path, first_caller: int, callers: int, seed: int) -> None:
-    """Insert `callers` copies of the template caller's rows in one transaction."""
+def copy_caller_rows(
+    path: Path, template_user: str, targets: list[str], *, seed: int, status: str | None = None
+) -> int:
+    """Insert a copy of `template_user`'s rows for each user id in `targets` (ids may repeat),
+    in the engine's own column layout, in one transaction. Returns the rows inserted.
+
+    Each copy gets a new id, the target's name in its text, a timestamp a minute older than
+    the previous copy (created_at orders lexical recall) and a random unit vector; `status`
+    overrides the lifecycle state (tests use it to make misleading statistics).
+    """
     conn = sqlite3.connect(path)
     try:
-        cursor = conn.execute("SELECT * FROM memories WHERE user_id = ?", (TEMPLATE,))
+        cursor = conn.execute("SELECT * FROM memories WHERE user_id = ?", (template_user,))
         columns = [d[0] for d in cursor.description]
         template = [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
         if not template:
-            raise RuntimeError("template caller has no rows; the file was not built by this bench")
+            raise RuntimeError(f"{template_user} has no rows to copy")
         dim = int(template[0]["embedding_dim"])
         rng = np.random.default_rng(seed)
         base = datetime.fromisoformat(template[0]["created_at"])
         placeholders = ",".join("?" * len(columns))
         sql = f"INSERT INTO memories ({','.join(columns)}) VALUES ({placeholders})"
-        batch_callers = 500
-        for start in range(first_caller, first_caller + callers, batch_callers):
-            stop = min(start + batch_callers, first_caller + callers)
-            vectors = _unit_vectors(rng, (stop - start) * len(template), dim)
+        inserted = 0
+        for start in range(0, len(targets), 500):
+            chunk = targets[start : start + 500]
+            vectors = _unit_vectors(rng, len(chunk) * len(template), dim)
             rows = []
-            position = 0
-            for caller in range(start, stop):
-                user_id = f"caller-{caller:06d}"
-                # Spread writes over time like real calls (created_at orders recall ties).
-                stamp = (base - timedelta(minutes=caller)).isoformat()
-                for row in template:
+            for offset, user_id in enumerate(chunk):
+                stamp = (base - timedelta(minutes=start + offset + 1)).isoformat()
+                for index, row in enumerate(template):
                     copy = dict(row)
                     copy["id"] = str(uuid.uuid4())
                     copy["user_id"] = user_id
-                    # The engine's own stored text, under this caller's name.
-                    copy["content"] = row["content"].replace(TEMPLATE, user_id)
-                    copy["embedding"] = vectors[position].tobytes()
+                    copy["content"] = row["content"].replace(template_user, user_id)
+                    copy["embedding"] = vectors[offset * len(template) + index].tobytes()
                     copy["created_at"] = copy["updated_at"] = copy["ingestion_time"] = stamp
-                    position += 1
+                    if status is not None:
+                        copy["status"] = status
                     rows.append(tuple(copy[c] for c in columns))
             conn.executemany(sql, rows)
+            inserted += len(rows)
         # The engine's process-local vector index reloads when this revision moves.
         conn.execute(
             "UPDATE contextdb_meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
             "WHERE key LIKE 'index_revision%'"
         )
         conn.commit()
+        return inserted
     finally:
         conn.close()
+
+
+def _caller(index: int) -> str:
+    return f"caller-{index:06d}"
 
 
 @dataclass(frozen=True)
@@ -199,7 +211,7 @@ async def build_files(key: BuildKey) -> dict[int, Path]:
     for size in key.sizes:
         target = size // MEMORIES_PER_CALLER
         started = time.perf_counter()
-        _grow_by_copies(work, callers, target - callers, seed=size)
+        copy_caller_rows(work, TEMPLATE, [_caller(i) for i in range(callers, target)], seed=size)
         callers = target
         _checkpoint(work)
         shutil.copyfile(work, files[size])
@@ -234,22 +246,6 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
-async def _timed(
-    fn: Callable[[], Awaitable[object]], iterations: int, budget_s: float
-) -> list[float]:
-    """Up to `iterations` samples, stopping early (after at least MIN_SAMPLES) past budget_s:
-    the baseline at 100K costs seconds a recall, and the bench must stay well under 10 min."""
-    samples: list[float] = []
-    deadline = time.perf_counter() + budget_s
-    for _ in range(iterations):
-        started = time.perf_counter()
-        await fn()
-        samples.append((time.perf_counter() - started) * 1000)
-        if len(samples) >= MIN_SAMPLES and time.perf_counter() > deadline:
-            break
-    return samples
-
-
 @dataclass(frozen=True)
 class Figures:
     samples: int
@@ -260,51 +256,94 @@ class Figures:
     plan: str
 
 
-async def measure(
-    path: Path, *, statistics_on: bool, model: str, iterations: int, callers: int
-) -> Figures:
-    engine = await LocalEngine.open(path, embedding_model=model, statistics=statistics_on)
-    try:
-        assert has_statistics(path) == statistics_on, "baseline file must have no statistics"
-        started = time.perf_counter()
-        # First recall after open loads every vector into the engine's process-local index.
-        _, plans = await traced_plans(engine.db, engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8))
-        first = (time.perf_counter() - started) * 1000
-        plan = ", ".join(sorted({_index_of(p) for p in plans.values()}))
-        recall_ms = await _timed(
-            lambda: engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8), iterations, BUDGET_S
-        )
-        slot = visit_day_slot(DAY)
-        found = await engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED)
-        assert found, "the measured caller's visit-day fact is missing"
-        slot_ms = await _timed(
-            lambda: engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED),
-            iterations,
-            BUDGET_S,
-        )
-        # One snapshot per distinct caller, like call starts from different people.
-        stride = max(1, (callers - 2) // iterations)
-        deadline = time.perf_counter() + BUDGET_S
-        hits = 0
-        sampled = 0
-        for caller in range(2, callers, stride):
-            snapshot = await recall_within(
-                engine, f"caller-{caller:06d}", SNAPSHOT_QUERY, budget_ms=PREFETCH_BUDGET_MS
-            )
-            sampled += 1
-            hits += snapshot.available and bool(snapshot.memories)
-            if sampled >= iterations or (sampled >= MIN_SAMPLES and time.perf_counter() > deadline):
-                break
+@dataclass
+class Series:
+    """One engine under measurement: one file at one size, with or without statistics."""
+
+    size: int
+    engine: LocalEngine
+    first_recall_ms: float
+    plan: str
+    recall_ms: list[float]
+    slot_ms: list[float]
+    snapshots: int = 0
+    hits: int = 0
+
+    def figures(self) -> Figures:
         return Figures(
-            len(recall_ms),
-            percentiles(recall_ms),
-            percentiles(slot_ms),
-            hits / max(1, sampled),
-            first,
-            plan,
+            len(self.recall_ms),
+            percentiles(self.recall_ms),
+            percentiles(self.slot_ms),
+            self.hits / max(1, self.snapshots),
+            self.first_recall_ms,
+            self.plan,
         )
-    finally:
-        await engine.close()
+
+
+async def _open_series(path: Path, size: int, *, statistics_on: bool, model: str) -> Series:
+    engine = await LocalEngine.open(path, embedding_model=model, statistics=statistics_on)
+    assert has_statistics(path) == statistics_on, "the baseline file must have no statistics"
+    started = time.perf_counter()
+    # The first recall after open loads every vector into the engine's process-local index.
+    _, plans = await traced_plans(engine.db, engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8))
+    first = (time.perf_counter() - started) * 1000
+    slot = visit_day_slot(DAY)
+    found = await engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED)
+    assert found, "the measured caller's visit-day fact is missing"
+    plan = ", ".join(sorted({_index_of(p) for p in plans.values()}))
+    return Series(size, engine, first, plan, [], [])
+
+
+async def _sample(ms: list[float], work: Awaitable[object]) -> None:
+    started = time.perf_counter()
+    await work
+    ms.append((time.perf_counter() - started) * 1000)
+
+
+async def measure_interleaved(group: list[Series], iterations: int) -> None:
+    """Round-robin samples across the sizes, so the load of a shared 2-core machine falls
+    on every size alike and the ratios within the run mean something."""
+    slot = visit_day_slot(DAY)
+    for kind in ("recall", "slot", "snapshot"):
+        deadline = time.perf_counter() + BUDGET_S
+        active = list(group)
+        for round_ in range(iterations):
+            for series in active:
+                if kind == "recall":
+                    await _sample(
+                        series.recall_ms, series.engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8)
+                    )
+                elif kind == "slot":
+                    await _sample(
+                        series.slot_ms,
+                        series.engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED),
+                    )
+                else:
+                    # One call start per distinct caller, as call starts from different people.
+                    callers = series.size // MEMORIES_PER_CALLER
+                    caller = 2 + (round_ * max(1, (callers - 2) // iterations)) % (callers - 2)
+                    snapshot = await recall_within(
+                        series.engine, _caller(caller), SNAPSHOT_QUERY, budget_ms=PREFETCH_BUDGET_MS
+                    )
+                    series.snapshots += 1
+                    series.hits += snapshot.available and bool(snapshot.memories)
+                    # A missed snapshot leaves its query running on the engine's connection;
+                    # let it finish so each call start meets an idle engine, as in a call.
+                    await connection_idle(series.engine.db)
+            if round_ + 1 >= MIN_SAMPLES[kind] and time.perf_counter() > deadline:
+                break
+
+
+def _print_series(label: str, series: Series) -> None:
+    f = series.figures()
+    print(
+        f"  {series.size:>7} {label:<6} n={f.samples:<3} "
+        f"recall p50/p95 {f.recall[0]:7.1f}/{f.recall[1]:7.1f} ms  "
+        f"slot {f.slot[0]:5.1f}/{f.slot[1]:5.1f} ms  "
+        f"snapshot<{PREFETCH_BUDGET_MS}ms {f.hit_rate:6.1%} (n={series.snapshots})  "
+        f"first recall {f.first_recall_ms:6.0f} ms  plan: {f.plan}",
+        flush=True,
+    )
 
 
 async def main(sizes: list[int], iterations: int, model: str) -> None:
@@ -312,49 +351,46 @@ async def main(sizes: list[int], iterations: int, model: str) -> None:
     key = BuildKey(tuple(sizes), model)
     print(
         f"recall growth bench: {MEMORIES_PER_CALLER} memories per caller, embedder {model}, "
-        f"{iterations} iterations"
+        f"up to {iterations} samples per series"
     )
     files = await build_files(key)
-    rows: list[tuple[int, str, Figures]] = []
+    results: dict[tuple[int, str], Figures] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for size in sizes:
-            callers = size // MEMORIES_PER_CALLER
-            for label, on in (("before", False), ("after", True)):
+        for label, on in (("before", False), ("after", True)):
+            group = []
+            for size in sizes:
                 copy = Path(tmp) / f"{label}-{size}.sqlite3"
                 _copy_store(files[size], copy)
-                figures = await measure(
-                    copy, statistics_on=on, model=model, iterations=iterations, callers=callers
-                )
-                rows.append((size, label, figures))
-                print(
-                    f"  {size:>7} {label:<6} n={figures.samples:<3} recall p50/p95 {figures.recall[0]:6.1f}/"
-                    f"{figures.recall[1]:6.1f} ms  slot {figures.slot[0]:4.1f}/"
-                    f"{figures.slot[1]:4.1f} ms  snapshot<{PREFETCH_BUDGET_MS}ms "
-                    f"{figures.hit_rate:6.1%}  first recall {figures.first_recall_ms:7.0f} ms"
-                    f"  plan: {figures.plan}",
-                    flush=True,
-                )
-                for leftover in Path(tmp).glob(f"{label}-{size}*"):
-                    leftover.unlink()
+                group.append(await _open_series(copy, size, statistics_on=on, model=model))
+            try:
+                await measure_interleaved(group, iterations)
+            finally:
+                for series in group:
+                    await series.engine.close()
+            for series in group:
+                _print_series(label, series)
+                results[(series.size, label)] = series.figures()
+            for leftover in Path(tmp).glob(f"{label}-*"):
+                leftover.unlink()
     print()
     print(
-        f"| memories | callers | recall p50/p95 before | after | slot read p50/p95 after "
-        f"| snapshot within {PREFETCH_BUDGET_MS} ms before | after |"
+        "| memories | callers | recall p50/p95 before | recall p50/p95 after "
+        f"| slot read p50/p95 after | snapshot within {PREFETCH_BUDGET_MS} ms before | after |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|")
-    by = {(size, label): figures for size, label, figures in rows}
     for size in sizes:
-        b, a = by[(size, "before")], by[(size, "after")]
+        b, a = results[(size, "before")], results[(size, "after")]
         print(
-            f"| {size} | {size // MEMORIES_PER_CALLER} | {b.recall[0]:.1f}/{b.recall[1]:.1f} ms "
-            f"| {a.recall[0]:.1f}/{a.recall[1]:.1f} ms | {a.slot[0]:.1f}/{a.slot[1]:.1f} ms "
-            f"| {b.hit_rate:.1%} | {a.hit_rate:.1%} |"
+            f"| {size} | {size // MEMORIES_PER_CALLER} "
+            f"| {b.recall[0]:.1f}/{b.recall[1]:.1f} ms | {a.recall[0]:.1f}/{a.recall[1]:.1f} ms "
+            f"| {a.slot[0]:.1f}/{a.slot[1]:.1f} ms | {b.hit_rate:.1%} | {a.hit_rate:.1%} |"
         )
-    smallest, largest = by[(sizes[0], "after")], by[(sizes[-1], "after")]
+    low, high = sizes[0], sizes[-1]
+    after = results[(high, "after")].recall[1] / results[(low, "after")].recall[1]
+    before = results[(high, "before")].recall[1] / results[(low, "before")].recall[1]
     print(
-        f"\np95 at {sizes[-1]} / p95 at {sizes[0]} (after): "
-        f"{largest.recall[1] / smallest.recall[1]:.2f}x (target <= 2x); before: "
-        f"{by[(sizes[-1], 'before')].recall[1] / by[(sizes[0], 'before')].recall[1]:.2f}x"
+        f"\nrecall p95 at {high} / p95 at {low}: after {after:.2f}x (target <= 2x), "
+        f"before {before:.2f}x"
     )
     print(f"total {time.perf_counter() - started:.0f} s")
 

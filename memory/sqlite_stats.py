@@ -187,6 +187,12 @@ class StatsKeeper:
                 await self._task
 
 
+async def connection_idle(db: contextdb.ContextDB) -> None:
+    """Return once every statement queued on the engine's connection before it has run
+    (aiosqlite runs them in order), e.g. a recall abandoned by a timeout."""
+    await _fetchall(_connection(db), "SELECT 1")
+
+
 def has_statistics(path: Path) -> bool:
     """Whether the file holds ANALYZE results for the memories table (read-only check)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
