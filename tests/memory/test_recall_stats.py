@@ -94,15 +94,17 @@ async def test_a_young_file_is_not_analyzed(tmp_path: Path) -> None:
 async def _stale_engine(path: Path) -> LocalEngine:
     """An open engine whose statistics say status is more selective than user_id.
 
-    Analyzed (at open) while one caller held 300 rows, half of them archived; then 300 more
-    callers arrive through another connection, all active.
+    Analyzed (at open) while one caller held 300 of the 310 rows, spread over the three
+    lifecycle states; then 300 callers arrive through another connection, all active.
     """
     await _seed(path, user_id="solo", count=10)
-    copy_caller_rows(path, "solo", ["solo"] * 14, seed=2, status="ARCHIVED")
-    copy_caller_rows(path, "solo", ["solo"] * 15, seed=3)
+    await _seed(path)
+    copy_caller_rows(path, TEMPLATE, ["solo"] * 9, seed=2)
+    copy_caller_rows(path, TEMPLATE, ["solo"] * 10, seed=3, status="ARCHIVED")
+    copy_caller_rows(path, TEMPLATE, ["solo"] * 10, seed=4, status="DELETED")
     engine = await LocalEngine.open(path)
     assert sqlite_stats.has_statistics(path)
-    copy_caller_rows(path, "solo", _callers(300, "new"), seed=4)
+    copy_caller_rows(path, TEMPLATE, _callers(300, "new"), seed=5)
     return engine
 
 
@@ -142,7 +144,7 @@ async def test_keeper_reanalyzes_when_the_store_has_doubled(tmp_path: Path) -> N
         assert again is not None
         await again
         assert keeper.analyze_runs == 1
-        assert keeper.state.rows == 3300
+        assert keeper.state.rows == 3310
     finally:
         await engine.close()
 
