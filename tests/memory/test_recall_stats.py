@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -201,3 +202,58 @@ async def test_engine_service_feeds_writes_to_the_keeper(
         await client.close()
         await keeper.close()
         await engine.close()
+
+
+# --- the optional offline embedder (requirements-embedder.txt) -----------------------------
+
+
+def test_onnx_minilm_matches_the_reference_model() -> None:
+    """Cosine similarities sentence-transformers documents for fp32 all-MiniLM-L6-v2."""
+    from memory.embedders import OnnxMiniLM
+
+    left = ["The cat sits outside", "A man is playing guitar", "The new movie is awesome"]
+    right = ["The dog plays in the garden", "A woman watches TV", "The new movie is so great"]
+    reference = [0.2838, -0.0327, 0.8939]
+    vectors = OnnxMiniLM().encode(left + right)
+    assert vectors.shape == (6, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    cosines = (vectors[:3] * vectors[3:]).sum(axis=1)
+    # int8 weights: within a few hundredths of the fp32 model, not bit-equal.
+    assert np.allclose(cosines, reference, atol=0.02), cosines
+
+
+def test_onnx_minilm_refuses_a_model_file_that_is_not_the_pinned_one(tmp_path: Path) -> None:
+    from memory.embedders import EmbedderUnavailable, OnnxMiniLM, minilm_files
+
+    fake = tmp_path / "model.onnx"
+    fake.write_bytes(b"not the model")
+    with pytest.raises(EmbedderUnavailable, match="not the pinned"):
+        OnnxMiniLM(fake, minilm_files()[1]).encode(["hello"])
+
+
+async def test_local_engine_opens_with_the_onnx_embedder(tmp_path: Path) -> None:
+    from memory.embedders import ONNX_MINILM, provider_for
+
+    assert provider_for("mock") is None
+    path = tmp_path / "engine.sqlite3"
+    engine = await LocalEngine.open(path, embedding_model=ONNX_MINILM)
+    try:
+        facts = [
+            FactToRemember(content=text, source="user_stated", confidence=0.8)
+            for text in (
+                "The caller prefers engineer visits on Thursday mornings",
+                "The invoice should be emailed, not posted",
+                "There is a dog in the garden",
+            )
+        ]
+        await engine.remember_many("c1", facts, idempotency_key="k")
+        result = await engine.recall("c1", "what day suits a visit from the engineer", top_k=1)
+        assert [m.content for m in result.memories] == [facts[0].content]
+    finally:
+        await engine.close()
+    conn = sqlite3.connect(path)
+    try:
+        stored = conn.execute("SELECT DISTINCT embedding_dim, embedding_model_id FROM memories")
+        assert stored.fetchall() == [(384, ONNX_MINILM)]
+    finally:
+        conn.close()
