@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from contextdb.utils.embeddings import EmbeddingProvider
+from contextdb.core.config import ContextDBConfig
+from contextdb.utils.embeddings import EmbeddingProvider, wrap_embedder
 
 ONNX_MINILM = "onnx-minilm"
 _MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
@@ -128,7 +129,17 @@ class OnnxMiniLM(EmbeddingProvider):
 
 
 def provider_for(embedding_model: str) -> EmbeddingProvider | None:
-    """The project's provider for this CONTEXTDB_EMBEDDING_MODEL value, or None (engine's own)."""
-    if embedding_model == ONNX_MINILM:
-        return OnnxMiniLM()
-    return None
+    """The project's provider for this CONTEXTDB_EMBEDDING_MODEL value, or None (engine's own).
+
+    Wrapped as the engine wraps its own providers: pycontextdb adds its query cache and
+    timeout only to providers it builds, and without the cache every recall would re-embed
+    the constant call-start query.
+    """
+    if embedding_model != ONNX_MINILM:
+        return None
+    defaults = ContextDBConfig.model_fields
+    return wrap_embedder(
+        OnnxMiniLM(),
+        cache_size=defaults["embedding_cache_size"].default,
+        timeout_seconds=defaults["embed_timeout_seconds"].default,
+    )
