@@ -257,3 +257,22 @@ async def test_local_engine_opens_with_the_onnx_embedder(tmp_path: Path) -> None
         assert stored.fetchall() == [(384, ONNX_MINILM)]
     finally:
         conn.close()
+
+
+async def test_onnx_provider_caches_repeated_queries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The call-start snapshot query never changes: it must be embedded once, not per call."""
+    from memory import embedders
+
+    calls: list[list[str]] = []
+    real = embedders.OnnxMiniLM.encode
+
+    def counting(self: embedders.OnnxMiniLM, texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return real(self, texts)
+
+    monkeypatch.setattr(embedders.OnnxMiniLM, "encode", counting)
+    provider = embedders.provider_for(embedders.ONNX_MINILM)
+    assert provider is not None
+    first = await provider.embed_query(SNAPSHOT_QUERY)
+    again = await provider.embed_query(SNAPSHOT_QUERY)
+    assert first == again and len(calls) == 1
