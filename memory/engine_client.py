@@ -149,6 +149,8 @@ _ENGINE_SOURCES = (
     "models.py",
     "facts.py",
     "errors.py",
+    "sqlite_stats.py",
+    "embedders.py",
 )
 
 

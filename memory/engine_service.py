@@ -28,6 +28,7 @@ from typing import Any
 
 from aiohttp import web
 
+from memory import sqlite_stats
 from memory.errors import MemoryLayerError, MemoryRejected
 from memory.local_engine import LocalEngine
 from memory.models import ActionSlot, FactToRemember
@@ -50,7 +51,12 @@ def _idempotency_key(request: web.Request) -> str:
     return key
 
 
-def build_app(engine: LocalEngine, activity: list[float], version: str = "") -> web.Application:
+def build_app(
+    engine: LocalEngine,
+    activity: list[float],
+    stats: sqlite_stats.StatsKeeper | None = None,
+    version: str = "",
+) -> web.Application:
     @web.middleware
     async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != "/health":  # probes must not keep an idle engine alive
@@ -115,6 +121,9 @@ def build_app(engine: LocalEngine, activity: list[float], version: str = "") -> 
         memories = await engine.remember_many(
             body["user_id"], facts, idempotency_key=_idempotency_key(request)
         )
+        if stats is not None:
+            # Re-analyze in the background once the store has doubled; never on this request.
+            stats.note_writes(len(memories))
         return _json({"memories": [dataclasses.asdict(m) for m in memories]})
 
     async def forget(request: web.Request) -> web.Response:
@@ -171,8 +180,9 @@ async def serve(
     db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str = ""
 ) -> None:
     engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
+    stats = sqlite_stats.StatsKeeper(engine.db, await sqlite_stats.read_state(engine.db))
     activity = [time.monotonic()]
-    runner = web.AppRunner(build_app(engine, activity, version), access_log=None)
+    runner = web.AppRunner(build_app(engine, activity, stats, version), access_log=None)
     await runner.setup()
     with contextlib.suppress(FileNotFoundError):
         socket_path.unlink()
@@ -196,6 +206,7 @@ async def serve(
         await runner.cleanup()
         with contextlib.suppress(FileNotFoundError):
             socket_path.unlink()
+        await stats.close()
         await engine.close()
 
 

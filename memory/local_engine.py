@@ -26,6 +26,7 @@ from contextdb.integrations.act import VerifyBeforeAct
 from contextdb.integrations.prompting import render_recalled_context
 from contextdb_cloud_client import Memory, RecallResult
 
+from memory import embedders, sqlite_stats
 from memory.decisions import decide_in_slot
 from memory.errors import MemoryNotFound, MemoryRejected, MemoryUnavailable
 from memory.ledger import DecisionLedger, DecisionRecord, ReceiptRequest
@@ -65,6 +66,14 @@ def memory_from_item(item: Any) -> Memory:
     )
 
 
+def _embedder_options(embedding_model: str) -> dict[str, Any]:
+    """Engine options for a project-provided embedder (memory.embedders); none for the rest."""
+    provider = embedders.provider_for(embedding_model)
+    if provider is None:
+        return {}
+    return {"embedding_provider": provider, "embedding_dim": provider.dimension()}
+
+
 def _payload_hash(user_id: str, payload: Any) -> str:
     return hashlib.sha256(json.dumps([user_id, payload], sort_keys=True).encode()).hexdigest()
 
@@ -78,7 +87,15 @@ class LocalEngine:
         self._verifier = VerifyBeforeAct(db)
 
     @classmethod
-    async def open(cls, path: Path, *, embedding_model: str = "mock") -> LocalEngine:
+    async def open(
+        cls, path: Path, *, embedding_model: str = "mock", statistics: bool = True
+    ) -> LocalEngine:
+        """Open (or create) the engine file.
+
+        `statistics=False` skips the planner statistics step and reproduces pycontextdb's own
+        open, where recall cost grows with the whole store; only the growth bench's baseline
+        uses it.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
         db = contextdb.init(
             storage_url=f"sqlite:///{path}",
@@ -86,9 +103,13 @@ class LocalEngine:
             llm_model="mock",
             # The engine itself keeps the audit chain; per-read audit doubles recall cost.
             enable_read_audit=False,
+            **_embedder_options(embedding_model),
         )
         # Initialise once before any concurrent use: concurrent first calls each initialise.
         await db.stats()
+        if statistics:
+            # Before the first recall: without statistics SQLite scans every caller's rows.
+            await sqlite_stats.refresh_if_stale(db)
         return cls(db, DecisionLedger(path.with_name(path.stem + ".ledger.sqlite3")))
 
     @property
