@@ -23,9 +23,20 @@ from memory.local_engine import LocalEngine
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
 from memory.service import SNAPSHOT_QUERY, CallerMemory
+from memory.write_policy import action_request, action_request_slot
 from tests.engine_helpers import stop_engine_if_running
-from tests.memory.support import day_request as requested_visit_day
-from tests.memory.support import day_slot as visit_day_slot
+
+BENCH_CALL = "bench-call"
+
+
+def requested_visit_day(day):  # type: ignore[no-untyped-def]
+    """This bench call's request for `day` (pending confirmation)."""
+    return action_request("book_visit", "book a service visit", day, BENCH_CALL, today=day)
+
+
+def visit_day_slot(day):  # type: ignore[no-untyped-def]
+    return action_request_slot("book_visit", day, BENCH_CALL)
+
 
 USER = "cust-bench"
 DAY = date(2026, 12, 10)

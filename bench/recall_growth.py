@@ -52,9 +52,10 @@ from memory.local_engine import LocalEngine
 from memory.models import FactToRemember
 from memory.service import SNAPSHOT_QUERY, recall_within
 from memory.sqlite_stats import connection_idle, has_statistics, traced_plans
-from memory.write_policy import requested_visit_day, visit_day_slot
+from memory.write_policy import action_request, action_request_slot
 
 MEMORIES_PER_CALLER = 20
+BENCH_CALL = "bench-call"
 PREFETCH_BUDGET_MS = 300  # MEMORY_PREFETCH_BUDGET_MS default (memory/settings.py)
 DAY = date(2026, 12, 10)
 MEASURED = "caller-measured"
@@ -107,7 +108,10 @@ def _facts_for(name: str, seed: int) -> list[FactToRemember]:
         FactToRemember(content=text, source="user_stated", confidence=0.8)
         for text in _notes_for(name, seed)
     ]
-    return [*notes, requested_visit_day(DAY)]
+    return [
+        *notes,
+        action_request("book_visit", "book a service visit", DAY, BENCH_CALL, today=DAY),
+    ]
 
 
 async def _write_caller(engine: LocalEngine, user_id: str, seed: int) -> None:
@@ -295,7 +299,7 @@ async def _open_series(path: Path, size: int, *, statistics_on: bool, model: str
     # The first recall after open loads every vector into the engine's process-local index.
     _, plans = await traced_plans(engine.db, engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8))
     first = (time.perf_counter() - started) * 1000
-    slot = visit_day_slot(DAY)
+    slot = action_request_slot("book_visit", DAY, BENCH_CALL)
     found = await engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED)
     assert found, "the measured caller's visit-day fact is missing"
     plan = ", ".join(sorted({_index_of(p) for p in plans.values()}))
@@ -311,7 +315,7 @@ async def _sample(ms: list[float], work: Awaitable[object]) -> None:
 async def measure_interleaved(group: list[Series], iterations: int) -> None:
     """Round-robin samples across the sizes, so the load of a shared 2-core machine falls
     on every size alike and the ratios within the run mean something."""
-    slot = visit_day_slot(DAY)
+    slot = action_request_slot("book_visit", DAY, BENCH_CALL)
     for kind in ("recall", "slot", "snapshot"):
         deadline = time.perf_counter() + BUDGET_S
         active = list(group)
