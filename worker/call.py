@@ -14,16 +14,18 @@ lands in its instructions within its budget, the greeting follows.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
-from livekit.agents import AgentSession, llm
+from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from identity import CallerIdentity, IdentityError
-from memory.extract import CallOutcome, Turn
+from memory.errors import OutboxUnavailable
+from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.models import MemorySnapshot
 from memory.outbox import OutboxFlusher
-from memory.service import CallerMemory, WriteOutcome, call_write_key
+from memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from tools import GATED_ACTIONS, CallContext, HostServices, build_call_tools
 from tools.actions import intent_resolvers
 from worker.scheduling_agent import SchedulingAgent, build_instructions
@@ -42,6 +44,11 @@ class Call:
         self.agent = agent
         self.auth_error = auth_error
         self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
+        # Facts so far, kept in the outbox while the call runs (see `checkpoint`).
+        self._checkpoints = 0
+        self._checkpoint_key: str | None = None
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        self._checkpoint_pending = False
 
     @classmethod
     def open(
@@ -81,7 +88,15 @@ class Call:
         return call
 
     async def start(self, session: AgentSession[CallContext], **start_kwargs: Any) -> None:
-        """Start the session with the agent, then put the snapshot into its instructions."""
+        """Start the session with the agent, then put the snapshot into its instructions.
+        Every caller turn from then on is checkpointed to the outbox."""
+
+        def on_item(event: ConversationItemAddedEvent) -> None:
+            item = event.item
+            if item.type == "message" and item.role == "user":
+                self.checkpoint_soon(session.history)
+
+        session.on("conversation_item_added", on_item)
         await session.start(self.agent, **start_kwargs)
         await self.apply_snapshot()
 
@@ -111,23 +126,71 @@ class Call:
             intent_resolvers(GATED_ACTIONS, host.calendar),
         )
 
+    def checkpoint_soon(self, history: llm.ChatContext) -> None:
+        """After each caller turn: checkpoint without holding up the conversation. A turn
+        that arrives while one is being written is picked up right after it."""
+        self._checkpoint_pending = True
+        if self._checkpoint_task is None or self._checkpoint_task.done():
+            self._checkpoint_task = asyncio.create_task(self._checkpoint_while_pending(history))
+
+    async def _checkpoint_while_pending(self, history: llm.ChatContext) -> None:
+        while self._checkpoint_pending:
+            self._checkpoint_pending = False
+            await self.checkpoint(history)
+
+    async def checkpoint(self, history: llm.ChatContext) -> None:
+        """Keep the facts said so far in the outbox, leased to this call.
+
+        A process killed mid-call (an orchestrator's SIGKILL after its grace period) loses
+        at most the last turn: the lease runs out and the drain delivers the checkpoint.
+        Each checkpoint has its own key and replaces the previous row; the end-of-call write
+        supersedes them all. Facts repeated across checkpoints land once (same slot, same
+        value). Rule-based extraction only: cheap enough for every turn.
+        """
+        call = self.context
+        if call.memory is None:
+            return
+        facts = extract_call_facts(
+            _turns(history),
+            list(call.notes),
+            self._outcome(),
+            today=call.today(),
+            call_id=call.call_id,
+        )
+        if not facts:
+            return
+        self._checkpoints += 1
+        base = call_write_key(call.memory.user_id, call.call_id)
+        key = f"{base}:checkpoint:{self._checkpoints}"
+        payload = {"facts": [f.as_item() for f in redacted([f.to_write() for f in facts])]}
+        try:
+            await call.host.outbox.put(key, "remember_many", call.memory.user_id, payload)
+            if self._checkpoint_key is not None:
+                await call.host.outbox.mark_done(self._checkpoint_key)
+        except OutboxUnavailable as exc:
+            log.warning("checkpoint not kept: %s", exc)
+            return
+        self._checkpoint_key = key
+
+    def _outcome(self) -> CallOutcome:
+        call = self.context
+        return CallOutcome(
+            booked=tuple((e.day, e.reference) for e in call.booked),
+            cancelled=tuple((e.day, e.reference) for e in call.cancelled),
+        )
+
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
         """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
         call = self.context
         if call.memory is None:
             return WriteOutcome(0, 0)
-        turns = [
-            Turn(item.role, item.text_content or "")
-            for item in history.items
-            if item.type == "message" and item.role in ("user", "assistant")
-        ]
+        if self._checkpoint_task is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint_task
         facts = await call.host.extract(
-            turns,
+            _turns(history),
             list(call.notes),
-            CallOutcome(
-                booked=tuple((e.day, e.reference) for e in call.booked),
-                cancelled=tuple((e.day, e.reference) for e in call.cancelled),
-            ),
+            self._outcome(),
             today=call.today(),
             call_id=call.call_id,
         )
@@ -137,6 +200,10 @@ class Call:
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )
+        if self._checkpoint_key is not None and (outcome.written or outcome.queued):
+            # The end-of-call write is delivered or durable: the checkpoint is superseded.
+            with contextlib.suppress(OutboxUnavailable):
+                await call.host.outbox.mark_done(self._checkpoint_key)
         log.info(
             "end-of-call write for caller %s: %d written, %d queued",
             call.identity.log_id if call.identity else "-",
@@ -144,3 +211,11 @@ class Call:
             outcome.queued,
         )
         return outcome
+
+
+def _turns(history: llm.ChatContext) -> list[Turn]:
+    return [
+        Turn(item.role, item.text_content or "")
+        for item in history.items
+        if item.type == "message" and item.role in ("user", "assistant")
+    ]

@@ -158,3 +158,39 @@ async def test_attestations_keep_bounded_text_without_secrets(tmp_path):
     [kept] = await store.for_customer("cust-1")
     assert len(kept.turn_text) <= MAX_TURN_CHARS and "4821" not in kept.turn_text
     assert "4111" not in kept.question_text
+
+
+async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-def]
+    """What the drain does once the dead call's leases run out."""
+    outbox = harness.host.outbox
+    with sqlite3.connect(outbox.path) as conn:
+        conn.execute("UPDATE outbox SET lease_until = 0")
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(GATED_ACTIONS, harness.calendar))
+    return await flusher.flush_once()
+
+
+async def test_a_call_killed_mid_way_keeps_what_was_said(make_call, local_engine):
+    """SIGKILL after the grace period: no end-of-call write ever runs."""
+    identity = caller()
+    harness = await make_call(identity)
+    await harness.say("we moved to 14 oak lane last month", "and thursdays don't work for me")
+    await harness.call._checkpoint_task  # the last turn's checkpoint (cheap, in the background)
+    rows = await harness.host.outbox.items()
+    assert len(rows) == 1 and ":checkpoint:" in rows[0].idempotency_key  # one live checkpoint
+    # ... the process dies here: no finish(). Later, the drain delivers the checkpoint.
+    assert await _flush_expired(harness, local_engine) == 1
+    later = await make_call(identity)
+    assert "14 Oak Lane" in later.agent.instructions
+    assert "Thursdays do not work" in later.agent.instructions
+
+
+async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local_engine):
+    identity = caller()
+    harness = await make_call(identity)
+    await harness.say("we have two boilers", "sorry, three boilers now")
+    await harness.call._checkpoint_task
+    await harness.hang_up()
+    assert await harness.host.outbox.items() == []  # nothing left to replay
+    facts = await local_engine.db.factual.list_facts(limit=50, user_id=identity.customer_id)
+    current = [f.content for f in facts if f.entity_key == "equipment" and f.superseded_by is None]
+    assert len(current) == 1 and "3 boilers" in current[0]
