@@ -22,7 +22,6 @@ import logging
 import signal
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from calendar_client import CalendarClient, CalendarSettings, build_calendar
@@ -34,30 +33,6 @@ from memory.outbox import IntentResolver, Outbox
 from memory.settings import MemorySettings
 
 log = logging.getLogger("memory.drain")
-
-BOOKING_ACTION = "book_visit"
-
-
-def booking_intent_resolver(calendar: CalendarClient) -> IntentResolver:
-    """After a crash between booking and receipt: ask the calendar for *this attempt's*
-    booking, by the idempotency key the booking was made with (the receipt key, unless the
-    intent recorded a separate `booking_key`). A calendar error propagates: the flusher
-    retries that row later and goes on with the others."""
-
-    async def resolve(payload: dict[str, Any]) -> dict[str, Any]:
-        key = str(
-            payload.get("host_key") or payload.get("booking_key") or payload["idempotency_key"]
-        )
-        booking = await calendar.booking_for_key(key)
-        if booking is None:
-            return {"status": "failed", "error_code": "interrupted_before_booking"}
-        expected = payload.get("customer_id")
-        if expected is not None and booking.customer_id != expected:
-            # Never report someone else's booking as this caller's; a human looks at it.
-            raise ValueError(f"booking {booking.booking_id} under {key} is another customer's")
-        return {"status": "succeeded", "external_ref": booking.booking_id}
-
-    return resolve
 
 
 @dataclass

@@ -12,7 +12,7 @@ flusher renews a row's lease right before sending it and sends only inside that 
 An `intent` row is written before a side effect (a calendar booking) and upgraded to a
 sendable row once the outcome is known. If the process dies in between, the flusher later
 resolves the intent through a per-action resolver that asks the host system what happened
-(by the attempt's own idempotency key, see `memory.drain.booking_intent_resolver`).
+(by the attempt's own idempotency key, see `tools.actions.GatedAction.resolve`).
 
 The flusher is `memory.flusher.OutboxFlusher`; the command line is `memory.outbox_cli`.
 

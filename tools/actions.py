@@ -113,6 +113,12 @@ def intent_resolvers(
     return {action.name: bind(action) for action in actions}
 
 
+def attempt_key(payload: dict[str, Any]) -> str:
+    """The host idempotency key an intent was executed under. Intents written before the
+    key was recorded were booked under the receipt key, which the flusher passes along."""
+    return str(payload.get("host_key") or payload.get("booking_key") or payload["idempotency_key"])
+
+
 def host_key(action: str, customer_id: str, day: date, evidence_ids: list[str]) -> str:
     """One key per confirmed request: every retry of the same yes reuses it."""
     material = "|".join([action, customer_id, day.isoformat(), *sorted(evidence_ids)])

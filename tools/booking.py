@@ -14,7 +14,7 @@ from livekit.agents.llm import FunctionTool
 
 from calendar_client import CalendarClient, SlotChanged, SlotUnavailable
 from identity import CallerIdentity
-from tools.actions import Attempt, GatedAction, Outcome, run_gated_action
+from tools.actions import Attempt, GatedAction, Outcome, attempt_key, run_gated_action
 from tools.context import CallContext, CallOutcomeEntry
 from tools.speech import spoken_day
 
@@ -66,7 +66,7 @@ async def _execute(attempt: Attempt) -> Outcome:
 async def _resolve(calendar: CalendarClient, payload: dict[str, Any]) -> dict[str, Any]:
     """After a crash or a lost answer: what did this attempt's key do? Never "any booking
     that day", which could be an earlier, unrelated one."""
-    booking = await calendar.booking_for_key(payload["host_key"])
+    booking = await calendar.booking_for_key(attempt_key(payload))
     if booking is not None:
         return {"status": "succeeded", "external_ref": booking.booking_id}
     return {"status": "failed", "error_code": "interrupted_before_booking"}

@@ -15,7 +15,7 @@ from livekit.agents.llm import FunctionTool
 
 from calendar_client import Booking, CalendarClient, SlotUnavailable
 from identity import CallerIdentity
-from tools.actions import Attempt, GatedAction, Outcome, run_gated_action
+from tools.actions import Attempt, GatedAction, Outcome, attempt_key, run_gated_action
 from tools.context import CallContext, CallOutcomeEntry
 from tools.speech import spoken_day
 
@@ -62,7 +62,7 @@ async def _execute(attempt: Attempt) -> Outcome:
 
 
 async def _resolve(calendar: CalendarClient, payload: dict[str, Any]) -> dict[str, Any]:
-    cancelled = await calendar.cancellation_for_key(payload["host_key"])
+    cancelled = await calendar.cancellation_for_key(attempt_key(payload))
     if cancelled is not None:
         return {"status": "succeeded", "external_ref": cancelled.booking_id}
     return {"status": "failed", "error_code": "interrupted_before_cancelling"}

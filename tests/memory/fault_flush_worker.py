@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from calendar_client import LocalCalendar
-from memory.drain import booking_intent_resolver
+from memory.drain import gated_action_resolvers
 from memory.engine_client import connect_local_engine
 from memory.flusher import OutboxFlusher
 from memory.outbox import Outbox, OutboxItem
@@ -38,7 +38,7 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         Outbox(outbox_path),
         client,
-        {"book_visit": booking_intent_resolver(calendar)},
+        gated_action_resolvers(calendar),
         lease_s=1.0,
         fault_hook=kill_at,
     )

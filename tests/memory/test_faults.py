@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from calendar_client import LocalCalendar
-from memory.drain import booking_intent_resolver
+from memory.drain import gated_action_resolvers
 from memory.engine_client import connect_local_engine
 from memory.errors import MemoryConflict, MemoryUnavailable
 from memory.flusher import OutboxFlusher
@@ -266,9 +266,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     )  # fmt: skip
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     await asyncio.sleep(1.1)  # the dead flusher's leases expire
-    flusher = OutboxFlusher(
-        outbox, engine_service, {"book_visit": booking_intent_resolver(calendar)}
-    )
+    flusher = OutboxFlusher(outbox, engine_service, gated_action_resolvers(calendar))
     while await flusher.flush_once():
         pass
     assert await outbox.items() == []

@@ -20,7 +20,7 @@ from contextdb_cloud_client import CloudClient
 
 from calendar_client import CalendarUnavailable, LocalCalendar
 from memory.cloud import CloudMemory
-from memory.drain import booking_intent_resolver
+from memory.drain import gated_action_resolvers
 from memory.errors import MemoryUnavailable
 from memory.flusher import OutboxFlusher
 from memory.models import receipt_idempotency_key
@@ -282,7 +282,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
     outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
-    resolvers = {"book_visit": booking_intent_resolver(calendar)}
+    resolvers = gated_action_resolvers(calendar)
     decisions = []
     for _ in range(2):
         decision = await local_engine.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))
