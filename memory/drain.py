@@ -22,6 +22,7 @@ import logging
 import signal
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from calendar_client import CalendarClient, CalendarSettings, build_calendar
