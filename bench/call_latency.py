@@ -20,14 +20,14 @@ from pathlib import Path
 
 from memory.engine_client import connect_local_engine
 from memory.write_policy import caller_said
-from tests.e2e.harness import (
+from testkit.harness import (
     join_as_caller,
     start_livekit_server,
     start_scripted_openai,
     start_worker,
     stop,
 )
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 
 WARM = {"WORKER_NUM_IDLE_PROCESSES": "2"}
 

@@ -24,7 +24,7 @@ from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
 from memory.service import SNAPSHOT_QUERY, CallerMemory
 from memory.write_policy import requested_visit_day, visit_day_slot
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 
 USER = "cust-bench"
 DAY = date(2026, 12, 10)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.harness import (
+from testkit.harness import (
     LiveKit,
     Worker,
     start_livekit_server,
@@ -16,7 +16,7 @@ from tests.e2e.harness import (
     start_worker,
     stop,
 )
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 
 
 @pytest.fixture(scope="session")

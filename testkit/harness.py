@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -21,8 +20,9 @@ import httpx
 from livekit import rtc
 
 from identity import mint_participant_token
+from testkit.livekit_server import livekit_server_binary
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 API_KEY, API_SECRET = "devkey", "secret"  # livekit-server --dev keys
 IDENTITY_SECRET = "e2e-identity-secret-0123456789abcdef"
 AGENT_NAME = "scheduling-agent-e2e"
@@ -56,18 +56,6 @@ def stop(proc: subprocess.Popen, timeout_s: float = 15) -> None:  # type: ignore
             proc.wait()
 
 
-def livekit_server_binary() -> str:
-    candidates = [
-        os.environ.get("LIVEKIT_SERVER_BIN"),
-        shutil.which("livekit-server"),
-        str(Path.home() / "go" / "bin" / "livekit-server-v1.13.5"),
-    ]
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return candidate
-    raise RuntimeError("livekit-server not found: .ci/run installs it and sets LIVEKIT_SERVER_BIN")
-
-
 @dataclass(frozen=True)
 class LiveKit:
     url: str
@@ -83,7 +71,7 @@ def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  #
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             [
-                livekit_server_binary(),
+                str(livekit_server_binary()),
                 "--dev",
                 "--bind",
                 "127.0.0.1",
@@ -106,7 +94,7 @@ def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  #
 def start_scripted_openai() -> tuple[str, subprocess.Popen]:  # type: ignore[type-arg]
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.e2e.openai_server", "--port", str(port)], cwd=ROOT
+        [sys.executable, "-m", "testkit.openai_server", "--port", str(port)], cwd=ROOT
     )
     try:
         wait_http(f"http://127.0.0.1:{port}/health", 30, proc)

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible server for the e2e suite (loopback only).
 
-    python -m tests.e2e.openai_server --port PORT
+    python -m testkit.openai_server --port PORT
 
 POST /v1/chat/completions streams the scripted model's next move (text or a tool call) as
 chat-completion chunks; POST /v1/audio/speech answers short silence as raw PCM, so the real
