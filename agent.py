@@ -19,6 +19,7 @@ from livekit.agents import (
     AgentSession,
     JobContext,
     JobProcess,
+    TurnHandlingOptions,
     cli,
     room_io,
 )
@@ -35,8 +36,9 @@ from worker.call import CallServices, CallSession
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
 
+# Environment variables win over both files; .env.local wins over .env.
+load_dotenv(".env.local")
 load_dotenv(".env")
-load_dotenv(".env.local", override=True)
 
 log = logging.getLogger("agent")
 
@@ -77,7 +79,21 @@ def build_session(settings: WorkerSettings, proc: JobProcess) -> AgentSession:
         llm=openai.LLM(model=settings.llm_model, **openai_kwargs),
         tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
         vad=proc.userdata["vad"],
+        **turn_handling(settings.turn_detection),
     )
+
+
+def turn_handling(mode: str) -> dict[str, TurnHandlingOptions]:
+    """Chosen explicitly: left to itself, livekit-agents 1.8 picks its LiveKit Cloud turn
+    detector and adaptive interruption, which a self-hosted server turns off per call (with
+    warnings). "vad" and "stt" also interrupt on the caller's voice (Silero VAD)."""
+    if mode == "auto":
+        return {}
+    return {
+        "turn_handling": TurnHandlingOptions(
+            turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
+        )
+    }
 
 
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
