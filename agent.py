@@ -33,6 +33,7 @@ from memory.settings import MemorySettings
 from tools.attestations import AttestationStore
 from tools.authorization import AssurancePolicy
 from worker.call import CallServices, CallSession
+from worker.metrics import attach_call_metrics
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
 
@@ -139,6 +140,7 @@ async def entrypoint(ctx: JobContext) -> None:
     call.start_prefetch()  # runs while the session and its plugins start up
 
     session = build_session(settings, ctx.proc)
+    attach_call_metrics(session, log_fields=ctx.log_context_fields)
     agent = call.build_agent(None)
     stop_flusher = asyncio.Event()
     flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))

@@ -91,11 +91,20 @@ def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  #
     return LiveKit(f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"), proc
 
 
-def start_scripted_openai() -> tuple[str, subprocess.Popen]:  # type: ignore[type-arg]
+def start_scripted_openai(
+    log_path: Path | None = None,
+) -> tuple[str, subprocess.Popen]:  # type: ignore[type-arg]
+    """The scripted OpenAI-compatible server; its log (what it heard) goes to `log_path`."""
     port = free_port()
+    log = open(log_path, "wb") if log_path else None  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "testkit.openai_server", "--port", str(port)], cwd=ROOT
+        [sys.executable, "-m", "testkit.openai_server", "--port", str(port)],
+        cwd=ROOT,
+        stdout=log,
+        stderr=subprocess.STDOUT if log else None,
     )
+    if log:
+        log.close()
     try:
         wait_http(f"http://127.0.0.1:{port}/health", 30, proc)
     except BaseException:
