@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memory.engine_client import connect_local_engine
 from memory.write_policy import caller_said
+from testkit.engine import stop_engine_if_running
 from testkit.harness import (
     join_as_caller,
     start_livekit_server,
@@ -27,7 +28,6 @@ from testkit.harness import (
     start_worker,
     stop,
 )
-from testkit.engine import stop_engine_if_running
 
 WARM = {"WORKER_NUM_IDLE_PROCESSES": "2"}
 

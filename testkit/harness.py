@@ -248,7 +248,10 @@ async def join_as_caller(
 
     def on_text(reader: rtc.TextStreamReader, sender: str) -> None:
         async def read() -> None:
-            text = await reader.read_all()
+            try:
+                text = await reader.read_all()
+            except rtc.StreamError:
+                return  # the caller hung up mid-message
             if sender.startswith("agent") and text.strip():
                 caller.agent_messages.append(text)
                 caller._arrived.set()

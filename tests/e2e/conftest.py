@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from testkit.engine import stop_engine_if_running
 from testkit.harness import (
     LiveKit,
     Worker,
@@ -16,7 +17,6 @@ from testkit.harness import (
     start_worker,
     stop,
 )
-from testkit.engine import stop_engine_if_running
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +30,8 @@ def livekit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveKit
 
 
 @pytest.fixture(scope="session")
-def scripted_openai() -> Iterator[str]:
-    url, proc = start_scripted_openai()
+def scripted_openai(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url, proc = start_scripted_openai(tmp_path_factory.mktemp("openai") / "server.log")
     try:
         yield url
     finally:

@@ -14,8 +14,8 @@ from calendar_client import LocalCalendar
 from identity import mint_participant_token
 from memory.engine_client import connect_local_engine
 from memory.write_policy import caller_said
-from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
 from testkit.engine import stop_engine_if_running
+from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
 
 pytestmark = pytest.mark.e2e
 
