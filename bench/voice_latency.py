@@ -1,6 +1,7 @@
 """Voice-to-voice latency on a real livekit-server (loopback), one run, printed as numbers.
 
     python -m bench.voice_latency [--calls 3] [--turns 7] [--rooms 1,5,10,20] [--max-minutes 9]
+    (--calls 0 skips part 1; --rooms '' skips part 2)
 
 The caller publishes espeak-ng speech; the worker runs its production pipeline (Silero VAD,
 VAD turn detection, the OpenAI STT/LLM/TTS plugins against the scripted server). Latency is
@@ -142,15 +143,16 @@ async def main(calls: int, turns: int, rooms: list[int], max_minutes: float) -> 
         )
         workers = [on_worker, off_worker]
         await asyncio.sleep(3)  # let both pools warm up
-        on, off = await memory_ratio(livekit, on_worker, off_worker, calls, turns)
-        print("end of caller speech -> first agent audio at the caller, one call at a time")
-        print(row("memory on", on))
-        print(row("memory off", off))
-        if on and off:
-            print(
-                f"  ratio on/off   p50 {statistics.median(on) / statistics.median(off):.2f}"
-                f"   p95 {p(on, 0.95) / p(off, 0.95):.2f}"
-            )
+        if calls > 0:
+            on, off = await memory_ratio(livekit, on_worker, off_worker, calls, turns)
+            print("end of caller speech -> first agent audio at the caller, one call at a time")
+            print(row("memory on", on))
+            print(row("memory off", off))
+            if on and off:
+                print(
+                    f"  ratio on/off   p50 {statistics.median(on) / statistics.median(off):.2f}"
+                    f"   p95 {p(on, 0.95) / p(off, 0.95):.2f}"
+                )
         stop(off_worker.proc, timeout_s=30)
         workers = [on_worker]
 
@@ -189,5 +191,5 @@ if __name__ == "__main__":
     parser.add_argument("--max-minutes", type=float, default=9.0)
     args = parser.parse_args()
     asyncio.run(
-        main(args.calls, args.turns, [int(n) for n in args.rooms.split(",")], args.max_minutes)
+        main(args.calls, args.turns, [int(n) for n in args.rooms.split(",") if n], args.max_minutes)
     )
