@@ -62,7 +62,7 @@ def build_livekit_server(*, log=sys.stderr) -> Path:  # type: ignore[no-untyped-
             )
         print(
             f"livekit-server not found: building {VERSION} once into {target} "
-            "(go install, about 3 minutes)...",
+            "(go install; a few minutes)...",
             file=log,
             flush=True,
         )
