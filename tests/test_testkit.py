@@ -68,3 +68,23 @@ def test_the_scripted_transcriber_hears_lines_only_in_speech():
     click = b"\xff\x7f" * 800 + bytes(32000)  # 50 ms of noise: not speech-length
     heard = matcher.hear(click, 16000)
     assert heard.text == "" and heard.voiced_s < 0.3
+
+
+def test_a_build_lands_in_the_cache_once(empty_cache: Path):
+    go = executable(empty_cache / "bin" / "go")
+    count = empty_cache / "builds"
+    go.write_text(
+        f'#!/bin/sh\necho built >> {count}\nprintf "#!/bin/sh\\n" > "$GOBIN/server"\n'
+        'chmod +x "$GOBIN/server"\n'
+    )
+    built = livekit_server.livekit_server_binary()
+    assert built == livekit_server.cached_binary() and os.access(built, os.X_OK)
+    assert livekit_server.livekit_server_binary() == built
+    assert count.read_text().splitlines() == ["built"]
+
+
+def test_audio_shorter_than_speech_is_never_a_line():
+    matcher = LineMatcher()
+    matcher.lengths = {"hm": 0.05}  # even a line that short is not heard from a click
+    click = b"\xff\x7f" * 800 + bytes(32000)
+    assert matcher.hear(click, 16000).text == ""
