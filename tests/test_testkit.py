@@ -75,7 +75,7 @@ def test_a_build_lands_in_the_cache_once(empty_cache: Path):
     count = empty_cache / "builds"
     go.write_text(
         f'#!/bin/sh\necho built >> {count}\nprintf "#!/bin/sh\\n" > "$GOBIN/server"\n'
-        'chmod +x "$GOBIN/server"\n'
+        '/bin/chmod +x "$GOBIN/server"\n'
     )
     built = livekit_server.livekit_server_binary()
     assert built == livekit_server.cached_binary() and os.access(built, os.X_OK)
