@@ -16,7 +16,8 @@ from testkit.harness import Caller, LiveKit, Worker, join_as_caller
 from testkit.speech import render_pcm
 
 SAMPLE_RATE = 48000
-FRAME_SAMPLES = SAMPLE_RATE // 100  # 10 ms, what WebRTC sends
+FRAME_S = 0.02  # 20 ms frames, what WebRTC's Opus packs
+FRAME_SAMPLES = int(SAMPLE_RATE * FRAME_S)
 # An agent frame with RMS above this carries voice (espeak-ng speech is ~-12 dBFS; decoded
 # silence is ~0).
 AGENT_VOICE_RMS = 300.0
@@ -113,11 +114,18 @@ class VoiceCaller:
                 if not done.done():
                     done.set_result(time.monotonic())
                 current, done = None, None
-            next_at += 0.01
+            next_at += FRAME_S
+            lag = time.monotonic() - next_at
+            if lag > 0.1:
+                # Behind (a busy machine): carry on from now rather than burst frames to catch
+                # up, which would shorten the silence the agent's VAD needs between lines.
+                next_at = time.monotonic()
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
     async def _listen(self, track: rtc.Track) -> None:
-        stream = rtc.AudioStream(track, sample_rate=SAMPLE_RATE, num_channels=1)
+        stream = rtc.AudioStream(
+            track, sample_rate=SAMPLE_RATE, num_channels=1, frame_size_ms=int(FRAME_S * 1000)
+        )
         self._agent_track.set()
         async for event in stream:
             samples = np.frombuffer(event.frame.data, dtype=np.int16).astype(np.float64)

@@ -14,7 +14,7 @@ import pytest
 from calendar_client import LocalCalendar
 from memory.engine_client import connect_local_engine
 from memory.write_policy import caller_said
-from testkit.voice import VoiceCaller, join_as_voice_caller
+from testkit.voice import FRAME_S, VoiceCaller, join_as_voice_caller
 
 pytestmark = pytest.mark.e2e
 
@@ -122,8 +122,8 @@ async def test_returning_caller_books_a_visit_by_voice(
 
 
 def voiced_between(caller: VoiceCaller, start: float, end: float) -> float:
-    """Seconds of agent voice received in [start, end) (10 ms frames)."""
-    return 0.01 * sum(1 for at in caller.agent_voiced_at if start <= at < end)
+    """Seconds of agent voice received in [start, end)."""
+    return FRAME_S * sum(1 for at in caller.agent_voiced_at if start <= at < end)
 
 
 async def test_barge_in_interrupts_the_agent_and_books_once(livekit_server, worker_factory):
