@@ -89,7 +89,7 @@ class VoiceCaller:
         await asyncio.wait_for(self._agent_track.wait(), timeout_s)
 
     async def _pump(self) -> None:
-        # Real-time 10 ms frames, silence between lines: the agent's VAD needs the silence
+        # Real-time 20 ms frames, silence between lines: the agent's VAD needs the silence
         # after speech to see the speech end, as from a real microphone.
         silence = np.zeros(FRAME_SAMPLES, dtype=np.int16)
         current: np.ndarray | None = None
