@@ -19,6 +19,7 @@ from livekit.agents import (
     AgentSession,
     JobContext,
     JobProcess,
+    TurnHandlingOptions,
     cli,
     room_io,
 )
@@ -27,12 +28,14 @@ from livekit.plugins import openai, silero
 from tools import CallContext
 from worker.call import Call
 from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
+from worker.metrics import attach_call_metrics
 from worker.room_guard import CallerGuard
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
 
+# Environment variables win over both files; .env.local wins over .env.
+load_dotenv(".env.local")
 load_dotenv(".env")
-load_dotenv(".env.local", override=True)
 
 log = logging.getLogger("agent")
 
@@ -82,7 +85,21 @@ def build_session(
         llm=openai.LLM(model=settings.llm_model, **openai_kwargs),
         tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
         vad=proc.userdata["vad"],
+        **turn_handling(settings.turn_detection),
     )
+
+
+def turn_handling(mode: str) -> dict[str, TurnHandlingOptions]:
+    """Chosen explicitly: left to itself, livekit-agents 1.8 picks its LiveKit Cloud turn
+    detector and adaptive interruption, which a self-hosted server turns off per call (with
+    warnings). "vad" and "stt" also interrupt on the caller's voice (Silero VAD)."""
+    if mode == "auto":
+        return {}
+    return {
+        "turn_handling": TurnHandlingOptions(
+            turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
+        )
+    }
 
 
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
@@ -110,6 +127,7 @@ async def entrypoint(ctx: JobContext) -> None:
         realtime=settings.use_realtime_model,
     )
     session = build_session(settings, ctx.proc, call.context)
+    call.metrics = attach_call_metrics(session, log_fields=ctx.log_context_fields)
     stop_flusher = asyncio.Event()
     flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))
 

@@ -18,16 +18,15 @@ import time
 import uuid
 from pathlib import Path
 
-from memory.engine_client import connect_local_engine
-from memory.write_policy import caller_said
-from tests.e2e.harness import (
+from testkit.engine import stop_engine_if_running
+from testkit.harness import (
     join_as_caller,
     start_livekit_server,
     start_scripted_openai,
     start_worker,
     stop,
 )
-from tests.engine_helpers import stop_engine_if_running
+from testkit.history import seed_history
 
 WARM = {"WORKER_NUM_IDLE_PROCESSES": "2"}
 
@@ -48,19 +47,13 @@ async def first_message_ms(livekit, worker, customer: str) -> float:  # type: ig
 
 
 async def seed(worker, customers: list[str]) -> None:  # type: ignore[no-untyped-def]
-    engine = await connect_local_engine(worker.memory_path)
-    try:
-        for customer in customers:
-            await engine.remember_many(
-                customer,
-                [
-                    caller_said("My boiler is a Vaillant ecoTEC in the loft"),
-                    caller_said("My side gate is locked, please ring first"),
-                ],
-                idempotency_key=f"seed-{customer}",
-            )
-    finally:
-        await engine.close()
+    for customer in customers:
+        await seed_history(
+            worker.memory_path,
+            customer,
+            "My boiler is a Vaillant ecoTEC in the loft",
+            "Please use the side gate and ring first",
+        )
 
 
 def job_memory_mb(worker_pid: int) -> list[tuple[float, float]]:

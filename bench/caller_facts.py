@@ -23,7 +23,7 @@ from memory.facts import WEEKDAYS, CallerFact
 from memory.outbox import Outbox
 from memory.service import CallerMemory, call_write_key
 from memory.settings import MemorySettings
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 
 USER = "cust-facts-bench"
 TODAY = date(2026, 12, 3)

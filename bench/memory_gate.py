@@ -24,7 +24,7 @@ from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
 from memory.service import SNAPSHOT_QUERY, CallerMemory
 from memory.write_policy import action_request, action_request_slot
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 
 BENCH_CALL = "bench-call"
 

@@ -3,6 +3,7 @@
     python -m scenarios                 # list scenarios
     python -m scenarios returning_caller
     python -m scenarios returning_caller --model openai   # the real model (OPENAI_API_KEY)
+    python -m scenarios returning_caller --live   # via livekit-server and the real worker
 
 Prints the transcript with every tool call, decision and receipt; exits 1 when the
 scenario's expectations are not met.
@@ -135,12 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run a scripted call with no keys.")
     parser.add_argument("name", nargs="?")
     parser.add_argument("--model", choices=["scripted", "openai"], default="scripted")
+    parser.add_argument("--live", action="store_true", help="local livekit-server + real worker")
     args = parser.parse_args(argv)
     if not args.name:
         for name in available():
             print(f"{name:<22} {load(name).get('description', '')}")
         return 0
     spec = load(args.name)
+    if args.live:
+        from scenarios.live import main_live
+
+        return main_live(spec)
     with tempfile.TemporaryDirectory() as tmp:
         result = asyncio.run(run_scenario(spec, Path(tmp), model=args.model))
     print("\n".join(result.transcript))

@@ -14,7 +14,7 @@ from contextdb_cloud_client import CloudClient
 from memory.cloud import CloudMemory
 from memory.engine_client import LocalEngineMemory, connect_local_engine
 from memory.local_engine import LocalEngine
-from tests.engine_helpers import stop_engine
+from testkit.engine import stop_engine
 
 
 @pytest.fixture(scope="session")

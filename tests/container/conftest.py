@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from testkit.harness import ROOT, LiveKit, start_livekit_server, start_scripted_openai, stop
 from tests.container.buildah import (
     BaseImage,
     BaseRecipe,
@@ -19,7 +20,6 @@ from tests.container.buildah import (
     ensure_base_image,
     missing_tools,
 )
-from tests.e2e.harness import ROOT, LiveKit, start_livekit_server, start_scripted_openai, stop
 
 IMAGE_TAG = "localhost/scheduling-agent:container-test"
 _TIMINGS: dict[str, str] = {}

@@ -17,6 +17,7 @@ import pytest
 
 from calendar_client import LocalCalendar
 from memory.engine_client import EngineServiceClient
+from testkit.harness import free_port, join_as_caller
 from tests.container.buildah import Container, CpuCgroup, inspect_image
 from tests.container.worker import (
     RUNTIME_UID,
@@ -28,7 +29,6 @@ from tests.container.worker import (
     stop_worker,
     wait_until_available,
 )
-from tests.e2e.harness import free_port, join_as_caller
 
 pytestmark = pytest.mark.container
 

@@ -16,8 +16,7 @@ from pathlib import Path
 import psutil
 
 from memory.engine_client import EngineServiceClient
-from tests.container.buildah import Container, CpuCgroup, stop_gracefully
-from tests.e2e.harness import (
+from testkit.harness import (
     AGENT_NAME,
     API_KEY,
     API_SECRET,
@@ -25,6 +24,7 @@ from tests.e2e.harness import (
     LiveKit,
     Worker,
 )
+from tests.container.buildah import Container, CpuCgroup, stop_gracefully
 
 WORKER_COMMAND = ("python", "agent.py", "start")
 RUNTIME_UID = 10001

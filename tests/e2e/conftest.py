@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.e2e.harness import (
+from testkit.engine import stop_engine_if_running
+from testkit.harness import (
     LiveKit,
     Worker,
     start_livekit_server,
@@ -16,7 +17,6 @@ from tests.e2e.harness import (
     start_worker,
     stop,
 )
-from tests.engine_helpers import stop_engine_if_running
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +30,8 @@ def livekit_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveKit
 
 
 @pytest.fixture(scope="session")
-def scripted_openai() -> Iterator[str]:
-    url, proc = start_scripted_openai()
+def scripted_openai(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url, proc = start_scripted_openai(tmp_path_factory.mktemp("openai") / "server.log")
     try:
         yield url
     finally:

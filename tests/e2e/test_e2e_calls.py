@@ -13,23 +13,15 @@ from aiohttp import web
 from calendar_client import LocalCalendar
 from identity import mint_participant_token
 from memory.engine_client import connect_local_engine
-from memory.write_policy import caller_said
-from tests.e2e.harness import API_KEY, API_SECRET, free_port, join_as_caller
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
+from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
+from testkit.history import seed_history as seed
 
 pytestmark = pytest.mark.e2e
 
 
 async def seed_history(worker, customer_id: str) -> None:  # type: ignore[no-untyped-def]
-    engine = await connect_local_engine(worker.memory_path)
-    try:
-        await engine.remember_many(
-            customer_id,
-            [caller_said("My boiler is a Vaillant ecoTEC in the loft")],
-            idempotency_key=f"seed-{customer_id}",
-        )
-    finally:
-        await engine.close()
+    await seed(worker.memory_path, customer_id, "My boiler is a Vaillant ecoTEC in the loft")
 
 
 async def test_returning_caller_books_through_ask_confirm_act(livekit_server, worker_factory):

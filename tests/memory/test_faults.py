@@ -29,7 +29,7 @@ from memory.flusher import OutboxFlusher
 from memory.local_engine import LocalEngine
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox
-from tests.engine_helpers import stop_engine
+from testkit.engine import stop_engine
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
 

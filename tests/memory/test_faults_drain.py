@@ -18,7 +18,7 @@ from memory.errors import MemoryAuthError
 from memory.models import receipt_idempotency_key
 from memory.outbox import Outbox, config_fingerprint
 from memory.settings import MemorySettings
-from tests.engine_helpers import stop_engine_if_running
+from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from memory.engine_client import connect_local_engine
 from memory.local_engine import LocalEngine
 from memory.models import FactToRemember
-from tests.engine_helpers import stop_engine
+from testkit.engine import stop_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 3

@@ -100,7 +100,7 @@ async def test_factory_local_engine_roundtrip(tmp_path, monkeypatch):
         assert (await backend.recall("cust-x", "hello")).memories == []
     finally:
         await backend.close()
-        from tests.engine_helpers import stop_engine
+        from testkit.engine import stop_engine
 
         await stop_engine(tmp_path / "m.sqlite3")
 

@@ -1,16 +1,19 @@
 """A scripted OpenAI-compatible server for the e2e suite (loopback only).
 
-    python -m tests.e2e.openai_server --port PORT
+    python -m testkit.openai_server --port PORT
 
 POST /v1/chat/completions streams the scripted model's next move (text or a tool call) as
-chat-completion chunks; POST /v1/audio/speech answers short silence as raw PCM, so the real
-OpenAI plugin drives a whole call with no network and no keys.
+chat-completion chunks; POST /v1/audio/transcriptions "hears" which caller line was spoken
+(testkit.speech: by voiced length, nothing for non-speech); POST /v1/audio/speech speaks the
+text with espeak-ng. So the real OpenAI plugins drive a whole call with no network and no keys.
+GET /debug/transcriptions lists what each transcription request received.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import time
 import uuid
 from typing import Any
@@ -18,8 +21,12 @@ from typing import Any
 from aiohttp import web
 
 from scenarios.scripted_model import CallTool, Entry, next_move
+from testkit.speech import LineMatcher, pcm_to_wav, render_pcm_async, wav_pcm
 
-SILENCE_PCM = bytes(24000 * 2 // 5)  # 0.2 s of 24 kHz 16-bit mono
+log = logging.getLogger("scripted-openai")
+TTS_SAMPLE_RATE = 24000  # what livekit-plugins-openai's TTS declares for raw PCM
+MATCHER = web.AppKey("matcher", LineMatcher)
+HEARD = web.AppKey("heard", list)
 
 
 def entries_from_openai(messages: list[dict[str, Any]]) -> list[Entry]:
@@ -90,16 +97,56 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def speech(_: web.Request) -> web.Response:
-    return web.Response(body=SILENCE_PCM, content_type="audio/pcm")
+async def transcriptions(request: web.Request) -> web.Response:
+    form = await request.post()
+    upload = form.get("file")
+    if not isinstance(upload, web.FileField):
+        return web.json_response({"error": {"message": "file is required"}}, status=400)
+    try:
+        pcm, rate, _ = wav_pcm(upload.file.read())
+    except (ValueError, EOFError) as exc:
+        return web.json_response({"error": {"message": f"not a WAV file: {exc}"}}, status=400)
+    heard = request.app[MATCHER].hear(pcm, rate)
+    request.app[HEARD].append(
+        {"total_s": heard.total_s, "voiced_s": heard.voiced_s, "text": heard.text}
+    )
+    log.info(
+        "transcription: %.2f s of audio, %.2f s voiced -> %r",
+        heard.total_s,
+        heard.voiced_s,
+        heard.text,
+    )
+    body: dict[str, Any] = {"text": heard.text}
+    if form.get("response_format") == "verbose_json":
+        body |= {"language": "english", "duration": heard.total_s}
+    return web.json_response(body)
+
+
+async def speech(request: web.Request) -> web.Response:
+    body = await request.json()
+    pcm = await render_pcm_async(str(body.get("input", "")), TTS_SAMPLE_RATE)
+    requested = body.get("response_format", "mp3")
+    if requested == "pcm":
+        return web.Response(body=pcm, content_type="audio/pcm")
+    # No mp3/opus/aac encoder offline: answer WAV and say so in Content-Type, which the
+    # plugin decodes by (it reads the declared type, not the requested one).
+    return web.Response(body=pcm_to_wav(pcm, TTS_SAMPLE_RATE), content_type="audio/wav")
+
+
+async def heard_log(request: web.Request) -> web.Response:
+    return web.json_response(request.app[HEARD])
 
 
 def build_app() -> web.Application:
     app = web.Application()
+    app[MATCHER] = LineMatcher()
+    app[HEARD] = []
     app.add_routes(
         [
             web.post("/v1/chat/completions", chat_completions),
+            web.post("/v1/audio/transcriptions", transcriptions),
             web.post("/v1/audio/speech", speech),
+            web.get("/debug/transcriptions", heard_log),
             web.get("/health", lambda _: web.Response(text="ok")),
         ]
     )
@@ -110,4 +157,5 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     web.run_app(build_app(), host="127.0.0.1", port=args.port, print=None)
