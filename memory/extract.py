@@ -14,6 +14,7 @@ replace it with a structured-output model call and falls back to it. Rules:
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Iterable
@@ -231,7 +232,15 @@ def extract_call_facts(
                 continue
             if item.source == "user_stated":
                 caller_slots.add(item.slot)
-            by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
+            earlier = by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
+            if (
+                item.kind == "access_notes"
+                and earlier is not None
+                and earlier.source == item.source
+            ):
+                # Access details add up within a call ("side gate", "the dog barks").
+                merged = f"{earlier.value}; {item.value}"[:MAX_SENTENCE_CHARS]
+                item = dataclasses.replace(item, value=merged)
             by_slot[item.slot] = item
 
     for turn in turns:
