@@ -127,7 +127,7 @@ async def entrypoint(ctx: JobContext) -> None:
         realtime=settings.use_realtime_model,
     )
     session = build_session(settings, ctx.proc, call.context)
-    call.metrics = attach_call_metrics(session, log_fields=ctx.log_context_fields)
+    attach_call_metrics(session, log_fields=ctx.log_context_fields, memory=call.context.metrics)
     stop_flusher = asyncio.Event()
     flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))
 

@@ -159,6 +159,9 @@ async def _decide_and_run(
     query = f"{action.name} {day.strftime('%A')} {day.isoformat()}"
     for attempt in range(2):
         async with memory.gate.evaluate(identity.customer_id, action.name, query, slot) as decision:
+            call.metrics.record_decision(
+                "unavailable" if decision.unavailable_reason is not None else decision.outcome
+            )
             if decision.unavailable_reason is not None:
                 return FAIL_CLOSED
             if decision.outcome == "act":

@@ -20,6 +20,7 @@ from calendar_client import CalendarClient, today_in
 from identity import CallerIdentity
 from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.facts import CallerFact
+from memory.metrics import MemoryMetrics
 from memory.models import MemorySnapshot
 from memory.outbox import Outbox
 from memory.service import CallerMemory
@@ -110,6 +111,7 @@ class CallContext:
     notes: list[str] = field(default_factory=list)
     booked: list[CallOutcomeEntry] = field(default_factory=list)
     cancelled: list[CallOutcomeEntry] = field(default_factory=list)
+    metrics: MemoryMetrics = field(default_factory=MemoryMetrics)
     # Parallel tool calls (the OpenAI default) for one caller run one at a time.
     action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 

@@ -107,6 +107,7 @@ class Call:
             return None
         snapshot = await self._snapshot_task
         self.context.snapshot = snapshot
+        self.context.metrics.record_snapshot(hit=snapshot.available, latency_ms=snapshot.elapsed_ms)
         identity = self.context.identity
         log.info(
             "snapshot for caller %s: %d memories in %.1f ms%s",
@@ -200,6 +201,8 @@ class Call:
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )
+        with contextlib.suppress(OutboxUnavailable):
+            call.metrics.outbox_depth = len(await call.host.outbox.items())
         if self._checkpoint_key is not None and (outcome.written or outcome.queued):
             # The end-of-call write is delivered or durable: the checkpoint is superseded.
             with contextlib.suppress(OutboxUnavailable):

@@ -96,7 +96,9 @@ class SchedulingAgent(Agent):
         snapshot = self._call.snapshot
         known = {m.id for m in snapshot.memories} if snapshot is not None else set()
         if all(m.id in known for m in recall.memories):
+            self._call.metrics.record_turn_recall(hit=False)
             return chat_ctx  # nothing the instructions do not already say
+        self._call.metrics.record_turn_recall(hit=True)
         turn_ctx = chat_ctx.copy()
         turn_ctx.add_message(
             role="system", content="Possibly relevant to this turn:\n" + recall.context

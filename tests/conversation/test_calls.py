@@ -286,3 +286,16 @@ async def test_shutdown_write_with_backend_down_is_kept(make_call, local_engine)
     assert outcome.written == 0 and outcome.queued == 1
     [item] = await harness.host.outbox.items()
     assert item.kind == "remember_many" and item.user_id == identity.customer_id
+
+
+async def test_memory_figures_are_recorded_for_the_call_summary(make_call, local_engine):
+    identity = caller()
+    await seed(local_engine, identity, "Beware, the dog is called Biscuit and barks a lot")
+    harness = await make_call(identity)
+    await harness.say("Will the engineer be fine with my dog?", "Book a visit on thursday", "yes")
+    await harness.hang_up()
+    figures = harness.context.metrics.summary()
+    assert (figures["snapshot_hits"], figures["snapshot_misses"]) == (1, 0)
+    assert figures["decisions"] == {"abstain": 1, "act": 1, "ask": 1}
+    assert figures["turn_recall_hits"] + figures["turn_recall_misses"] >= 1
+    assert figures["outbox_depth"] == 0
