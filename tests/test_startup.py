@@ -18,7 +18,7 @@ GOOD = {
     "LIVEKIT_API_KEY": "devkey",
     "LIVEKIT_API_SECRET": "devsecret-devsecret-devsecret-00",
     "OPENAI_API_KEY": "sk-test",
-    "IDENTITY_SIGNING_SECRET": "s" * 40,
+    "IDENTITY_SIGNING_SECRET": "startup-test-signing-secret-0123456789abcdef",
 }
 # Settings the check reads; cleared so the machine's own environment cannot leak in.
 SETTINGS = [

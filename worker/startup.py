@@ -25,7 +25,7 @@ from calendar_client.settings import CalendarSettings
 from identity.claims import MIN_SECRET_BYTES
 from memory.factory import check_backend, describe_backend
 from memory.settings import MemorySettings
-from worker.settings import WorkerSettings
+from worker.settings import WorkerSettings, is_placeholder_secret
 
 RUN_COMMANDS = {"dev", "start", "connect", "console"}
 EXIT_CONFIG = 2
@@ -131,8 +131,23 @@ def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
     calendar = _build(CalendarSettings, problems)
     config = StartupConfig(worker, memory, calendar, problems)
     if worker is not None:
+        secret_value = worker.identity_signing_secret
+        placeholder = (
+            worker.identity_secret_problem()
+            if secret_value is not None and is_placeholder_secret(secret_value.get_secret_value())
+            else None
+        )
         for name in worker.missing_required():
+            if name == "IDENTITY_SIGNING_SECRET" and secret_value is not None:
+                if secret_value.get_secret_value().strip():
+                    continue  # set, but unusable: said below, with how to make one
             problems.append(ConfigProblem(name, "required, not set (see .env.example)"))
+        if placeholder:
+            problems.append(
+                ConfigProblem(
+                    "IDENTITY_SIGNING_SECRET", placeholder.removeprefix("IDENTITY_SIGNING_SECRET ")
+                )
+            )
         secret = worker.identity_signing_secret
         if secret is not None and secret.get_secret_value().strip():
             size = len(secret.get_secret_value().encode())
