@@ -138,9 +138,9 @@ def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
             else None
         )
         for name in worker.missing_required():
-            if name == "IDENTITY_SIGNING_SECRET" and secret_value is not None:
-                if secret_value.get_secret_value().strip():
-                    continue  # set, but unusable: said below, with how to make one
+            secret_is_set = secret_value is not None and secret_value.get_secret_value().strip()
+            if name == "IDENTITY_SIGNING_SECRET" and secret_is_set:
+                continue  # set, but unusable: said below, with how to make one
             problems.append(ConfigProblem(name, "required, not set (see .env.example)"))
         if placeholder:
             problems.append(
