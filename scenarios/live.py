@@ -21,7 +21,6 @@ from typing import Any
 
 from calendar_client import LocalCalendar
 from memory.engine_client import connect_local_engine
-from memory.write_policy import caller_said
 from scenarios.__main__ import ScenarioResult
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (
@@ -32,6 +31,7 @@ from testkit.harness import (
     start_worker,
     stop,
 )
+from testkit.history import seed_history
 
 
 class LiveScenarioError(RuntimeError):
@@ -39,15 +39,7 @@ class LiveScenarioError(RuntimeError):
 
 
 async def _seed(worker: Worker, customer_id: str, history: list[str]) -> None:
-    engine = await connect_local_engine(worker.memory_path)
-    try:
-        await engine.remember_many(
-            customer_id,
-            [caller_said(text) for text in history],
-            idempotency_key=f"history-{customer_id}",
-        )
-    finally:
-        await engine.close()
+    await seed_history(worker.memory_path, customer_id, *history)
 
 
 async def _trail(worker: Worker, customer_id: str) -> list[Any]:

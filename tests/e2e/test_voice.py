@@ -80,7 +80,7 @@ async def test_returning_caller_books_a_visit_by_voice(
         seen = len(caller.text.agent_messages)
         spoke_until = await caller.say(BOOK)
         answered_at = await caller.agent_voice_after(spoke_until)
-        asked = await message_where(caller, seen, lambda m: m.startswith("Not booked yet"))
+        asked = await message_where(caller, seen, lambda m: m.startswith("Just to confirm"))
         await caller.agent_quiet()
 
         seen = len(caller.text.agent_messages)
@@ -134,7 +134,7 @@ async def test_barge_in_interrupts_the_agent_and_books_once(livekit_server, work
         # interruption + transport) the agent is silent, though its greeting had seconds left.
         assert voiced_between(caller, barge_started + 1.5, barge_ended) < 0.1
         assert barge_ended < greeting_started + 6.5
-        await message_where(caller, seen, lambda m: m.startswith("Not booked yet"))
+        await message_where(caller, seen, lambda m: m.startswith("Just to confirm"))
         await caller.agent_quiet()
 
         yes_ended = await caller.say(YES)
