@@ -91,7 +91,7 @@ async def test_returning_caller_books_a_visit_by_voice(
         await caller.agent_quiet()
     finally:
         await caller.hang_up()
-    assert "Ask the caller to confirm" in asked
+    assert "book a service visit on Thursday" in asked  # the read-back the caller hears
     assert answered_at - spoke_until < 10  # sanity, the bench measures it properly
 
     [booking] = await LocalCalendar(worker.calendar_path).bookings_for(customer)
