@@ -25,7 +25,8 @@ from typing import Literal
 
 from memory.models import EpistemicSource, FactToRemember, Memory
 
-FactKind = Literal[
+# What a caller can tell us (the only kinds a model extractor may propose).
+StatedKind = Literal[
     "availability",
     "preferred_day",
     "address",
@@ -33,6 +34,9 @@ FactKind = Literal[
     "equipment_count",
     "access_notes",
     "contact_preference",
+]
+FactKind = Literal[
+    StatedKind,
     "request",
     "visit_booked",
     "visit_cancelled",

@@ -17,32 +17,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from datetime import date
-from typing import Literal
 
 import httpx
 from pydantic import BaseModel, Field, ValidationError
 
 from memory.extract import CallOutcome, Turn, _host_fact, extract_call_facts
-from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, WEEKDAYS, CallerFact
+from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, WEEKDAYS, CallerFact, StatedKind
 from memory.secrets import redact_bounded, redact_secrets
 
 log = logging.getLogger("memory.llm_extract")
 
 MAX_LINE_CHARS = 500
 
-ModelKind = Literal[
-    "availability",
-    "preferred_day",
-    "address",
-    "equipment_make",
-    "equipment_count",
-    "access_notes",
-    "contact_preference",
-]
-
 
 class ModelFact(BaseModel):
-    kind: ModelKind
+    kind: StatedKind
     value: str = Field(min_length=1, max_length=200)
     weekday: str | None = None
     negative: bool = False
