@@ -154,6 +154,18 @@ _ENGINE_SOURCES = (
 )
 
 
+def attach_to_engine(socket_path: Path, *, timeout_s: float = 5.0) -> LocalEngineMemory:
+    """A client for an engine already serving `socket_path` (operators, tests reading a
+    container's volume); it never starts one."""
+    client = EngineClient(
+        _LOCAL_BASE_URL,
+        _LOCAL_KEY,
+        timeout=timeout_s,
+        transport=_RestartingUnixTransport(socket_path, None),
+    )
+    return LocalEngineMemory(client, socket_path)
+
+
 async def probe_engine(socket_path: Path) -> dict[str, Any] | None:
     """The engine's /health answer, or None when nothing answers on the socket."""
     transport = httpx.AsyncHTTPTransport(uds=str(socket_path))

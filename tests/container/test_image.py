@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from calendar_client import LocalCalendar
-from memory.engine_client import EngineServiceClient
+from memory.engine_client import attach_to_engine
 from testkit.harness import free_port, join_as_caller
 from tests.container.buildah import Container, CpuCgroup, inspect_image
 from tests.container.worker import (
@@ -112,7 +112,7 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
             )
 
             # The decisions are in the engine on the volume, read through its socket there.
-            engine = EngineServiceClient(engine_socket(volume))
+            engine = attach_to_engine(engine_socket(volume))
             try:
                 trail = await engine.decision_trail(customer)
             finally:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import psutil
 
-from memory.engine_client import EngineServiceClient
+from memory.engine_client import attach_to_engine
 from testkit.harness import (
     AGENT_NAME,
     API_KEY,
@@ -101,7 +101,7 @@ def engine_socket(volume: Path) -> Path:
 
 async def stop_engine_in(volume: Path) -> None:
     """End the worker's local engine (it outlives the worker by design, idling out later)."""
-    client = EngineServiceClient(engine_socket(volume))
+    client = attach_to_engine(engine_socket(volume))
     try:
         if not await client.healthy():
             return
