@@ -101,7 +101,7 @@ async def test_call_through_the_containerised_worker_lands_on_the_volume(
             try:
                 assert await caller.next_message(timeout_s=30)
                 [asked] = await caller.say("I'd like to book a visit on thursday")
-                assert asked.startswith("Not booked yet")
+                assert asked.startswith("Just to confirm")
                 [booked] = await caller.say("Yes please")
                 assert booked.startswith("Booked a service visit on")
             finally:
