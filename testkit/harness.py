@@ -147,10 +147,9 @@ class Worker:
             await asyncio.sleep(0.1)
 
 
-def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str) -> Worker:
-    data.mkdir(parents=True, exist_ok=True)
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith(("CONTEXTDB_", "MEMORY_"))},
+def worker_env(livekit: LiveKit, openai_url: str, *, name_tag: str = "") -> dict[str, str]:
+    """What every test worker (a process here, or the containerised one) is configured with."""
+    return {
         "LIVEKIT_URL": livekit.url,
         "LIVEKIT_API_KEY": API_KEY,
         "LIVEKIT_API_SECRET": API_SECRET,
@@ -158,16 +157,25 @@ def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str
         "OPENAI_BASE_URL": openai_url,
         "IDENTITY_SIGNING_SECRET": IDENTITY_SECRET,
         # One name per worker: a stopped worker from another test can never take the call.
-        "AGENT_NAME": f"{AGENT_NAME}-{uuid.uuid4().hex[:6]}",
-        "CONTEXTDB_LOCAL_PATH": str(data / "memory.sqlite3"),
+        "AGENT_NAME": f"{AGENT_NAME}-{name_tag}{uuid.uuid4().hex[:6]}",
+        # A warm job process answers dispatch at once, as in production (one is enough here).
+        "WORKER_NUM_IDLE_PROCESSES": "1",
+        # A leaked engine process exits on its own soon after the test.
         "CONTEXTDB_ENGINE_IDLE_EXIT_S": "60",
+    }
+
+
+def start_worker(livekit: LiveKit, openai_url: str, data: Path, **overrides: str) -> Worker:
+    data.mkdir(parents=True, exist_ok=True)
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith(("CONTEXTDB_", "MEMORY_"))},
+        **worker_env(livekit, openai_url),
+        "CONTEXTDB_LOCAL_PATH": str(data / "memory.sqlite3"),
         "MEMORY_OUTBOX_PATH": str(data / "outbox.sqlite3"),
         "CALENDAR_LOCAL_PATH": str(data / "calendar.sqlite3"),
         "ATTESTATION_PATH": str(data / "attestations.sqlite3"),
         "CUSTOMER_DIRECTORY_PATH": str(data / "customers.sqlite3"),
         "PYTHONUNBUFFERED": "1",
-        # A warm job process answers dispatch at once, as in production; dev mode has none.
-        "WORKER_NUM_IDLE_PROCESSES": "1",
         **overrides,
     }
     log_path = data / "worker.log"

@@ -10,19 +10,15 @@ import asyncio
 import os
 import signal
 import time
-import uuid
 from pathlib import Path
 
 import psutil
 
 from memory.engine_client import attach_to_engine
 from testkit.harness import (
-    AGENT_NAME,
-    API_KEY,
-    API_SECRET,
-    IDENTITY_SECRET,
     LiveKit,
     Worker,
+    worker_env,
 )
 from tests.container.buildah import Container, CpuCgroup, stop_gracefully
 
@@ -38,20 +34,7 @@ def start_worker_in(
     http_port: int,
     cpu: CpuCgroup | None,
 ) -> Worker:
-    env = {
-        "LIVEKIT_URL": livekit.url,
-        "LIVEKIT_API_KEY": API_KEY,
-        "LIVEKIT_API_SECRET": API_SECRET,
-        "OPENAI_API_KEY": "scripted",
-        "OPENAI_BASE_URL": openai_url,
-        "IDENTITY_SIGNING_SECRET": IDENTITY_SECRET,
-        "AGENT_NAME": f"{AGENT_NAME}-ctr-{uuid.uuid4().hex[:6]}",
-        "WORKER_HTTP_PORT": str(http_port),
-        # Production mode keeps one warm job process per core; one is enough on loopback.
-        "WORKER_NUM_IDLE_PROCESSES": "1",
-        # A leaked engine process exits on its own soon after the test.
-        "CONTEXTDB_ENGINE_IDLE_EXIT_S": "60",
-    }
+    env = {**worker_env(livekit, openai_url, name_tag="ctr-"), "WORKER_HTTP_PORT": str(http_port)}
     runner = container.start(WORKER_COMMAND, env, log_path, cpu)
     worker = Worker(env, log_path.parent, log_path, runner)
     deadline = time.monotonic() + 90
