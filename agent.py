@@ -113,12 +113,12 @@ async def entrypoint(ctx: JobContext) -> None:
         await close_host_services(await host_task)
         ctx.shutdown(reason="caller never joined")
         return
-    identity, auth_error = await authenticate_caller(participant, ctx.room.name, settings)
+    host = await host_task
+    identity, auth_error = await authenticate_caller(participant, ctx.room.name, settings, host)
     ctx.log_context_fields = {
         "room": ctx.room.name,
         "caller": identity.log_id if identity else "unverified",
     }
-    host = await host_task
     call = Call.open(
         host,
         identity=identity,
@@ -145,7 +145,7 @@ async def entrypoint(ctx: JobContext) -> None:
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
     guard = CallerGuard(
-        ctx, session, participant, lambda p: authenticate_caller(p, ctx.room.name, settings)
+        ctx, session, participant, lambda p: authenticate_caller(p, ctx.room.name, settings, host)
     )
     guard.attach()  # a replaced or extra participant never inherits the caller's memory
     await call.start(

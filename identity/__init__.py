@@ -11,7 +11,12 @@ from identity.claims import (
     mint_identity_claim,
     verify_identity_claim,
 )
-from identity.directory import CustomerDirectory, SqliteCustomerDirectory, normalise_phone
+from identity.directory import (
+    CustomerDirectory,
+    PgCustomerDirectory,
+    SqliteCustomerDirectory,
+    normalise_phone,
+)
 from identity.models import (
     Assurance,
     CallerIdentity,
@@ -19,6 +24,7 @@ from identity.models import (
     ExpiredIdentityClaim,
     IdentityError,
     IdentityNotConfigured,
+    IdentityStoreUnavailable,
     InvalidIdentityClaim,
     MissingIdentityClaim,
     ReplayedIdentityClaim,
@@ -26,7 +32,7 @@ from identity.models import (
     UnsupportedParticipant,
     WrongRoomClaim,
 )
-from identity.replay import ClaimRegistry, SqliteClaimRegistry
+from identity.replay import ClaimRegistry, PgClaimRegistry, SqliteClaimRegistry
 
 if TYPE_CHECKING:
     from identity.host_tokens import mint_participant_token
@@ -52,8 +58,11 @@ __all__ = [
     "ExpiredIdentityClaim",
     "IdentityError",
     "IdentityNotConfigured",
+    "IdentityStoreUnavailable",
     "InvalidIdentityClaim",
     "MissingIdentityClaim",
+    "PgClaimRegistry",
+    "PgCustomerDirectory",
     "ReplayedIdentityClaim",
     "RoomParticipant",
     "SqliteClaimRegistry",

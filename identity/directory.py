@@ -9,7 +9,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Protocol
 
-from identity.models import check_customer_id
+from identity.models import IdentityStoreUnavailable, check_customer_id
+from memory.postgres import SharedDatabase, SharedStateUnavailable
 
 # ASCII digits only: `\d` would also accept other scripts' digits and store look-alikes.
 _E164 = re.compile(r"\+[0-9]{7,15}")
@@ -69,3 +70,32 @@ class SqliteCustomerDirectory:
             return None if row is None else str(row[0])
 
         return await asyncio.to_thread(load)
+
+
+class PgCustomerDirectory:
+    """The directory on the shared Postgres (`host_customers`), for many worker hosts."""
+
+    def __init__(self, database: SharedDatabase) -> None:
+        self.database = database
+
+    async def add(self, phone: str, customer_id: str) -> None:
+        number = normalise_phone(phone)
+        check_customer_id(customer_id)
+        async with self.database.connection() as conn:
+            await conn.execute(
+                "INSERT INTO host_customers (phone, customer_id) VALUES ($1, $2)"
+                " ON CONFLICT (phone) DO UPDATE SET customer_id = excluded.customer_id",
+                number,
+                customer_id,
+            )
+
+    async def customer_for_phone(self, e164: str) -> str | None:
+        number = normalise_phone(e164)
+        try:
+            async with self.database.connection() as conn:
+                found = await conn.fetchval(
+                    "SELECT customer_id FROM host_customers WHERE phone = $1", number
+                )
+        except SharedStateUnavailable as exc:
+            raise IdentityStoreUnavailable(detail=str(exc)) from exc
+        return None if found is None else str(found)

@@ -112,6 +112,12 @@ class UnsupportedParticipant(IdentityError):
     default_message = "This participant cannot be served as a caller."
 
 
+class IdentityStoreUnavailable(IdentityError):
+    """The directory or the claim registry did not answer: the caller stays unverified."""
+
+    reason = "identity_store_unavailable"
+
+
 class IdentityNotConfigured(IdentityError):
     """The worker has no usable signing secret, so no claim can be trusted (fail closed)."""
 

@@ -14,6 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+from identity.models import IdentityStoreUnavailable
+from memory.postgres import SharedDatabase, SharedStateUnavailable
 from memory.sqlite_file import shared_sqlite
 
 _SCHEMA = """
@@ -51,3 +53,26 @@ class SqliteClaimRegistry:
             return True
 
         return await asyncio.to_thread(record)
+
+
+class PgClaimRegistry:
+    """Used claim ids on the shared Postgres: a claim joins once across every host."""
+
+    def __init__(self, database: SharedDatabase) -> None:
+        self.database = database
+
+    async def first_use(self, jti: str, expires_at: datetime) -> bool:
+        try:
+            async with self.database.connection() as conn:
+                await conn.execute(
+                    "DELETE FROM host_used_claims WHERE expires_at < $1", time.time()
+                )
+                inserted = await conn.fetchval(
+                    "INSERT INTO host_used_claims (jti, expires_at) VALUES ($1, $2)"
+                    " ON CONFLICT (jti) DO NOTHING RETURNING 1",
+                    jti,
+                    expires_at.timestamp(),
+                )
+        except SharedStateUnavailable as exc:
+            raise IdentityStoreUnavailable(detail=str(exc)) from exc
+        return inserted is not None

@@ -31,6 +31,8 @@ from memory.errors import MemoryLayerError, OutboxUnavailable
 from memory.factory import open_memory_backend
 from memory.flusher import OutboxFlusher
 from memory.outbox import IntentResolver, Outbox
+from memory.pg_outbox import PgOutbox
+from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
 
 log = logging.getLogger("memory.drain")
@@ -88,7 +90,9 @@ async def run_drain_loop(
     if not settings.enabled:
         log.info("memory disabled; nothing to drain")
         return report
-    outbox = Outbox.for_settings(settings)
+    # With DATABASE_URL the queue is every host's: this drain delivers rows other hosts left.
+    database = SharedDatabase(settings.database_dsn) if settings.database_dsn else None
+    outbox = open_outbox(settings, database)
     own_calendar = calendar is None
     calendar = calendar if calendar is not None else build_calendar(CalendarSettings())
     resolvers = resolvers or gated_action_resolvers(calendar)
@@ -100,7 +104,7 @@ async def run_drain_loop(
                 await outbox.redrive_config()
                 if await outbox.has_due():
                     if backend is None:
-                        backend = await open_memory_backend(settings)
+                        backend = await open_memory_backend(settings, database)
                     report.delivered += await drain_due(
                         outbox, backend, resolvers, stop, **flusher_kwargs
                     )
@@ -125,7 +129,16 @@ async def run_drain_loop(
         if own_calendar:
             with contextlib.suppress(Exception):
                 await calendar.aclose()
+        if database is not None:
+            await database.close()
     return report
+
+
+def open_outbox(settings: MemorySettings, database: SharedDatabase | None) -> Outbox:
+    """The host's outbox: the shared Postgres table, or the local SQLite file."""
+    if database is not None:
+        return PgOutbox.for_database(database, settings)
+    return Outbox.for_settings(settings)
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -138,7 +151,8 @@ async def _main(args: argparse.Namespace) -> int:
         run_drain_loop(settings, stop, interval_s=args.interval_s, once=args.once)
     )
     if not args.once:
-        log.info("draining %s every %.1f s", settings.outbox_path, args.interval_s)
+        where = "the shared Postgres" if settings.database_url else settings.outbox_path
+        log.info("draining %s every %.1f s", where, args.interval_s)
         await stop.wait()
     done, _ = await asyncio.wait({task}, timeout=None if args.once else args.stop_budget_s)
     if not done:

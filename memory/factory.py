@@ -11,18 +11,30 @@ from memory.backend import MemoryBackend
 from memory.cloud import CloudMemory
 from memory.engine_client import connect_local_engine
 from memory.errors import MemoryLayerError, MemoryUnavailable
+from memory.pg_engine import PostgresEngine
+from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
 
 log = logging.getLogger("memory")
 
 
-async def open_memory_backend(settings: MemorySettings) -> MemoryBackend:
+async def open_memory_backend(
+    settings: MemorySettings, database: SharedDatabase | None = None
+) -> MemoryBackend:
+    """Cloud with a key; else pycontextdb on the shared Postgres with DATABASE_URL (on
+    `database`, the host's pool, when given); else the local engine process."""
     if settings.api_key is not None:
         log.info("memory backend: ContextDB Cloud at %s", settings.base_url)
         return CloudMemory.connect(
             settings.base_url,
             settings.api_key.get_secret_value(),
             timeout_s=settings.cloud_timeout_s,
+        )
+    if settings.database_dsn is not None:
+        log.info("memory backend: pycontextdb on the shared Postgres")
+        return await PostgresEngine.connect(
+            database or SharedDatabase(settings.database_dsn),
+            embedding_model=settings.embedding_model,
         )
     log.info("memory backend: local engine on %s", settings.local_path)
     return await connect_local_engine(
@@ -49,11 +61,13 @@ class UnavailableBackend:
         return None
 
 
-async def open_memory_backend_or_unavailable(settings: MemorySettings) -> MemoryBackend:
+async def open_memory_backend_or_unavailable(
+    settings: MemorySettings, database: SharedDatabase | None = None
+) -> MemoryBackend:
     if not settings.enabled:
         return UnavailableBackend("memory is disabled (MEMORY_ENABLED=false)")  # type: ignore[return-value]
     try:
-        return await open_memory_backend(settings)
+        return await open_memory_backend(settings, database)
     except MemoryLayerError as exc:
         log.error("memory backend unavailable, continuing without memory: %s", exc)
         return UnavailableBackend(str(exc))  # type: ignore[return-value]
@@ -70,14 +84,21 @@ async def check_backend(settings: MemorySettings, *, timeout_s: float = 3.0) -> 
             ) as client:
                 await client.health()
             return None
-        backend = await open_memory_backend(settings)
-        await backend.close()
+        database = SharedDatabase(settings.database_dsn) if settings.database_dsn else None
+        try:
+            backend = await open_memory_backend(settings, database)
+            await backend.close()
+        finally:
+            if database is not None:
+                await database.close()
         return None
     except ApiError as exc:
         return f"ContextDB Cloud at {settings.base_url} refused the health check: {exc}"
     except httpx.HTTPError as exc:
         return f"ContextDB Cloud at {settings.base_url} is unreachable ({type(exc).__name__})"
     except MemoryLayerError as exc:
+        if settings.backend_name == "postgres":
+            return f"the shared Postgres (DATABASE_URL) did not answer: {exc}"
         return f"local memory engine could not start: {exc}"
 
 
@@ -86,4 +107,6 @@ def describe_backend(settings: MemorySettings) -> str:
         return "disabled"
     if settings.api_key is not None:
         return f"ContextDB Cloud ({settings.base_url})"
+    if settings.backend_name == "postgres":
+        return f"pycontextdb on the shared Postgres (embedder {settings.embedding_model})"
     return f"local engine ({settings.local_path}, embedder {settings.embedding_model})"

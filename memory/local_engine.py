@@ -116,12 +116,22 @@ class LocalEngine:
     def db(self) -> contextdb.ContextDB:
         return self._db
 
+    def _db_for(self, user_id: str) -> contextdb.ContextDB:
+        """The engine client serving this caller (one for the whole file here; one scoped
+        client per caller on the shared Postgres, `memory.pg_engine`)."""
+        return self._db
+
+    def _verifier_for(self, user_id: str) -> VerifyBeforeAct:
+        return self._verifier
+
     async def close(self) -> None:
         await self._db.close()
         self._ledger.close()
 
     async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
-        items = await self._guard(self._db.factual.recall(query, top_k=top_k, user_id=user_id))
+        items = await self._guard(
+            self._db_for(user_id).factual.recall(query, top_k=top_k, user_id=user_id)
+        )
         return RecallResult(
             context=render_recalled_context(items, max_tokens=_RECALL_CONTEXT_TOKENS),
             memories=[memory_from_item(m) for m in items],
@@ -131,7 +141,7 @@ class LocalEngine:
         self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
     ) -> ActionDecision:
         if slot is None:
-            decided = await self._guard(self._verifier.decide(query, user_id=user_id))
+            decided = await self._guard(self._verifier_for(user_id).decide(query, user_id=user_id))
             outcome, items, pending = decided.kind, decided.memories, decided.pending_confirmation
         else:
             outcome, items, pending = await self._decide_in_slot(user_id, query, slot, top_k)
@@ -154,14 +164,16 @@ class LocalEngine:
         function the Cloud adapter applies, so both backends decide alike.
         """
         in_slot = await self._guard(
-            self._db.slot_facts(slot.entity, slot.attribute, user_id=user_id)
+            self._db_for(user_id).slot_facts(slot.entity, slot.attribute, user_id=user_id)
         )
         by_id = {m.id: m for m in in_slot}
         ruled = decide_in_slot(slot, [memory_from_item(m) for m in in_slot])
         return ruled.outcome, [by_id[m.id] for m in ruled.evidence[:top_k]], ruled.pending_ids
 
     async def forget(self, user_id: str, memory_id: str) -> int:
-        return int(await self._guard(self._db.forget(user_id=user_id, memory_id=memory_id)))
+        return int(
+            await self._guard(self._db_for(user_id).forget(user_id=user_id, memory_id=memory_id))
+        )
 
     async def report_execution(
         self,
@@ -187,13 +199,15 @@ class LocalEngine:
         )
 
     async def pending_confirmations(self, user_id: str) -> list[Memory]:
-        items = await self._guard(self._db.factual.pending_confirmations(user_id=user_id))
+        items = await self._guard(
+            self._db_for(user_id).factual.pending_confirmations(user_id=user_id)
+        )
         return [memory_from_item(m) for m in items]
 
     async def confirm(
         self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
     ) -> Memory:
-        item = await self._guard(self._db.factual.confirm(memory_id, user_id=user_id))
+        item = await self._guard(self._db_for(user_id).factual.confirm(memory_id, user_id=user_id))
         return memory_from_item(item)
 
     async def remember_many(
@@ -247,7 +261,7 @@ class LocalEngine:
             # intended safety net, not something to print on every call.
             warnings.simplefilter("ignore", UserWarning)
             return await self._guard(
-                self._db.factual.add(
+                self._db_for(user_id).factual.add(
                     fact.content,
                     # The key travels with the fact, in the same commit as the fact itself.
                     metadata={_WRITE_KEY: idempotency_key, _WRITE_INDEX: index},
@@ -268,7 +282,7 @@ class LocalEngine:
         no-op: the engine's writes all come from one speaker, which corroborates only once.
         """
         items = await self._guard(
-            self._db.factual.list_facts(limit=_REPLAY_SCAN_LIMIT, user_id=user_id)
+            self._db_for(user_id).factual.list_facts(limit=_REPLAY_SCAN_LIMIT, user_id=user_id)
         )
         found: dict[int, Any] = {}
         for item in items:
@@ -280,7 +294,7 @@ class LocalEngine:
     async def _load(self, user_id: str, ids: list[str]) -> list[Memory]:
         found = []
         for memory_id in ids:
-            item = await self._guard(self._db.get(memory_id))
+            item = await self._guard(self._db_for(user_id).get(memory_id))
             if item is not None and item.user_id == user_id:
                 found.append(memory_from_item(item))
         return found

@@ -1,4 +1,7 @@
-"""`python -m memory.outbox list | parked | redrive KEY... | redrive --all [--path FILE]`."""
+"""`python -m memory.outbox list | parked | redrive KEY... | redrive --all [--path FILE]`.
+
+With DATABASE_URL set (and no --path) it reads the shared Postgres outbox.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from pathlib import Path
 
 from memory.errors import OutboxUnavailable
 from memory.outbox import PARKED_STATES, Outbox, OutboxItem
+from memory.pg_outbox import PgOutbox
+from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
 
 
@@ -33,11 +38,22 @@ def _print_rows(rows: Sequence[OutboxItem]) -> None:
 
 
 async def _cli(args: argparse.Namespace) -> int:
-    path = args.path or MemorySettings().outbox_path
+    settings = MemorySettings()
+    if args.path is None and settings.database_dsn is not None:
+        # DATABASE_URL: the one queue every host shares.
+        database = SharedDatabase(settings.database_dsn)
+        try:
+            return await _command(args, PgOutbox.for_database(database, settings))
+        finally:
+            await database.close()
+    path = args.path or settings.outbox_path
     if not Path(path).exists():
         print(f"no outbox at {path}", file=sys.stderr)
         return 1
-    outbox = Outbox(Path(path))
+    return await _command(args, Outbox(Path(path)))
+
+
+async def _command(args: argparse.Namespace, outbox: Outbox) -> int:
     if args.command == "list":
         _print_rows(await outbox.items())
     elif args.command == "parked":

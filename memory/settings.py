@@ -24,6 +24,9 @@ class MemorySettings(BaseSettings):
     local_path: Path = Field(
         default=Path(".contextdb/memory.sqlite3"), alias="CONTEXTDB_LOCAL_PATH"
     )
+    # Many hosts: one Postgres for pycontextdb's store (without a Cloud key) and for the
+    # host's own state (ledger, outbox, attestations, directory, used claims).
+    database_url: SecretStr | None = Field(default=None, alias="DATABASE_URL")
     embedding_model: str = Field(default="mock", alias="CONTEXTDB_EMBEDDING_MODEL")
     engine_idle_exit_s: float = Field(default=900.0, gt=0, alias="CONTEXTDB_ENGINE_IDLE_EXIT_S")
     outbox_path: Path = Field(default=Path(".contextdb/outbox.sqlite3"), alias="MEMORY_OUTBOX_PATH")
@@ -51,6 +54,21 @@ class MemorySettings(BaseSettings):
             raise ValueError("CONTEXTDB_API_KEY must be a ContextDB project key starting with cdb_")
         return value
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        if not value.get_secret_value().startswith(("postgresql://", "postgres://")):
+            raise ValueError("DATABASE_URL must be a postgresql:// URL")
+        return value
+
     @property
     def backend_name(self) -> str:
-        return "cloud" if self.api_key is not None else "local"
+        if self.api_key is not None:
+            return "cloud"
+        return "postgres" if self.database_url is not None else "local"
+
+    @property
+    def database_dsn(self) -> str | None:
+        return self.database_url.get_secret_value() if self.database_url is not None else None

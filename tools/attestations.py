@@ -13,7 +13,10 @@ import uuid
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+from memory.errors import MemoryUnavailable
+from memory.postgres import SharedDatabase, SharedStateUnavailable
 from memory.secrets import redact_bounded
 from memory.sqlite_file import shared_sqlite
 
@@ -55,6 +58,34 @@ class Attestation:
     question_text: str = ""
 
 
+def new_attestation(
+    *,
+    customer_id: str,
+    actor_id: str,
+    channel: str,
+    room_name: str,
+    memory_ids: list[str],
+    turn_id: str,
+    turn_text: str,
+    question_turn_id: str = "",
+    question_text: str = "",
+) -> Attestation:
+    """The record to keep: ids as given, spoken text bounded and with secrets redacted."""
+    return Attestation(
+        attestation_id=f"att_{uuid.uuid4().hex}",
+        customer_id=customer_id,
+        actor_id=actor_id,
+        channel=channel,
+        room_name=room_name,
+        memory_ids=tuple(memory_ids),
+        turn_id=turn_id,
+        turn_text=_bounded(turn_text),
+        attested_at=datetime.now(UTC).isoformat(),
+        question_turn_id=question_turn_id,
+        question_text=_bounded(question_text),
+    )
+
+
 class AttestationStore:
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -68,32 +99,9 @@ class AttestationStore:
                         f"ALTER TABLE attestations ADD COLUMN {column} TEXT NOT NULL DEFAULT ''"
                     )
 
-    async def record(
-        self,
-        *,
-        customer_id: str,
-        actor_id: str,
-        channel: str,
-        room_name: str,
-        memory_ids: list[str],
-        turn_id: str,
-        turn_text: str,
-        question_turn_id: str = "",
-        question_text: str = "",
-    ) -> Attestation:
-        attestation = Attestation(
-            attestation_id=f"att_{uuid.uuid4().hex}",
-            customer_id=customer_id,
-            actor_id=actor_id,
-            channel=channel,
-            room_name=room_name,
-            memory_ids=tuple(memory_ids),
-            turn_id=turn_id,
-            turn_text=_bounded(turn_text),
-            attested_at=datetime.now(UTC).isoformat(),
-            question_turn_id=question_turn_id,
-            question_text=_bounded(question_text),
-        )
+    async def record(self, **fields: Any) -> Attestation:
+        """Keep one attestation (`new_attestation`'s fields); returns it."""
+        attestation = new_attestation(**fields)
 
         def store() -> None:
             row = asdict(attestation)
@@ -126,3 +134,42 @@ class AttestationStore:
             ]
 
         return await asyncio.to_thread(load)
+
+
+class PgAttestationStore:
+    """Attestations on the shared Postgres (`host_attestations`): the consent evidence
+    outlives the container that heard the yes. A database that does not answer raises
+    `MemoryUnavailable`, so the confirmation fails closed (nothing is confirmed)."""
+
+    def __init__(self, database: SharedDatabase) -> None:
+        self.database = database
+
+    async def record(self, **fields: Any) -> Attestation:
+        attestation = new_attestation(**fields)
+        row = asdict(attestation)
+        row["memory_ids"] = json.dumps(list(attestation.memory_ids))
+        try:
+            async with self.database.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO host_attestations (attestation_id, customer_id, actor_id,"
+                    " channel, room_name, memory_ids, turn_id, turn_text, attested_at,"
+                    " question_turn_id, question_text)"
+                    " VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, $10, $11)",
+                    *row.values(),
+                )
+        except SharedStateUnavailable as exc:
+            raise MemoryUnavailable(str(exc), code="attestations_unavailable") from exc
+        return attestation
+
+    async def for_customer(self, customer_id: str) -> list[Attestation]:
+        async with self.database.connection() as conn:
+            rows = await conn.fetch(
+                "SELECT attestation_id, customer_id, actor_id, channel, room_name,"
+                " memory_ids::text, turn_id, turn_text, attested_at, question_turn_id,"
+                " question_text FROM host_attestations WHERE customer_id = $1"
+                " ORDER BY attested_at",
+                customer_id,
+            )
+        return [
+            Attestation(r[0], r[1], r[2], r[3], r[4], tuple(json.loads(r[5])), *r[6:]) for r in rows
+        ]

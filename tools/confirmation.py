@@ -129,19 +129,20 @@ def build_confirmation_tool(identity: CallerIdentity) -> FunctionTool:
             return "The caller said no. Nothing was changed. Ask what they would like instead."
         if reading.kind != "yes":
             return "The caller has not clearly said yes. Ask them again to confirm."
-        # Evidence first: the host keeps who said yes to what, before ContextDB is told.
-        attestation = await call.host.attestations.record(
-            customer_id=identity.customer_id,
-            actor_id=identity.actor_id,
-            channel=identity.channel,
-            room_name=identity.room_name,
-            memory_ids=list(offer.memory_ids),
-            question_turn_id=readback.id,
-            question_text=readback.text_content or "",
-            turn_id=answer.id,
-            turn_text=answer_text,
-        )
         try:
+            # Evidence first: the host keeps who said yes to what, before ContextDB is told;
+            # evidence that cannot be kept means nothing is confirmed.
+            attestation = await call.host.attestations.record(
+                customer_id=identity.customer_id,
+                actor_id=identity.actor_id,
+                channel=identity.channel,
+                room_name=identity.room_name,
+                memory_ids=list(offer.memory_ids),
+                question_turn_id=readback.id,
+                question_text=readback.text_content or "",
+                turn_id=answer.id,
+                turn_text=answer_text,
+            )
             for memory_id in offer.memory_ids:
                 await call.memory.confirm(memory_id, attestation_id=attestation.attestation_id)
         except MemoryLayerError as exc:

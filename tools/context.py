@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 
 from calendar_client import CalendarClient, today_in
-from identity import CallerIdentity
+from identity import CallerIdentity, ClaimRegistry, CustomerDirectory
 from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.facts import CallerFact
 from memory.metrics import MemoryMetrics
@@ -54,6 +54,11 @@ class HostServices:
     horizon_days: int = 60
     # End-of-call extraction (memory.extract rules by default; memory.llm_extract with a model).
     extract: Extractor = field(default=rule_based_extractor)
+    # Who may call (SIP numbers) and which sign-ins were used: read before the call starts.
+    directory: CustomerDirectory | None = None
+    claims: ClaimRegistry | None = None
+    # The shared Postgres with DATABASE_URL (memory.postgres.SharedDatabase), closed last.
+    database: object | None = None
 
     @classmethod
     def local(
@@ -68,6 +73,7 @@ class HostServices:
     ) -> HostServices:
         """Host systems on local files in `workdir` (the playground, tests and benches)."""
         from calendar_client import LocalCalendar
+        from identity import SqliteClaimRegistry, SqliteCustomerDirectory
 
         return cls(
             backend=backend,
@@ -77,6 +83,8 @@ class HostServices:
             policy=policy or AssurancePolicy(),
             memory_settings=memory_settings,
             timezone=timezone,
+            directory=SqliteCustomerDirectory(workdir / "customers.sqlite3"),
+            claims=SqliteClaimRegistry(workdir / "claims.sqlite3"),
         )
 
 

@@ -9,20 +9,13 @@ from livekit import rtc
 from livekit.agents import JobContext
 
 from calendar_client import CalendarSettings, build_calendar
-from identity import (
-    CallerIdentity,
-    IdentityError,
-    SqliteClaimRegistry,
-    SqliteCustomerDirectory,
-    authenticate_room_participant,
-)
+from identity import CallerIdentity, IdentityError, authenticate_room_participant
 from memory.factory import open_memory_backend_or_unavailable
 from memory.llm_extract import extract_with_model
-from memory.outbox import Outbox
 from memory.settings import MemorySettings
 from tools import HostServices
-from tools.attestations import AttestationStore
 from tools.authorization import AssurancePolicy
+from worker.host_state import open_host_state
 from worker.settings import WorkerSettings
 
 log = logging.getLogger("worker.job")
@@ -34,14 +27,18 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
     extractor = {}
     if memory_settings.extraction == "llm" and settings.openai_api_key is not None:
         extractor["extract"] = model_extractor(settings, memory_settings)
+    state = open_host_state(settings, memory_settings)
     return HostServices(
-        backend=await open_memory_backend_or_unavailable(memory_settings),
-        outbox=Outbox.for_settings(memory_settings),
+        backend=await open_memory_backend_or_unavailable(memory_settings, state.database),
+        outbox=state.outbox,
         calendar=build_calendar(calendar_settings),
-        attestations=AttestationStore(settings.attestation_path),
+        attestations=state.attestations,
         policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),
         memory_settings=memory_settings,
         timezone=calendar_settings.caller_timezone,
+        directory=state.directory,
+        claims=state.claims,
+        database=state.database,
         **extractor,
     )
 
@@ -72,6 +69,8 @@ def model_extractor(settings: WorkerSettings, memory_settings: MemorySettings): 
 async def close_host_services(host: HostServices) -> None:
     await host.calendar.aclose()
     await host.backend.close()  # type: ignore[attr-defined]
+    if host.database is not None:
+        await host.database.close()  # type: ignore[attr-defined]
 
 
 async def wait_for_caller(ctx: JobContext, timeout_s: float) -> rtc.RemoteParticipant | None:
@@ -84,16 +83,21 @@ async def wait_for_caller(ctx: JobContext, timeout_s: float) -> rtc.RemotePartic
 
 
 async def authenticate_caller(
-    participant: rtc.RemoteParticipant, room_name: str, settings: WorkerSettings
+    participant: rtc.RemoteParticipant,
+    room_name: str,
+    settings: WorkerSettings,
+    host: HostServices,
 ) -> tuple[CallerIdentity | None, IdentityError | None]:
+    """From the room session only (the signed claim, or the SIP number via the directory)."""
     secret = settings.identity_signing_secret
+    assert host.directory is not None and host.claims is not None
     try:
         identity = await authenticate_room_participant(
             participant,
             room_name=room_name,
             identity_secret=secret.get_secret_value() if secret else "",
-            directory=SqliteCustomerDirectory(settings.customer_directory_path),
-            claims=SqliteClaimRegistry(settings.claim_registry_path),
+            directory=host.directory,
+            claims=host.claims,
         )
     except IdentityError as exc:
         log.warning("caller not authenticated: %s", exc.reason)

@@ -111,13 +111,17 @@ def probe_writable(path: Path) -> str | None:
 
 def _data_paths(config: StartupConfig) -> list[tuple[str, Path]]:
     paths: list[tuple[str, Path]] = []
+    # With DATABASE_URL the host state lives in Postgres: no local files to probe for it.
+    shared = config.memory is not None and config.memory.database_url is not None
     if config.memory is not None and config.memory.enabled:
         if config.memory.backend_name == "local":
             paths.append(("CONTEXTDB_LOCAL_PATH", config.memory.local_path))
-        paths.append(("MEMORY_OUTBOX_PATH", config.memory.outbox_path))
-    if config.worker is not None:
+        if not shared:
+            paths.append(("MEMORY_OUTBOX_PATH", config.memory.outbox_path))
+    if config.worker is not None and not shared:
         paths.append(("ATTESTATION_PATH", config.worker.attestation_path))
         paths.append(("CUSTOMER_DIRECTORY_PATH", config.worker.customer_directory_path))
+        paths.append(("CLAIM_REGISTRY_PATH", config.worker.claim_registry_path))
     if config.calendar is not None and not config.calendar.base_url:
         paths.append(("CALENDAR_LOCAL_PATH", config.calendar.local_path))
     return paths

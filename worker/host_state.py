@@ -1,0 +1,63 @@
+"""Where a host keeps its own state: local SQLite files, or the shared Postgres.
+
+    one host (default)   outbox, attestations, directory, used claims: SQLite files on the
+                         host's disk (the container's /data volume)
+    DATABASE_URL set     the same four in Postgres tables (memory/migrations), shared by
+                         every host; a replaced or scaled-down container loses nothing
+
+The decision ledger follows the memory backend (the local engine's file, the Postgres
+engine's table, or ContextDB Cloud itself), see memory.factory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from identity import (
+    ClaimRegistry,
+    CustomerDirectory,
+    PgClaimRegistry,
+    PgCustomerDirectory,
+    SqliteClaimRegistry,
+    SqliteCustomerDirectory,
+)
+from memory.outbox import Outbox
+from memory.pg_outbox import PgOutbox
+from memory.postgres import SharedDatabase
+from memory.settings import MemorySettings
+from tools.attestations import AttestationStore, PgAttestationStore
+from worker.settings import WorkerSettings
+
+
+@dataclass
+class HostState:
+    outbox: Outbox
+    attestations: AttestationStore | PgAttestationStore
+    directory: CustomerDirectory
+    claims: ClaimRegistry
+    # The shared database when DATABASE_URL is set; the memory engine borrows its pool.
+    database: SharedDatabase | None = None
+
+    async def close(self) -> None:
+        if self.database is not None:
+            await self.database.close()
+
+
+def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState:
+    """No I/O against Postgres here: the pool connects (and migrates) on first use, so a
+    database that is down makes each use fail closed instead of stopping the call."""
+    if memory.database_dsn is not None:
+        database = SharedDatabase(memory.database_dsn)
+        return HostState(
+            outbox=PgOutbox.for_database(database, memory),
+            attestations=PgAttestationStore(database),
+            directory=PgCustomerDirectory(database),
+            claims=PgClaimRegistry(database),
+            database=database,
+        )
+    return HostState(
+        outbox=Outbox.for_settings(memory),
+        attestations=AttestationStore(worker.attestation_path),
+        directory=SqliteCustomerDirectory(worker.customer_directory_path),
+        claims=SqliteClaimRegistry(worker.claim_registry_path),
+    )
