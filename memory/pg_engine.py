@@ -134,7 +134,7 @@ class PostgresEngine(LocalEngine):
     async def audit_chain_verifies(self, user_id: str) -> bool:
         """pycontextdb's hash chain over every write on this database, checked end to end."""
         db = await self.client_for(user_id)
-        return bool(await db._audit.verify_chain())  # no public verifier
+        return bool(await db.audit.verify_chain())
 
     async def close(self) -> None:
         while self._clients:

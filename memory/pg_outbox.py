@@ -38,6 +38,7 @@ _COLUMNS = (
     "idempotency_key, kind, user_id, payload::text, state, attempts, created_at, last_error,"
     " version, next_attempt_at, lease_until, lease_owner"
 )
+_RETURNED = ", ".join(f"o.{column.strip()}" for column in _COLUMNS.split(","))
 _DUE = "state IN ('pending', 'intent') AND lease_until <= $1 AND next_attempt_at <= $1"
 _LABEL = Path("postgres:host_outbox")
 
@@ -225,7 +226,7 @@ class PgOutbox(Outbox):
             "UPDATE host_outbox AS o SET lease_until = $2, lease_owner = $3"
             " FROM (SELECT idempotency_key FROM host_outbox"
             f"  WHERE {_DUE} ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due"
-            f" WHERE o.idempotency_key = due.idempotency_key RETURNING {_COLUMNS}",
+            f" WHERE o.idempotency_key = due.idempotency_key RETURNING {_RETURNED}",
             now, now + lease_s, token, limit,
         )  # fmt: skip
         return sorted((_item(row) for row in rows), key=lambda item: item.created_at)

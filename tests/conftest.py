@@ -14,7 +14,10 @@ from contextdb_cloud_client import CloudClient
 from memory.cloud import CloudMemory
 from memory.engine_client import LocalEngineMemory, connect_local_engine
 from memory.local_engine import LocalEngine
+from memory.pg_engine import PostgresEngine
+from memory.postgres import SharedDatabase
 from testkit.engine import stop_engine
+from testkit.postgres import create_database, running_postgres
 
 
 @pytest.fixture(scope="session")
@@ -28,6 +31,34 @@ def engine_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     asyncio.run(start())
     yield db_path
     asyncio.run(stop_engine(db_path))
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A real Postgres on loopback for the session (testkit.postgres); a machine without
+    one fails these tests with how to install it, never skips them."""
+    with running_postgres() as server:
+        yield server.url
+
+
+@pytest.fixture
+async def database_url(postgres_server: str) -> str:
+    """A fresh, empty database per test."""
+    return await create_database(postgres_server, f"t_{uuid.uuid4().hex[:16]}")
+
+
+@pytest.fixture
+async def shared_database(database_url: str) -> AsyncIterator[SharedDatabase]:
+    database = SharedDatabase(database_url)
+    yield database
+    await database.close()
+
+
+@pytest.fixture
+async def postgres_engine(shared_database: SharedDatabase) -> AsyncIterator[PostgresEngine]:
+    engine = await PostgresEngine.connect(shared_database)
+    yield engine
+    await engine.close()
 
 
 @pytest.fixture
