@@ -95,7 +95,7 @@ async def cloud_contract(engine_service: LocalEngineMemory) -> AsyncIterator[Clo
     await memory.close()
 
 
-@pytest.fixture(params=["local_engine", "engine_service", "cloud_contract"])
+@pytest.fixture(params=["local_engine", "engine_service", "cloud_contract", "postgres_engine"])
 def backend(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
     return request.getfixturevalue(request.param)
 
