@@ -15,6 +15,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -144,6 +145,8 @@ async def create_database(server_url: str, name: str) -> str:
 
 
 def main() -> int:
+    # SIGTERM (CI's cleanup) stops the cluster too, through the context manager's finally.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with running_postgres() as server:
         print(server.url, flush=True)
         with contextlib.suppress(KeyboardInterrupt):

@@ -22,8 +22,8 @@ import os
 import sys
 from datetime import date
 
-from memory.facts import CallerFact
 from memory.factory import open_memory_backend
+from memory.facts import CallerFact
 from memory.models import FactToRemember, receipt_idempotency_key
 from memory.pg_outbox import PgOutbox
 from memory.service import CallerMemory

@@ -36,7 +36,7 @@ async def write_from_processes(database_url: str, user_id: str, *flags: str) -> 
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         for w in range(WORKERS)
     ]
     for proc in procs:
