@@ -53,6 +53,15 @@ async def test_a_held_row_is_not_claimed_until_its_lease_runs_out(make_outbox) -
     assert await make_outbox().claim_due() == []
 
 
+async def test_a_second_owner_never_takes_a_live_hold(make_outbox) -> None:
+    first, second = make_outbox(), make_outbox()
+    assert await first.put("k-1", "receipt", "cust-1", PAYLOAD) is True
+    # Another host writing the same key meanwhile: the row is theirs to send, not ours.
+    assert await second.put("k-1", "receipt", "cust-1", PAYLOAD) is False
+    [row] = await first.items()
+    assert row.lease_owner == first.owner
+
+
 async def test_rewriting_a_row_in_flight_keeps_the_newer_payload(make_outbox) -> None:
     outbox = make_outbox()
     await outbox.put("k-1", "receipt", "cust-1", PAYLOAD, hold=False)
@@ -106,18 +115,21 @@ async def test_an_intent_is_resolved_under_its_claim(make_outbox) -> None:
 
 async def test_hosts_claiming_together_never_share_a_row(shared_database, database_url) -> None:
     writer = PgOutbox(shared_database)
-    for i in range(60):
+    for i in range(200):
         await writer.put(f"k-{i}", "receipt", "cust-1", PAYLOAD, hold=False)
-    hosts = [SharedDatabase(database_url) for _ in range(4)]
+    hosts = [SharedDatabase(database_url) for _ in range(8)]
     try:
+        for db in hosts:  # connected and migrated first, so the claims really overlap
+            async with db.connection() as conn:
+                await conn.fetchval("SELECT 1")
         batches = await asyncio.gather(
-            *(PgOutbox(db).claim_due(limit=20) for db in hosts for _ in range(2))
+            *(PgOutbox(db).claim_due(limit=200) for db in hosts for _ in range(3))
         )
     finally:
         for db in hosts:
             await db.close()
     keys = [item.idempotency_key for batch in batches for item in batch]
-    assert len(keys) == len(set(keys)) == 60
+    assert len(keys) == len(set(keys)) == 200
 
 
 async def test_migrations_apply_once_when_hosts_start_together(database_url) -> None:
