@@ -267,3 +267,17 @@ async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> N
             customer_id="c", actor_id="a", channel="web", room_name="r", memory_ids=[],
             turn_id="t", turn_text="yes",
         )  # fmt: skip
+
+
+async def test_the_startup_probe_names_the_shared_database(database_url: str) -> None:
+    from memory.factory import check_backend, describe_backend
+    from memory.settings import MemorySettings
+
+    live = MemorySettings(_env_file=None, DATABASE_URL=database_url)
+    assert live.backend_name == "postgres" and "shared Postgres" in describe_backend(live)
+    assert await check_backend(live) is None
+    down = MemorySettings(_env_file=None, DATABASE_URL="postgresql://postgres@127.0.0.1:9/x")
+    problem = await check_backend(down)
+    assert problem is not None and "DATABASE_URL" in problem
+    with pytest.raises(ValueError, match="postgresql://"):
+        MemorySettings(_env_file=None, DATABASE_URL="mysql://db/x")
