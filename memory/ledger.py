@@ -16,10 +16,11 @@ import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected, MemoryUnavailable
 from memory.models import (
@@ -137,6 +138,42 @@ def policy_alignment(outcome: str, status: str) -> str:
     return "violated" if executed and outcome != "act" else "aligned"
 
 
+def new_decision(outcome: str, memories: list, pending_ids: list[str]) -> ActionDecision:
+    """A fresh decision: a uuid the receipt will be keyed by (both ledgers)."""
+    return ActionDecision(
+        decision_id=str(uuid.uuid4()),
+        outcome=outcome,  # type: ignore[arg-type]
+        memories=memories,
+        pending_confirmation_ids=pending_ids,
+    )
+
+
+def key_reused() -> MemoryConflict:
+    return MemoryConflict(
+        "idempotency key reused with a different payload", code="idempotency_conflict", status=409
+    )
+
+
+def receipt_response(
+    decision_id: str, outcome: str, row: Sequence[Any]
+) -> ExecutionReceiptResponse:
+    """(receipt_id, action_name, status, policy_alignment, external_ref, error_code,
+    created_at) → the Cloud contract's receipt response (both ledgers select that order)."""
+    created_at = row[6] if isinstance(row[6], str) else row[6].isoformat()
+    receipt = ExecutionReceipt(
+        id=row[0],
+        decision_id=decision_id,
+        action_name=row[1],
+        status=row[2],
+        policy_alignment=row[3],
+        external_ref=row[4],
+        error_code=row[5],
+        request_id="local",
+        created_at=created_at,
+    )
+    return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
@@ -232,12 +269,7 @@ class DecisionLedger:
         memories: list,
         pending_ids: list[str],
     ) -> ActionDecision:
-        decision = ActionDecision(
-            decision_id=str(uuid.uuid4()),
-            outcome=outcome,  # type: ignore[arg-type]
-            memories=memories,
-            pending_confirmation_ids=pending_ids,
-        )
+        decision = new_decision(outcome, memories, pending_ids)
         await asyncio.to_thread(self._insert_decision, user_id, query, decision)
         return decision
 
@@ -283,11 +315,7 @@ class DecisionLedger:
         ).fetchone()
         if by_key is not None:
             if by_key[1] != request.payload_hash():
-                raise MemoryConflict(
-                    "idempotency key reused with a different payload",
-                    code="idempotency_conflict",
-                    status=409,
-                )
+                raise key_reused()
             return self._load(conn, request.decision_id, outcome)
         existing = conn.execute(
             "SELECT 1 FROM receipts WHERE decision_id = ?", (request.decision_id,)
@@ -320,18 +348,7 @@ class DecisionLedger:
             " created_at FROM receipts WHERE decision_id = ?",
             (decision_id,),
         ).fetchone()
-        receipt = ExecutionReceipt(
-            id=row[0],
-            decision_id=decision_id,
-            action_name=row[1],
-            status=row[2],
-            policy_alignment=row[3],
-            external_ref=row[4],
-            error_code=row[5],
-            request_id="local",
-            created_at=row[6],
-        )
-        return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
+        return receipt_response(decision_id, outcome, row)
 
     async def receipt_for(self, user_id: str, decision_id: str) -> ExecutionReceiptResponse | None:
         def load() -> ExecutionReceiptResponse | None:
@@ -403,11 +420,7 @@ class DecisionLedger:
             if row is None:
                 return WriteRecord("new", [])
             if row[0] != payload_hash:
-                raise MemoryConflict(
-                    "idempotency key reused with a different payload",
-                    code="idempotency_conflict",
-                    status=409,
-                )
+                raise key_reused()
             return WriteRecord(row[2], json.loads(row[1]))
 
         return await asyncio.to_thread(begin)

@@ -32,6 +32,7 @@ deliver directly instead.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import logging
@@ -120,12 +121,18 @@ class OutboxItem:
     lease_owner: str | None = None
 
 
-def _item(row: Sequence[Any]) -> OutboxItem:
+def item_from_row(row: Sequence[Any]) -> OutboxItem:
+    """One row in `_COLUMNS` order (both stores select that order; payload as JSON text)."""
     try:
         payload = json.loads(row[3])
     except ValueError:
         payload = {"unreadable_payload": str(row[3])[:200]}
     return OutboxItem(row[0], row[1], row[2], payload, row[4], row[5], row[6], row[7], *row[8:12])
+
+
+def resolved_item(intent: OutboxItem, payload: dict[str, Any]) -> OutboxItem:
+    """A claimed intent after `resolve_intent`: sendable, one version on, same claim."""
+    return dataclasses.replace(intent, payload=payload, state="pending", version=intent.version + 1)
 
 
 def config_fingerprint(settings: MemorySettings) -> str:
@@ -353,13 +360,7 @@ class Outbox:
                 if row is None:
                     return None
                 attempts = row[0] + 1
-                state = self._next_state(failure, attempts, row[1])
-                reason = failure.reason
-                if failure.disposition == "retry" and state == "dead":
-                    reason = f"gave up after {attempts} attempts: {reason}"
-                wait = delay_s if delay_s is not None else self.backoff.delay(
-                    attempts - 1, failure.retry_after_s
-                )  # fmt: skip
+                state, reason, wait = self._settlement(failure, attempts, row[1], delay_s)
                 conn.execute(
                     "UPDATE outbox SET attempts = ?, state = ?, last_error = ?,"
                     " next_attempt_at = ?, lease_until = 0, lease_owner = NULL,"
@@ -372,6 +373,20 @@ class Outbox:
             return state
 
         return await self._run(apply)
+
+    def _settlement(
+        self, failure: Failure, attempts: int, current: str, delay_s: float | None
+    ) -> tuple[OutboxState, str, float]:
+        """A failed row's next state, its recorded reason and the wait before the next try
+        (shared by both stores: the policy does not depend on where rows live)."""
+        state = self._next_state(failure, attempts, current)
+        reason = failure.reason
+        if failure.disposition == "retry" and state == "dead":
+            reason = f"gave up after {attempts} attempts: {reason}"
+        wait = delay_s if delay_s is not None else self.backoff.delay(
+            attempts - 1, failure.retry_after_s
+        )  # fmt: skip
+        return state, reason, wait
 
     def _next_state(self, failure: Failure, attempts: int, current: str) -> OutboxState:
         if failure.disposition == "needs_config":
@@ -413,7 +428,7 @@ class Outbox:
                     "UPDATE outbox SET lease_until = ?, lease_owner = ? WHERE idempotency_key = ?",
                     [(now + lease_s, token, row[0]) for row in rows],
                 )
-            return [_item((*row[:10], now + lease_s, token)) for row in rows]
+            return [item_from_row((*row[:10], now + lease_s, token)) for row in rows]
 
         return await self._run(claim)
 
@@ -440,11 +455,7 @@ class Outbox:
 
         if await self._run(upgrade) != 1:
             return None
-        return OutboxItem(
-            item.idempotency_key, item.kind, item.user_id, payload, "pending", item.attempts,
-            item.created_at, item.last_error, item.version + 1, item.next_attempt_at,
-            item.lease_until, item.lease_owner,
-        )  # fmt: skip
+        return resolved_item(item, payload)
 
     async def redrive_config(self, fingerprint: str | None = None) -> int:
         """Rows parked for configuration under another key become due now."""
@@ -490,7 +501,9 @@ class Outbox:
             if states is not None:
                 sql += f" WHERE state IN ({', '.join('?' for _ in states)})"
                 params = tuple(states)
-            return [_item(row) for row in conn.execute(sql + " ORDER BY created_at", params)]
+            return [
+                item_from_row(row) for row in conn.execute(sql + " ORDER BY created_at", params)
+            ]
 
         return await self._run(load)
 

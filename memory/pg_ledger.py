@@ -18,8 +18,16 @@ from typing import Any
 import asyncpg
 
 from memory.errors import MemoryConflict, MemoryNotFound, MemoryUnavailable
-from memory.ledger import DecisionRecord, ReceiptRequest, WriteRecord, policy_alignment
-from memory.models import ActionDecision, ExecutionReceipt, ExecutionReceiptResponse
+from memory.ledger import (
+    DecisionRecord,
+    ReceiptRequest,
+    WriteRecord,
+    key_reused,
+    new_decision,
+    policy_alignment,
+    receipt_response,
+)
+from memory.models import ActionDecision, ExecutionReceiptResponse
 from memory.postgres import SharedDatabase, SharedStateUnavailable
 
 
@@ -47,12 +55,7 @@ class PgDecisionLedger:
         memories: list,
         pending_ids: list[str],
     ) -> ActionDecision:
-        decision = ActionDecision(
-            decision_id=str(uuid.uuid4()),
-            outcome=outcome,  # type: ignore[arg-type]
-            memories=memories,
-            pending_confirmation_ids=pending_ids,
-        )
+        decision = new_decision(outcome, memories, pending_ids)
         async with self._connection() as conn:
             await conn.execute(
                 "INSERT INTO host_decisions (decision_id, user_id, query, outcome, memory_ids,"
@@ -84,11 +87,7 @@ class PgDecisionLedger:
             )
             if by_key is not None:
                 if by_key["payload_hash"] != request.payload_hash():
-                    raise MemoryConflict(
-                        "idempotency key reused with a different payload",
-                        code="idempotency_conflict",
-                        status=409,
-                    )
+                    raise key_reused()
                 return await self._load(conn, request.decision_id, outcome)
             if await conn.fetchval(
                 "SELECT 1 FROM host_receipts WHERE decision_id = $1", request.decision_id
@@ -113,11 +112,7 @@ class PgDecisionLedger:
                 )
             except asyncpg.UniqueViolationError as exc:
                 # The key was used for another decision by a concurrent report.
-                raise MemoryConflict(
-                    "idempotency key reused with a different payload",
-                    code="idempotency_conflict",
-                    status=409,
-                ) from exc
+                raise key_reused() from exc
             return await self._load(conn, request.decision_id, outcome)
 
     @staticmethod
@@ -127,18 +122,7 @@ class PgDecisionLedger:
             " created_at FROM host_receipts WHERE decision_id = $1",
             decision_id,
         )
-        receipt = ExecutionReceipt(
-            id=row["receipt_id"],
-            decision_id=decision_id,
-            action_name=row["action_name"],
-            status=row["status"],
-            policy_alignment=row["policy_alignment"],
-            external_ref=row["external_ref"],
-            error_code=row["error_code"],
-            request_id="local",
-            created_at=row["created_at"].isoformat(),
-        )
-        return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
+        return receipt_response(decision_id, outcome, row)
 
     async def receipt_for(self, user_id: str, decision_id: str) -> ExecutionReceiptResponse | None:
         async with self._connection() as conn:
@@ -195,11 +179,7 @@ class PgDecisionLedger:
                 idempotency_key,
             )
         if row["payload_hash"] != payload_hash:
-            raise MemoryConflict(
-                "idempotency key reused with a different payload",
-                code="idempotency_conflict",
-                status=409,
-            )
+            raise key_reused()
         return WriteRecord(row["state"], json.loads(row["result"]))
 
     async def complete_write(self, idempotency_key: str, ids: list[str]) -> None:

@@ -29,7 +29,9 @@ from memory.outbox import (
     OutboxKind,
     OutboxState,
     config_fingerprint,
+    item_from_row,
     log,
+    resolved_item,
 )
 from memory.postgres import SharedDatabase, SharedStateUnavailable
 from memory.settings import MemorySettings
@@ -41,14 +43,6 @@ _COLUMNS = (
 _RETURNED = ", ".join(f"o.{column.strip()}" for column in _COLUMNS.split(","))
 _DUE = "state IN ('pending', 'intent') AND lease_until <= $1 AND next_attempt_at <= $1"
 _LABEL = Path("postgres:host_outbox")
-
-
-def _item(row: Sequence[Any]) -> OutboxItem:
-    try:
-        payload = json.loads(row[3])
-    except ValueError:
-        payload = {"unreadable_payload": str(row[3])[:200]}
-    return OutboxItem(row[0], row[1], row[2], payload, row[4], row[5], row[6], row[7], *row[8:12])
 
 
 class PgOutbox(Outbox):
@@ -176,13 +170,7 @@ class PgOutbox(Outbox):
                 if row is None:
                     return None
                 attempts = row[0] + 1
-                state = self._next_state(failure, attempts, row[1])
-                reason = failure.reason
-                if failure.disposition == "retry" and state == "dead":
-                    reason = f"gave up after {attempts} attempts: {reason}"
-                wait = delay_s if delay_s is not None else self.backoff.delay(
-                    attempts - 1, failure.retry_after_s
-                )  # fmt: skip
+                state, reason, wait = self._settlement(failure, attempts, row[1], delay_s)
                 await conn.execute(
                     "UPDATE host_outbox SET attempts = $2, state = $3, last_error = $4,"
                     " next_attempt_at = $5, lease_until = 0, lease_owner = NULL,"
@@ -229,7 +217,7 @@ class PgOutbox(Outbox):
             f" WHERE o.idempotency_key = due.idempotency_key RETURNING {_RETURNED}",
             now, now + lease_s, token, limit,
         )  # fmt: skip
-        return sorted((_item(row) for row in rows), key=lambda item: item.created_at)
+        return sorted((item_from_row(row) for row in rows), key=lambda item: item.created_at)
 
     async def renew(self, item: OutboxItem, lease_s: float) -> bool:
         renewed = await self._count(
@@ -254,11 +242,7 @@ class PgOutbox(Outbox):
         )
         if upgraded != 1:
             return None
-        return OutboxItem(
-            item.idempotency_key, item.kind, item.user_id, payload, "pending", item.attempts,
-            item.created_at, item.last_error, item.version + 1, item.next_attempt_at,
-            item.lease_until, item.lease_owner,
-        )  # fmt: skip
+        return resolved_item(item, payload)
 
     async def redrive_config(self, fingerprint: str | None = None) -> int:
         current = fingerprint if fingerprint is not None else self.config_fingerprint
@@ -299,7 +283,7 @@ class PgOutbox(Outbox):
                 f"SELECT {_COLUMNS} FROM host_outbox WHERE state = ANY($1) ORDER BY created_at",
                 list(states),
             )
-        return [_item(row) for row in rows]
+        return [item_from_row(row) for row in rows]
 
     async def has_due(self) -> bool:
         found = await self._query(
