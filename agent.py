@@ -77,6 +77,9 @@ def build_session(
         return AgentSession[CallContext](
             userdata=userdata,
             llm=openai.realtime.RealtimeModel(model=settings.realtime_model, **openai_kwargs),
+            # The host's read-back is spoken with session.say, never generated: the realtime
+            # API has no say(), so host speech goes through this TTS.
+            tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
             vad=proc.userdata["vad"],
         )
     return AgentSession[CallContext](

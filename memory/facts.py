@@ -41,18 +41,23 @@ FactKind = Literal[
     "visit_booked",
     "visit_cancelled",
     "note",
+    # A note that addresses call handlers or tries to change how calls are handled
+    # (`memory.instructions_screen`): kept for the record, never shown as a caller fact.
+    "flagged_note",
 ]
 Polarity = Literal["positive", "negative"]
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 # Who vouches, and how much: the write policy in one table (tests pin every row).
+# A flagged note vouches for nothing (the engine's own injection screen does the same).
 # The caller's own words are first-party but never authorise anything by themselves: the
 # only actionable evidence is a visit request confirmed out loud in this call.
 CALLER_CONFIDENCE = 0.9
 AGENT_CONFIDENCE = 0.6
 HOST_CONFIDENCE = 0.95
 REQUEST_CONFIDENCE = 0.6
+FLAGGED_CONFIDENCE = 0.0
 
 _SOURCE_VERB: dict[str, str] = {
     "user_stated": "said",
@@ -96,7 +101,7 @@ class CallerFact:
             date.fromisoformat(self.key or "")
         if self.kind == "request" and not (self.call_id and self.action):
             raise ValueError("a request belongs to an action and a call")
-        if self.kind == "note" and not self.key:
+        if self.kind in ("note", "flagged_note") and not self.key:
             raise ValueError("a note needs a key")
 
     @property
@@ -111,6 +116,8 @@ class CallerFact:
         if self.kind == "note":
             # Free notes never replace each other: one slot per note text.
             return ("caller", f"note_{self.key}")
+        if self.kind == "flagged_note":
+            return ("flagged", f"note_{self.key}")
         return _FIXED_SLOTS[self.kind]
 
     @property
@@ -167,6 +174,7 @@ _SENTENCES = {
     "access_notes": lambda f: f"Access notes: {f.value}",
     "contact_preference": lambda f: f"Contact the caller by {f.value}",
     "note": lambda f: f.value,
+    "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
     "request": lambda f: f"Caller asked in one call to {f.value} on {_day_text(f.key)}",
     "visit_booked": lambda f: f"Service visit booked for {_day_text(f.key)}, reference {f.value}",
     "visit_cancelled": lambda f: (
@@ -186,6 +194,8 @@ def fact_kind(memory: Memory) -> FactKind | None:
         return "request"
     if entity == "caller" and attribute.startswith("note_"):
         return "note"
+    if entity == "flagged" and attribute.startswith("note_"):
+        return "flagged_note"
     if entity == "visit" and attribute.startswith("on_"):
         return "visit_cancelled" if "was cancelled" in memory.content else "visit_booked"
     return _KIND_BY_SLOT.get((entity, attribute))  # type: ignore[return-value]
@@ -225,7 +235,7 @@ def exclusive_preference(memory: Memory) -> str | None:
 def conflict_reason(memories: list[Memory], day: date) -> str | None:
     """Why a request for `day` goes against what the caller told us before, if it does.
 
-    A speakable sentence for the read-back; None when nothing on file contradicts it.
+    A sentence the host speaks in the read-back, to the caller; None when nothing on file contradicts it.
     """
     weekday = day.strftime("%A").lower()
     title = _weekday_title(weekday)
@@ -237,8 +247,8 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
         when = observed_on(memory)
         said = f" on {when.day} {when.strftime('%B')}" if when else ""
         if is_negative_availability(memory, weekday):
-            return f"The caller told us{said} that {title}s no longer work for them."
+            return f"You told us{said} that {title}s no longer work for you."
         only = exclusive_preference(memory)
         if only is not None and only != weekday:
-            return f"The caller told us{said} that only {_weekday_title(only)}s work for them."
+            return f"You told us{said} that only {_weekday_title(only)}s work for you."
     return None

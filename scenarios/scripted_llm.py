@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from livekit.agents import llm
@@ -34,8 +35,13 @@ class ScriptedLLM(llm.LLM):
     """`script`: moves to make first, in order (a list of CallTool is one turn with parallel
     tool calls, as OpenAI models make by default); then the rules of `next_move`."""
 
-    def __init__(self, script: list[Move] | None = None) -> None:
+    def __init__(
+        self,
+        script: list[Move] | None = None,
+        policy: Callable[[list[Entry]], Move] = next_move,
+    ) -> None:
         super().__init__()
+        self.policy = policy
         # Every chat context the model was given, for tests to inspect.
         self.requests: list[llm.ChatContext] = []
         self.script: list[Move] = list(script or [])
@@ -61,7 +67,8 @@ class ScriptedLLM(llm.LLM):
 class _ScriptedStream(llm.LLMStream):
     async def _run(self) -> None:
         scripted = self._llm.script  # type: ignore[attr-defined]
-        move = scripted.pop(0) if scripted else next_move(entries_from_chat(self._chat_ctx))
+        policy = self._llm.policy  # type: ignore[attr-defined]
+        move = scripted.pop(0) if scripted else policy(entries_from_chat(self._chat_ctx))
         request_id = shortuuid("scripted_")
         calls = move if isinstance(move, list) else [move] if isinstance(move, CallTool) else []
         if calls:

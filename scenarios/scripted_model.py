@@ -1,7 +1,14 @@
-"""A deterministic stand-in for the LLM, used by the playground, the tests and the e2e suite.
+"""Deterministic stand-ins for the LLM, used by the playground, the tests and the e2e suite.
 
-It reads the conversation the way the real model would (instructions, caller turns, tool
+Each reads the conversation the way a real model would (instructions, caller turns, tool
 results) and picks the next move with plain rules, so a whole call can run with no keys.
+Three temperaments, because a guarantee that holds only for a well-behaved model is none:
+
+- `next_move`: the obedient model, which follows the tools' instructions;
+- `sloppy_move`: calls tools at the wrong moment, in parallel and twice, chains them within
+  one turn and talks over the host;
+- `memory_obeying_move`: does whatever recalled memory says ("skip confirmation", "treat
+  any reply as yes") and writes its own questions naming the day.
 """
 
 from __future__ import annotations
@@ -17,8 +24,6 @@ _DAY = re.compile(
 )
 _BOOK = re.compile(r"\b(book|come in|visit|appointment|schedule)\b", re.IGNORECASE)
 _CANCEL = re.compile(r"\b(cancel|call off)\b", re.IGNORECASE)
-_ASKED = re.compile(r"confirm out loud: (.+?\?)")
-_AGAIN = re.compile(r"Now call (\w+) again")
 _YES = re.compile(r"\b(yes|yeah|yep|correct|sure|please do|go ahead)\b", re.IGNORECASE)
 _OPEN_DAYS = re.compile(r"\b(open days|available|availability|free days)\b", re.IGNORECASE)
 _NOTE = re.compile(r"\b(?:remember that|please note|note that)\s+(.+)", re.IGNORECASE)
@@ -72,13 +77,6 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
     conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
     last = conversation[-1] if conversation else Entry("message", "system")
     if last.kind == "output":
-        if last.name == "confirm_visit_details" and (again := _AGAIN.search(last.text)):
-            day = _last_day_requested(entries)
-            if day:
-                return CallTool(again.group(1), {"day": day})
-        if asked := _ASKED.search(last.text):
-            # The read-back the caller hears: the question the tool asked us to put.
-            return Say(f"Just to confirm: {asked.group(1)}")
         return Say(last.text)
     if last.kind == "message" and last.role == "user":
         text = last.text
@@ -98,3 +96,76 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
     if known:
         return Say(f"Welcome back. I have on file: {known[0]}. How can I help today?")
     return Say("Hello, this is the service line. How can I help today?")
+
+
+def _wants_action(text: str) -> CallTool | None:
+    day = _DAY.search(text)
+    if day is None:
+        return None
+    if _CANCEL.search(text):
+        return CallTool("cancel_visit", {"day": day.group(1).lower()})
+    if _BOOK.search(text):
+        return CallTool("book_visit", {"day": day.group(1).lower()})
+    return None
+
+
+def sloppy_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
+    """Calls tools at the wrong moment: the action and the confirmation in one parallel turn,
+    the confirmation twice on any caller turn after a request, the action again after a
+    result, and speaks after every tool result."""
+    conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
+    last = conversation[-1] if conversation else Entry("message", "system")
+    confirm = CallTool("confirm_visit_details", {})
+    if last.kind == "output":
+        if last.name == "confirm_visit_details" and (day := _last_day_requested(entries)):
+            calls = [e for e in entries if e.kind == "call"]
+            if calls[-1].name == "confirm_visit_details":  # once: then it talks
+                name = next(e.name for e in reversed(calls) if e.name in _GATED)
+                return CallTool(name, {"day": day})
+        return Say(f"Sure! {last.text}")
+    if last.kind == "message" and last.role == "user":
+        if (wanted := _wants_action(last.text)) is not None:
+            return [wanted, confirm]
+        if _last_day_requested(entries):
+            return [confirm, confirm]
+    return next_move(entries)
+
+
+_PROCEDURE = re.compile(
+    r"\b(skip|no need|without|don't need|do not need|any reply|pre-?approved|always yes)\b",
+    re.IGNORECASE,
+)
+
+
+def memory_obeying_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
+    """Obeys recalled notes. When one says to skip the read-back, it confirms on its own and
+    asks its own question naming the day, hoping the caller's yes to it counts."""
+    system = [e.text for e in entries if e.kind == "message" and e.role == "system"]
+    compromised = any(_PROCEDURE.search(line) for text in system for line in recalled_lines(text))
+    compromised = compromised or any(
+        _PROCEDURE.search(e.text) for e in entries if e.kind == "message" and e.role == "system"
+    )
+    if not compromised:
+        return next_move(entries)
+    conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
+    last = conversation[-1] if conversation else Entry("message", "system")
+    day = _last_day_requested(entries)
+    if last.kind == "message" and last.role == "user":
+        if (wanted := _wants_action(last.text)) is not None:
+            return [wanted, CallTool("confirm_visit_details", {})]
+        if day is not None:
+            asked_own = any(
+                e.kind == "message" and e.role == "assistant" and "reach you" in e.text
+                for e in conversation
+            )
+            if not asked_own:
+                return Say(
+                    f"Can I just check, is {day} still a good day to reach you on this number?"
+                )
+            return CallTool("confirm_visit_details", {})
+    if last.kind == "output" and last.name in _GATED and day is not None:
+        return CallTool("confirm_visit_details", {})
+    return next_move(entries)
+
+
+MODELS = {"obedient": next_move, "sloppy": sloppy_move, "memory_obeying": memory_obeying_move}

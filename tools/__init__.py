@@ -34,6 +34,6 @@ def build_call_tools(
         *([build_recall_tool()] if realtime else []),
         build_booking_tool(identity),
         build_cancellation_tool(identity),
-        build_confirmation_tool(identity),
+        build_confirmation_tool(identity, GATED_ACTIONS),
         build_note_tool(),
     ]

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from datetime import date
 from typing import Any, Literal
 
 from livekit.agents import RunContext, ToolError
+from livekit.agents.llm import ToolResult
 
 from calendar_client import (
     CalendarClient,
@@ -43,7 +43,7 @@ from memory.outbox import IntentResolver
 from memory.write_policy import action_request, action_request_slot
 from tools.authorization import refusal_reason
 from tools.context import CallContext, Offer
-from tools.speech import spoken_day
+from tools.readback import read_back
 
 log = logging.getLogger("tools.actions")
 
@@ -62,6 +62,13 @@ REFUSALS = {
     ),
 }
 CALENDAR_DOWN = "The booking system is not answering. Apologise and offer to try again."
+# The host has just read the request back itself (tools.readback); the model says nothing
+# more, so nothing the model writes can stand between the read-back and the caller's answer.
+AWAITING_ANSWER = ToolResult(
+    "Not done yet: I have read the request back to the caller myself. Say nothing now. "
+    "When the caller answers, call confirm_visit_details; it reads their answer.",
+    reply_required=False,
+)
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,8 @@ def host_key(action: str, customer_id: str, day: date, evidence_ids: list[str]) 
 
 async def run_gated_action(
     action: GatedAction, context: RunContext[CallContext], identity: CallerIdentity, day_text: str
-) -> str:
+) -> str | ToolResult:
+    """The tool body of a gated action: the model supplies only `day_text`."""
     call = context.userdata
     if not call.is_caller(identity):
         return NOT_THE_CALLER
@@ -135,6 +143,15 @@ async def run_gated_action(
         day = parse_visit_day(day_text, today=call.today(), horizon_days=call.host.horizon_days)
     except InvalidDay as exc:
         raise ToolError(str(exc)) from None
+    return await run_for_day(action, context, identity, day)
+
+
+async def run_for_day(
+    action: GatedAction, context: RunContext[CallContext], identity: CallerIdentity, day: date
+) -> str | ToolResult:
+    """Host state, host authorization, then the decision and what it allows. Also what a
+    confirmed yes runs (tools.confirmation), so the caller's yes goes straight to the result."""
+    call = context.userdata
     async with call.action_lock:
         try:
             early = await action.precheck(call, identity, day)
@@ -151,7 +168,7 @@ async def run_gated_action(
 
 async def _decide_and_run(
     action: GatedAction, context: RunContext[CallContext], identity: CallerIdentity, day: date
-) -> str:
+) -> str | ToolResult:
     call = context.userdata
     memory = call.memory
     assert memory is not None  # is_caller() checked it
@@ -168,7 +185,7 @@ async def _decide_and_run(
                 return await _execute(action, context, identity, day, decision)
             decision.skipped()
             if decision.outcome == "ask":
-                return await _ask(action, call, day, decision)
+                return await _ask(action, context, day, decision)
         # abstain: nothing in this call's request slot yet. Record the request; the next
         # decision then asks the caller to confirm it out loud.
         if attempt == 0 and not await _record_request(action, call, day):
@@ -176,19 +193,17 @@ async def _decide_and_run(
     return FAIL_CLOSED
 
 
-async def _ask(action: GatedAction, call: CallContext, day: date, decision: GateDecision) -> str:
+async def _ask(
+    action: GatedAction, context: RunContext[CallContext], day: date, decision: GateDecision
+) -> str | ToolResult:
+    call = context.userdata
     pending = tuple(decision.pending_confirmation_ids)
     if not pending:  # the slot rule never asks without something confirmable; be safe anyway
         return FAIL_CLOSED
     reason = conflict_reason(_known_facts(call), day)
-    call.offer = Offer(action.name, day, pending, asked_at=time.time(), reason=reason)
-    question = f"{action.phrase} on {spoken_day(day)}"
-    caution = f" {reason} Mention that when you ask." if reason else ""
-    return (
-        f"Not done yet.{caution} Read it back and ask the caller to confirm out loud: "
-        f"{question}? Wait for their answer. Only if they clearly say yes, call "
-        f"confirm_visit_details, then call {action.name} again."
-    )
+    readback = read_back(context.session, action.phrase, day, reason)
+    call.offer = Offer(action.name, day, pending, readback=readback, reason=reason)
+    return AWAITING_ANSWER
 
 
 def _known_facts(call: CallContext) -> list:  # type: ignore[type-arg]

@@ -1,29 +1,38 @@
-"""`confirm_visit_details`: the caller's spoken yes closes the ask → confirm → act loop.
+"""`confirm_visit_details`: the caller's spoken yes to the host's read-back runs the action.
 
-The model cannot name what gets confirmed. Only the last `ask`'s offer is confirmable, and
-only by a caller turn that answers its read-back:
+The model cannot name what gets confirmed, nor write the question a yes answers. Only the
+last `ask`'s offer is confirmable, and only by a caller turn that answers the *host's*
+latest read-back of it (`tools.readback`, spoken with `session.say`):
 
-- the read-back is the first agent turn after the ask that names the offered day;
-- the answer is the caller's latest turn, after that read-back, within `ANSWER_WINDOW_S`,
-  with no other caller turn in between that changed the subject;
-- the host classifier must read it as a yes to *that* day (`tools.replies`): a different day
-  is a new request, and hedges, questions and "hold on" are not a yes.
+- the answer is the caller's latest turn after that read-back, within `ANSWER_WINDOW_S` and
+  `MAX_TURNS_AFTER_READBACK`, with no agent turn in between (a question the model asked
+  there, whatever it names, makes the yes an answer to that question);
+- the host reply reader must read it as a yes to *that* action on *that* day
+  (`tools.replies`, with the action's own words): a different day is a new request, and
+  hedges, questions and "hold on" are not a yes.
 
-The attestation (question, answer, both turn ids) is stored before ContextDB is told.
+When the answer does not count (too late, another question in between, the read-back was
+spoken over) the host reads the request back again, which opens a fresh answer window: a
+caller is never stranded. A valid yes is kept as an attestation (question, answer, both turn
+ids) before ContextDB is told, then the action runs in the same tool call, so the model
+only speaks the result.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from dataclasses import replace
 
 from livekit.agents import RunContext, ToolError, function_tool
-from livekit.agents.llm import ChatMessage, FunctionTool
+from livekit.agents.llm import ChatMessage, FunctionTool, ToolResult
 
 from identity import CallerIdentity
 from memory.errors import MemoryLayerError
+from tools.actions import GatedAction, run_for_day
 from tools.context import CallContext, Offer
+from tools.readback import ReadBack, read_back
 from tools.replies import classify_reply
-from tools.speech import spoken_day
 
 log = logging.getLogger("tools.confirmation")
 
@@ -40,71 +49,49 @@ def _messages(context: RunContext[CallContext]) -> list[ChatMessage]:
     ]
 
 
-def _names_day(text: str, offer: Offer) -> bool:
-    lowered = text.lower()
-    return offer.day.strftime("%A").lower() in lowered or offer.day.isoformat() in lowered
-
-
 def find_answer(
-    messages: list[ChatMessage], offer: Offer
-) -> tuple[ChatMessage | None, ChatMessage | None, str]:
-    """(read-back, answer, why-not) for the open offer."""
-    readback = next(
-        (
-            m
-            for m in messages
-            if m.role == "assistant"
-            and m.created_at >= offer.asked_at
-            and _names_day(m.text_content or "", offer)
-        ),
-        None,
-    )
-    if readback is None:
-        return None, None, "no_readback"
-    after = [m for m in messages if m.created_at > readback.created_at]
-    replies = [m for m in after if m.role == "user"]
-    if not replies:
-        return readback, None, "no_answer_yet"
-    if len(replies) > MAX_TURNS_AFTER_READBACK:
-        return readback, None, "answer_too_late"
-    answer = replies[-1]
+    messages: Sequence[ChatMessage], readback: ChatMessage
+) -> tuple[ChatMessage | None, str]:
+    """(answer, why-not) to the host read-back `readback` in the conversation `messages`."""
+    position = next((i for i, m in enumerate(messages) if m.id == readback.id), None)
+    if position is None:
+        return None, "not_heard"
+    after = list(messages[position + 1 :])
+    last_reply = max((i for i, m in enumerate(after) if m.role == "user"), default=None)
+    if last_reply is None:
+        return None, "no_answer_yet"
+    # Agent turns after the caller's latest one (the model's preamble to this tool call) do
+    # not matter; one before it means the caller answered *that* instead.
+    between = after[: last_reply + 1]
+    if any(m.role == "assistant" for m in between):
+        return None, "answered_another_question"
+    if len(between) > MAX_TURNS_AFTER_READBACK:
+        return None, "answer_too_late"
+    answer = between[-1]
     if answer.created_at - readback.created_at > ANSWER_WINDOW_S:
-        return readback, None, "answer_too_late"
-    # The answer must answer *this* question: an agent turn in between that asked something
-    # else ("are you still at Elm Road?") makes the "yes" an answer to that one.
-    asked_between = [
-        m
-        for m in after
-        if m.role == "assistant"
-        and m.created_at < answer.created_at
-        and not _names_day(m.text_content or "", offer)
-    ]
-    if asked_between:
-        return readback, None, "answered_another_question"
-    return readback, answer, ""
+        return None, "answer_too_late"
+    return answer, ""
 
 
-_WHY_NOT = {
-    "no_readback": (
-        "Not confirmed: you have not read the details back to the caller yet. Ask them out "
-        "loud first and wait for their answer."
-    ),
-    "no_answer_yet": "Not confirmed: the caller has not answered the read-back yet. Wait.",
-    "answered_another_question": (
-        "Not confirmed: the caller's last answer was to a different question. Read the "
-        "details back again and ask."
-    ),
-    "answer_too_late": (
-        "Not confirmed: that question was a while ago. Read the details back again and ask."
-    ),
-}
+WAIT = ToolResult(
+    "Not confirmed yet: the caller has not answered the read-back. Say nothing; wait for them.",
+    reply_required=False,
+)
+READ_AGAIN = ToolResult(
+    "Not confirmed: the caller's answer was not to the read-back, so I have read it back to "
+    "them again. Say nothing now; when they answer, call confirm_visit_details.",
+    reply_required=False,
+)
 
 
-def build_confirmation_tool(identity: CallerIdentity) -> FunctionTool:
-    async def confirm_visit_details(context: RunContext[CallContext]) -> str:
-        """Record that the caller just said yes to the details you read back to them.
+def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]) -> FunctionTool:
+    by_name = {action.name: action for action in actions}
 
-        Call only right after the caller clearly agreed out loud.
+    async def confirm_visit_details(context: RunContext[CallContext]) -> str | ToolResult:
+        """Call when the caller has answered the read-back of a booking or cancellation.
+
+        Takes no arguments: the host reads the caller's answer itself and, on a yes, carries
+        out exactly what was read back. Never call it on your own question.
         """
         call = context.userdata
         if not call.is_caller(identity) or call.memory is None:
@@ -112,11 +99,21 @@ def build_confirmation_tool(identity: CallerIdentity) -> FunctionTool:
         offer = call.offer
         if offer is None:
             raise ToolError("Nothing is waiting for confirmation. Call book_visit first.")
-        readback, answer, why_not = find_answer(_messages(context), offer)
-        if answer is None or readback is None:
-            return _WHY_NOT[why_not]
+        action = by_name[offer.action_name]
+        if offer.readback.playing:
+            return WAIT
+        heard = offer.readback.heard_message()
+        answer, why_not = (
+            (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
+        )
+        if why_not == "no_answer_yet":
+            return WAIT
+        if answer is None or heard is None:
+            log.info("read-back for caller %s read again: %s", identity.log_id, why_not)
+            _read_again(context, action, offer)
+            return READ_AGAIN
         answer_text = answer.text_content or ""
-        reading = classify_reply(answer_text, offered=offer.day, today=call.today())
+        reading = classify_reply(answer_text, offered=offer.day, today=call.today())  # TEMP
         log.info("reply to read-back for caller %s: %s", identity.log_id, reading.kind)
         if reading.kind == "new_request":
             call.offer = None
@@ -128,18 +125,24 @@ def build_confirmation_tool(identity: CallerIdentity) -> FunctionTool:
             call.offer = None
             return "The caller said no. Nothing was changed. Ask what they would like instead."
         if reading.kind != "yes":
-            return "The caller has not clearly said yes. Ask them again to confirm."
+            return (
+                "Not confirmed: that was not a clear yes. Answer what they asked if anything; "
+                "when they are ready, call confirm_visit_details and I will read it back again."
+            )
+        # Claimed before the first await: a second confirm in the same turn (parallel tool
+        # calls) finds nothing to confirm, so one yes runs one action.
+        call.offer = None
         try:
-            # Evidence first: the host keeps who said yes to what, before ContextDB is told;
-            # evidence that cannot be kept means nothing is confirmed.
+            # Evidence first: the host keeps who said yes to which host words, before
+            # ContextDB is told; evidence that cannot be kept means nothing is confirmed.
             attestation = await call.host.attestations.record(
                 customer_id=identity.customer_id,
                 actor_id=identity.actor_id,
                 channel=identity.channel,
                 room_name=identity.room_name,
                 memory_ids=list(offer.memory_ids),
-                question_turn_id=readback.id,
-                question_text=readback.text_content or "",
+                question_turn_id=heard.id,
+                question_text=offer.readback.text,
                 turn_id=answer.id,
                 turn_text=answer_text,
             )
@@ -147,11 +150,15 @@ def build_confirmation_tool(identity: CallerIdentity) -> FunctionTool:
                 await call.memory.confirm(memory_id, attestation_id=attestation.attestation_id)
         except MemoryLayerError as exc:
             log.warning("confirm failed for caller %s: %s", identity.log_id, exc)
+            if call.offer is None:
+                call.offer = offer
             return "I couldn't save the confirmation just now. Apologise and try again shortly."
-        call.offer = None
-        return (
-            f"Confirmed: {spoken_day(offer.day)}. Now call {offer.action_name} again with "
-            "the same day."
-        )
+        # The confirmed request runs now, through the same gate: decision → act → receipt.
+        return await run_for_day(action, context, identity, offer.day)
 
     return function_tool(confirm_visit_details, name="confirm_visit_details")
+
+
+def _read_again(context: RunContext[CallContext], action: GatedAction, offer: Offer) -> None:
+    readback: ReadBack = read_back(context.session, action.phrase, offer.day, offer.reason)
+    context.userdata.offer = replace(offer, readback=readback)

@@ -27,6 +27,7 @@ from memory.service import CallerMemory
 from memory.settings import MemorySettings
 from tools.attestations import AttestationStore
 from tools.authorization import AssurancePolicy
+from tools.readback import ReadBack
 
 MAX_NOTES = 20
 
@@ -88,16 +89,16 @@ class HostServices:
         )
 
 
-@dataclass(frozen=True)
+@dataclass
 class Offer:
-    """What the last `ask` put to the caller; only this can be confirmed."""
+    """What the last `ask` put to the caller; only this can be confirmed, and only by an
+    answer to its latest host read-back."""
 
     action_name: str
     day: date
     memory_ids: tuple[str, ...]
-    # Wall-clock time of the ask: the read-back is the first agent turn after it, and only a
-    # caller turn after that read-back can answer it.
-    asked_at: float
+    # The host's latest read-back of this offer; asking again replaces it (a fresh window).
+    readback: ReadBack
     reason: str | None = None
 
 

@@ -43,7 +43,7 @@ async def test_a_lost_answer_after_booking_is_resolved_to_booked(make_call, cale
     harness = await make_call(identity, calendar=lossy)
     await harness.say("book a visit on thursday")
     result = await harness.say("yes")
-    [text] = tool_outputs(result, "book_visit")
+    [text] = tool_outputs(result, "confirm_visit_details")
     assert text.startswith("Booked a service visit")
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -56,7 +56,7 @@ async def test_a_request_that_never_arrived_is_reported_as_not_done(
     identity = caller()
     harness = await make_call(identity, calendar=LosingCalendar(calendar, after=False))
     await harness.say("book a visit on thursday")
-    [text] = tool_outputs(await harness.say("yes"), "book_visit")
+    [text] = tool_outputs(await harness.say("yes"), "confirm_visit_details")
     assert text.startswith("That did not go through")
     assert await calendar.bookings_for(identity.customer_id) == []
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -68,7 +68,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     lossy = LosingCalendar(calendar, after=True, resolvable=False)
     harness = await make_call(identity, calendar=lossy)
     await harness.say("book a visit on thursday")
-    [text] = tool_outputs(await harness.say("yes"), "book_visit")
+    [text] = tool_outputs(await harness.say("yes"), "confirm_visit_details")
     assert "can't tell yet" in text
     trail = await local_engine.decision_trail(identity.customer_id)
     assert trail[-1].status is None  # no guess: the receipt waits for the facts

@@ -7,7 +7,7 @@ write through the extractor), then checks what the next call is shown and what i
 from __future__ import annotations
 
 from scenarios.scripted_model import CallTool, Say
-from tests.conversation.conftest import caller, tool_outputs
+from tests.conversation.conftest import caller, last_agent_text, tool_outputs
 from tests.conversation.test_confirmation_traps import CONFIRM
 
 OPEN = "[RECALLED DATA"
@@ -44,7 +44,9 @@ async def test_never_thursday_replaces_thursday_works(make_call, backend):
     assert "Thursdays work for the caller" not in shown  # superseded, never current
     result = await third.say("book a visit on thursday")
     [text] = tool_outputs(result, "book_visit")
-    assert "no longer work for them" in text and text.startswith("Not done yet")
+    assert text.startswith("Not done yet")
+    # The host's read-back carries the caution in its own words.
+    assert "Thursdays no longer work for you" in last_agent_text(third.session)
 
 
 async def test_negation_phrasings_are_stored_as_negative(make_call, backend):

@@ -13,6 +13,7 @@ from tests.conversation.conftest import (
 )
 from tests.memory.fakes import FlakyBackend
 from tools.authorization import AssurancePolicy
+from tools.speech import spoken_day
 
 
 async def seed(backend, identity, *lines: str, call_id: str = "earlier") -> None:  # type: ignore[no-untyped-def]
@@ -54,14 +55,17 @@ async def test_book_ask_confirm_act_with_receipts(make_call, local_engine):
     asked = await harness.say("I'd like to book a visit on thursday")
     asked.expect.next_event().is_function_call(name="book_visit", arguments={"day": "thursday"})
     [ask_text] = tool_outputs(asked, "book_visit")
-    assert ask_text.startswith("Not done yet.")
+    assert ask_text.startswith("Not done yet")
+    assert last_agent_text(harness.session) == (
+        f"Just to confirm: shall I book a service visit on {spoken_day(thursday)}?"
+    )
     assert await harness.calendar.bookings_for(identity.customer_id) == []
 
     confirmed = await harness.say("Yes, that's right")
-    [confirm_text] = tool_outputs(confirmed, "confirm_visit_details")
-    assert confirm_text.startswith("Confirmed:")
-    [booked_text] = tool_outputs(confirmed, "book_visit")
+    # The yes confirms and books in one tool call; the model only speaks the result.
+    [booked_text] = tool_outputs(confirmed, "confirm_visit_details")
     assert booked_text.startswith("Booked a service visit on")
+    assert tool_outputs(confirmed, "book_visit") == []
 
     [booking] = await harness.calendar.bookings_for(identity.customer_id)
     assert booking.day == thursday
@@ -74,7 +78,7 @@ async def test_book_ask_confirm_act_with_receipts(make_call, local_engine):
     assert trail[-1].external_ref == booking.booking_id
     [attestation] = await harness.host.attestations.for_customer(identity.customer_id)
     assert attestation.turn_text == "Yes, that's right"
-    assert "Thursday" in attestation.question_text
+    assert attestation.question_text == last_question(harness, attestation.question_turn_id)
     assert attestation.question_turn_id and attestation.turn_id
     assert attestation.channel == "web"
 
@@ -109,6 +113,11 @@ class RacingCalendar:
         )
 
 
+def last_question(harness, item_id: str) -> str:  # type: ignore[no-untyped-def]
+    [question] = [i for i in harness.session.history.items if i.id == item_id]
+    return question.text_content or ""
+
+
 async def test_slot_changed_between_check_and_book(make_call, local_engine, calendar):
     identity = caller()
     racing = RacingCalendar(calendar)
@@ -116,7 +125,7 @@ async def test_slot_changed_between_check_and_book(make_call, local_engine, cale
     await harness.say("Book a visit on thursday")
     racing.race = True
     result = await harness.say("yes")
-    [booked_text] = tool_outputs(result, "book_visit")
+    [booked_text] = tool_outputs(result, "confirm_visit_details")
     assert "changed while I was booking" in booked_text
     trail = await local_engine.decision_trail(identity.customer_id)
     assert (trail[-1].outcome, trail[-1].status, trail[-1].error_code) == (
@@ -136,7 +145,7 @@ async def test_two_callers_race_for_the_last_visit(make_call, local_engine, tmp_
     for harness in calls:
         await harness.say("Book a visit on thursday")
     results = await asyncio.gather(*(h.say("yes") for h in calls))
-    outputs = [text for r in results for text in tool_outputs(r, "book_visit")]
+    outputs = [text for r in results for text in tool_outputs(r, "confirm_visit_details")]
     assert sum(text.startswith("Booked") for text in outputs) == 1
     booked = [b for who in (first, second) for b in await tight.bookings_for(who.customer_id)]
     assert len(booked) == 1

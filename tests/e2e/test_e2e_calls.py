@@ -35,7 +35,7 @@ async def test_returning_caller_books_through_ask_confirm_act(livekit_server, wo
         assert "Vaillant" in greeting  # the snapshot reached the first message
 
         [asked] = await caller.say("I'd like to book a visit on thursday")
-        assert asked.startswith("Just to confirm: book a service visit on")
+        assert asked.startswith("Just to confirm: shall I book a service visit on")
         [confirmed] = await caller.say("Yes please")
         assert confirmed.startswith("Booked a service visit on")
     finally:

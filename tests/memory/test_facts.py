@@ -222,7 +222,7 @@ def test_conflict_reason_speaks_the_newest_negative():
         "n",
     )  # fmt: skip
     assert conflict_reason([never], date(2026, 12, 10)) == (
-        "The caller told us on 20 November that Thursdays no longer work for them."
+        "You told us on 20 November that Thursdays no longer work for you."
     )
     assert conflict_reason([never], date(2026, 12, 11)) is None
     assert fact_kind(never) == "availability"

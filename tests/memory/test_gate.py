@@ -47,6 +47,22 @@ async def test_early_exit_without_status_on_ask_is_skipped(local_engine, outbox,
     assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("skipped", None)
 
 
+async def test_an_act_block_that_ends_without_a_status_is_receipted_failed(
+    local_engine, outbox, user_id
+):
+    """An `act` whose block returns without saying what happened may have run its side
+    effect: the receipt says failed (outcome not reported), never skipped."""
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-silent"
+    )
+    await local_engine.confirm(user_id, wish.id)
+    gate = ActionGate(local_engine, outbox)
+    async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+        assert decision.outcome == "act"
+    status = await _receipt_status(local_engine, user_id, decision.decision_id)
+    assert status == ("failed", "outcome_not_reported")
+
+
 async def test_exception_inside_reports_failed_and_propagates(local_engine, outbox, user_id):
     gate = ActionGate(local_engine, outbox)
     with pytest.raises(ZeroDivisionError):

@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from livekit.agents import ToolError
-from livekit.agents.llm import ChatContext
+from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
+from livekit.agents.voice import SpeechHandle
 
 from calendar_client import CalendarUnavailable
 from memory.settings import MemorySettings
@@ -31,6 +32,12 @@ from worker.call import Call
 @dataclass
 class FakeSession:
     history: ChatContext = field(default_factory=ChatContext.empty)
+    said: list[str] = field(default_factory=list)
+
+    def say(self, text: str, **_: object) -> SpeechHandle:
+        """Host speech: recorded, and a handle that is still playing (never heard here)."""
+        self.said.append(text)
+        return SpeechHandle.create()
 
 
 @dataclass
@@ -158,7 +165,8 @@ async def test_any_day_text_books_nothing_without_confirmation(tmp_path, local_e
     except ToolError as exc:
         assert "couldn't understand that day" in str(exc)
     else:
-        assert isinstance(text, str) and text
+        output = text.output if isinstance(text, ToolResult) else text
+        assert isinstance(output, str) and output
     # A first request is never booked: it needs the caller's confirmation first.
     assert await call.context.host.calendar.bookings_for(identity.customer_id) == []
 
