@@ -235,7 +235,8 @@ def exclusive_preference(memory: Memory) -> str | None:
 def conflict_reason(memories: list[Memory], day: date) -> str | None:
     """Why a request for `day` goes against what the caller told us before, if it does.
 
-    A sentence the host speaks in the read-back, to the caller; None when nothing on file contradicts it.
+    A sentence the host speaks to the caller in the read-back; None when nothing on file
+    contradicts it.
     """
     weekday = day.strftime("%A").lower()
     title = _weekday_title(weekday)

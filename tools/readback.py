@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from livekit.agents import AgentSession
-from livekit.agents.voice import SpeechHandle
 from livekit.agents.llm import ChatMessage
+from livekit.agents.voice import SpeechHandle
 
 from tools.speech import spoken_day
 
