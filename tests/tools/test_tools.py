@@ -267,3 +267,33 @@ async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, loc
         await local_engine.confirm(identity.customer_id, memory_id)
     text = await book(ctx, "thursday")
     assert text.startswith("Booked") and events == ["disallowed", "book"]
+
+
+async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, local_engine):
+    """Every retry of one yes reuses one key, so the booking system dedupes a retry whose
+    first attempt landed unseen; a key made fresh per attempt would book twice."""
+    from tools.actions import host_key
+
+    identity = caller()
+    call = open_call(tmp_path, local_engine, identity)
+    inner = call.context.host.calendar
+    keys: list[str] = []
+
+    class Recording:
+        def __getattr__(self, name):  # type: ignore[no-untyped-def]
+            return getattr(inner, name)
+
+        async def book(self, *args, idempotency_key: str, **kwargs):  # type: ignore[no-untyped-def]
+            keys.append(idempotency_key)
+            return await inner.book(*args, idempotency_key=idempotency_key, **kwargs)
+
+    call.context.host.calendar = Recording()
+    book = tools_of(call)["book_visit"]
+    ctx = FakeRunContext(call.context)
+    await book(ctx, "thursday")
+    offer = call.context.offer
+    assert offer is not None
+    for memory_id in offer.memory_ids:
+        await local_engine.confirm(identity.customer_id, memory_id)
+    await book(ctx, "thursday")
+    assert keys == [host_key("book_visit", identity.customer_id, offer.day, list(offer.memory_ids))]
