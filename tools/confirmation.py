@@ -11,8 +11,8 @@ latest read-back of it (`tools.readback`, spoken with `session.say`):
   (`tools.replies`, with the action's own words): a different day is a new request, and
   hedges, questions and "hold on" are not a yes.
 
-When the answer does not count (too late, another question in between, the read-back was
-spoken over) the host reads the request back again, which opens a fresh answer window: a
+When there is no answer that counts (none yet, too late, another question in between, the
+read-back spoken over) the host reads the request back again, a fresh answer window: a
 caller is never stranded. A valid yes is kept as an attestation (question, answer, both turn
 ids) before ContextDB is told, then the action runs in the same tool call, so the model
 only speaks the result.
@@ -74,7 +74,7 @@ def find_answer(
 
 
 WAIT = ToolResult(
-    "Not confirmed yet: the caller has not answered the read-back. Say nothing; wait for them.",
+    "Not confirmed yet: the read-back is still playing. Say nothing; wait for the caller.",
     reply_required=False,
 )
 READ_AGAIN = ToolResult(
@@ -106,8 +106,6 @@ def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]
         answer, why_not = (
             (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
         )
-        if why_not == "no_answer_yet":
-            return WAIT
         if answer is None or heard is None:
             log.info("read-back for caller %s read again: %s", identity.log_id, why_not)
             _read_again(context, action, offer)

@@ -41,20 +41,28 @@ class ReadBack:
 
     @property
     def playing(self) -> bool:
-        return not self.speech.done()
+        """Not yet in the conversation: the caller has not heard it to its end."""
+        return not self.speech.done() and not self.speech.chat_items
 
     def heard_message(self) -> ChatMessage | None:
         """The read-back as it entered the conversation, if the caller heard all of it.
 
-        An interrupted read-back (the caller spoke over it) was not heard in full, so nothing
-        said over or after it answers it.
+        LiveKit stores what was actually played (the synchronised transcript): a read-back
+        the caller spoke over is stored cut short, so nothing said over it answers it. A
+        caller's turn that lands just as the last word plays still finds it whole.
         """
-        if self.playing or self.speech.interrupted:
-            return None
         for item in self.speech.chat_items:
-            if isinstance(item, ChatMessage) and item.role == "assistant" and not item.interrupted:
+            if (
+                isinstance(item, ChatMessage)
+                and item.role == "assistant"
+                and _words(item.text_content or "") == _words(self.text)
+            ):
                 return item
         return None
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
 
 
 def read_back(session: AgentSession, phrase: str, day: date, caution: str | None) -> ReadBack:
