@@ -10,6 +10,11 @@ replace it with a structured-output model call and falls back to it. Rules:
 - Within one call the last statement per slot wins ("two boilers … sorry, three").
 - Secrets never leave this module verbatim: access codes become "access code on file",
   cards, ids and passwords are dropped from the fact (`memory.secrets`).
+- Every turn and note is neutralised first (`memory.snapshot.neutralise`: look-alike
+  brackets, invisible characters, the wrapper's own words). A sentence or note that
+  addresses call handlers or tries to change how calls are handled
+  (`memory.instructions_screen`) yields no caller fact: it is kept as a `flagged_note`,
+  vouched for by nobody, and never shown.
 """
 
 from __future__ import annotations
@@ -25,12 +30,15 @@ from typing import Literal
 from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
+    FLAGGED_CONFIDENCE,
     HOST_CONFIDENCE,
     WEEKDAYS,
     CallerFact,
 )
+from memory.instructions_screen import is_procedure_note
 from memory.models import EpistemicSource
 from memory.secrets import redact_bounded
+from memory.snapshot import neutralise
 
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40
@@ -131,7 +139,7 @@ class CallOutcome:
 
 
 def _sentences(text: str) -> list[str]:
-    flat = " ".join(text.split())[: MAX_SENTENCE_CHARS * 4]
+    flat = neutralise(text)[: MAX_SENTENCE_CHARS * 4]
     return [s.strip() for s in _SENTENCE_SPLIT.split(flat) if s and s.strip()]
 
 
@@ -247,6 +255,9 @@ def extract_call_facts(
         if turn.role != "user":
             continue
         for sentence in _sentences(turn.text):
+            if is_procedure_note(sentence):
+                keep([flagged_note(sentence, today=today, call_id=call_id)])
+                continue
             keep(
                 facts_in_sentence(
                     sentence,
@@ -257,9 +268,13 @@ def extract_call_facts(
                 )
             )
     for note in notes:
+        sentences = _sentences(note)
+        if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
+            keep([flagged_note(note, today=today, call_id=call_id)])
+            continue
         typed = [
             f
-            for sentence in _sentences(note)
+            for sentence in sentences
             for f in facts_in_sentence(
                 sentence,
                 source="agent_inferred",
@@ -277,13 +292,28 @@ def extract_call_facts(
 
 
 def _free_note(note: str, *, today: date, call_id: str) -> CallerFact:
-    text = redact_bounded(note, MAX_SENTENCE_CHARS)
+    text = redact_bounded(neutralise(note), MAX_SENTENCE_CHARS)
     digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
     return CallerFact(
         kind="note",
         value=text,
         source="agent_inferred",
         confidence=AGENT_CONFIDENCE,
+        observed_on=today,
+        key=digest,
+        call_id=call_id,
+    )
+
+
+def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
+    """A note that tries to change how calls are handled: kept, vouched for by nobody."""
+    kept = redact_bounded(neutralise(text), MAX_SENTENCE_CHARS)
+    digest = hashlib.sha256(kept.casefold().encode()).hexdigest()[:8]
+    return CallerFact(
+        kind="flagged_note",
+        value=kept,
+        source="third_party",
+        confidence=FLAGGED_CONFIDENCE,
         observed_on=today,
         key=digest,
         call_id=call_id,

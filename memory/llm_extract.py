@@ -9,7 +9,9 @@ and the host keeps the last word:
 - only caller-fact kinds are accepted (never requests or bookings: those come from the
   call's own tools and the booking system);
 - anything wrong — timeout, HTTP error, invalid JSON, schema mismatch — falls back to the
-  rule-based extractor, so the end-of-call write never depends on the model.
+  rule-based extractor, so the end-of-call write never depends on the model;
+- a fact whose value or quote tries to change how calls are handled
+  (`memory.instructions_screen`) is kept only as a flagged note, as the rules do.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from datetime import date
 import httpx
 from pydantic import BaseModel, Field, ValidationError
 
-from memory.extract import CallOutcome, Turn, _host_fact, extract_call_facts
+from memory.extract import CallOutcome, Turn, _host_fact, extract_call_facts, flagged_note
 from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, WEEKDAYS, CallerFact, StatedKind
+from memory.instructions_screen import is_procedure_note
 from memory.secrets import redact_bounded, redact_secrets
+from memory.snapshot import neutralise
 
 log = logging.getLogger("memory.llm_extract")
 
@@ -129,7 +133,9 @@ async def extract_with_model(
 def _to_fact(item: ModelFact, spoken: str, *, today: date, call_id: str) -> CallerFact | None:
     quoted = bool(item.quote.strip()) and item.quote.casefold().strip() in spoken
     by_caller = item.said_by_caller and quoted
-    value = redact_secrets(item.value).text
+    if is_procedure_note(item.value) or is_procedure_note(item.quote):
+        return flagged_note(item.quote or item.value, today=today, call_id=call_id)
+    value = redact_secrets(neutralise(item.value)).text
     key = None
     if item.kind == "availability":
         key = (item.weekday or "").lower().rstrip("s")
