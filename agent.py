@@ -25,6 +25,7 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
+from memory.secrets import install_log_redaction
 from tools import CallContext
 from worker.call import Call
 from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
@@ -38,6 +39,8 @@ load_dotenv(".env.local")
 load_dotenv(".env")
 
 log = logging.getLogger("agent")
+# Every log record this process makes is redacted of secrets, at every level (memory.secrets).
+install_log_redaction()
 
 # The supervisor kills a job process this long after shutdown starts; the end-of-call
 # write budget (MEMORY_SHUTDOWN_WRITE_BUDGET_MS) stays well inside it.
@@ -48,6 +51,7 @@ FLUSHER_STOP_S = 2.0
 
 
 def prewarm(proc: JobProcess) -> None:
+    install_log_redaction()  # the job process's log forwarder is a root handler by now
     proc.userdata["vad"] = silero.VAD.load()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sqlite3
 from pathlib import Path
@@ -12,11 +13,16 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from memory.secrets import (
+    _IBAN_LENGTHS,
     ACCESS_CODE_TOKEN,
+    BANK_TOKEN,
     CARD_TOKEN,
+    DOB_TOKEN,
     ID_TOKEN,
     PASSWORD_TOKEN,
+    SecretRedactingFilter,
     contains_secret,
+    iban_valid,
     luhn_valid,
     redact_secrets,
 )
@@ -100,6 +106,13 @@ def test_spoken_card_variants(text: str) -> None:
     red = redact_secrets(text)
     assert red.kinds == ("payment_card",)
     assert red.text == CARD_TOKEN
+
+
+def test_a_spoken_card_right_after_a_tens_word_is_withheld() -> None:
+    # "twenty" then "one zero ... nine": the card starts at the unit "twenty one" was heard as.
+    red = redact_secrets("twenty one zero zero zero zero zero zero zero zero zero zero zero nine")
+    assert red.kinds == ("payment_card",)
+    assert "nine" not in red.text
 
 
 def test_card_with_cvv_loses_both() -> None:
@@ -288,7 +301,6 @@ def test_kinds_are_listed_once_each_in_a_fixed_order() -> None:
         "the dress code is smart casual",
         "press 1 then 2 for the engineer",
         "oh no, oh well",
-        "my account number is 12345678",
     ],
 )
 def test_ordinary_content_is_not_redacted(text: str) -> None:
@@ -553,3 +565,491 @@ def test_bounded_redaction_takes_any_length_and_never_keeps_half_a_secret():
         assert len(kept) <= 500
         # Redacted whole before the cut: not even the first digits of the card are kept.
         assert not any(ch.isdigit() for ch in kept), kept[-40:]
+
+
+# --- access codes: the lock named apart from its code, the code first, star / hash -------------
+# Tuning set for the lock rules (the held-out set, tests/memory/heldout_secrets.tsv, is never
+# used here).
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("the padlock by the shed is six two one nine hash", "six two one nine"),
+        ("7319* opens the garage", "7319"),
+        ("alarm is 5 0 5 0 then press hash", "5 0 5 0"),
+        ("the key safe round the back is star 9 9 1 2", "9 9 1 2"),
+        ("the lock on the bin store is 3 0 3 0", "3 0 3 0"),
+        ("hash 4 4 5 6 for the gate", "4 4 5 6"),
+        ("1 2 1 2 unlocks the key box", "1 2 1 2"),
+        ("the alarm, it's 8 2 2 6 and then hash", "8 2 2 6"),
+        ("the gate to the garden is four zero zero eight", "four zero zero eight"),
+        ("the door round the side is 0 9 1 9 star", "0 9 1 9"),
+        ("the shutter on the garage was double five six two", "double five six two"),
+        ("six six nine one hash gets you through the barrier", "six six nine one"),
+        ("the keypad by the back door: 2 7 7 1", "2 7 7 1"),
+        ("the combination on the padlock for the shed is 0 0 4 2", "0 0 4 2"),
+        ("to get in, 3 9 3 9 hash is what opens the gate", "3 9 3 9"),
+        ("the key safe is on the wall and it's 1 2 3 4", "1 2 3 4"),
+        ("the padlock is set to 0 4 1 9", "0 4 1 9"),
+        ("the lock box at the front has 4 1 4 1", "4 1 4 1"),
+        ("alarm panel 4 7 7 4", "4 7 7 4"),
+    ],
+)
+def test_lock_codes_with_words_between_or_the_code_first(text: str, secret: str) -> None:
+    red = redact_secrets(text)
+    assert secret.lower() not in red.text.lower(), red.text
+    assert not re.search(r"\d{2}", red.text.replace(ACCESS_CODE_TOKEN, "")), red.text
+    assert ACCESS_CODE_TOKEN in red.text
+    assert red.kinds == ("access_code",)
+
+
+def test_star_and_hash_go_with_the_code() -> None:
+    assert redact_secrets("alarm is 5 0 5 0 then hash, thanks").text == (
+        f"alarm is {ACCESS_CODE_TOKEN}, thanks"
+    )
+    assert redact_secrets("4 2 4 2 hash opens the padlock").text == (
+        f"{ACCESS_CODE_TOKEN} opens the padlock"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "flat 4417 on the side of the garage",
+        "we paid 450 for the gate last year",
+        "the gate is 2 metres wide",
+        "the garage is 200 yards down the lane",
+        "call 07700 900461 about the door",
+        "the number on the door is 07700 900461",
+        "the alarm is about 15 years old",
+        "the alarm went off at 2 am",
+        "the door is on the left, number 7",
+        "the door number is 112",
+        "the side gate is at 14 Mill Road",
+        "the back door was replaced in 2019",
+        "the garage is 330 Station Road",
+        "the gate is open from 9 till 5",
+        "we're at number 221 by the big gate",
+        "the alarm panel is a Texecom Premier 816",
+        "the combination boiler is 12 years old",
+        "the door lock was £120 to fix",
+        "the padlock is 40mm",
+        "the gate is locked at 18:00",
+        "the gate is wide and the house is 1905",
+        "the gate has 3 bolts",
+        "the door has 120 mm clearance",
+        "the alarm system is a Yale 600",
+        "the gate is set to open at 9",
+        "fault code is 1234 on the display, the gate is fine",
+        "the alarm went off and the engineer said it was 1430",
+    ],
+)
+def test_lock_lookalikes_are_not_codes(text: str) -> None:
+    assert redact_secrets(text) == type(redact_secrets(text))(text, ())
+
+
+_FILLER = st.sampled_from(
+    ["on the side gate", "by the shed", "round the back", "at the front", "for the garage", ""]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    code=st.text(alphabet="0123456789", min_size=3, max_size=8),
+    lock=st.sampled_from(["padlock", "key safe", "lock", "alarm", "lockbox", "gate", "keypad"]),
+    filler=_FILLER,
+    style=st.sampled_from(["plain", "spaced", "spoken"]),
+    affix=st.sampled_from(["", " hash", " then hash", "#", " star"]),
+)
+def test_a_lock_code_with_words_between_never_survives(
+    code: str, lock: str, filler: str, style: str, affix: str
+) -> None:
+    value = {"plain": code, "spaced": " ".join(code), "spoken": spoken(code)}[style]
+    text = f"the {lock} {filler} is {value}{affix}. see you thursday"
+    red = redact_secrets(text)
+    assert value not in red.text
+    assert red.text.endswith(f"is {ACCESS_CODE_TOKEN}. see you thursday"), red.text
+    assert "access_code" in red.kinds
+
+
+# --- bank details --------------------------------------------------------------------------------
+
+IBANS = [
+    "GB33BUKB20201555555555",
+    "GB59BARC20325373901234",
+    "GB15MIDL40051512345678",
+    "DE40500105175401234567",
+    "DE65100700000123456789",
+    "FR7630006000011234567890189",
+    "NL20INGB0001234567",
+    "NL44RABO0123456789",
+    "ES6000491500051234567892",
+    "IT87K0306909606100000063321",
+    "PL67105014451000000012345678",
+    "LT121000011101001000",
+    "RO49AAAA1B31007593840000",
+    "MT84MALT011000012345MTLCAST001S",
+    "HR1210010051863000160",
+    "CY17002001280000001200527600",
+    "CH5604835012345678009",
+    "NO6686011117948",
+    "BE71096123456769",
+]
+
+
+def iban_print(iban: str) -> str:
+    return " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+
+
+@pytest.mark.parametrize("iban", IBANS)
+@pytest.mark.parametrize(
+    "template",
+    [
+        "{compact}",
+        "pay it back into {printed} please",
+        "it's {lower} thanks",
+        "account {printed}, name of J Smith",
+        "my iban: {compact}.",
+    ],
+)
+def test_ibans_are_withheld(iban: str, template: str) -> None:
+    assert iban_valid(iban)
+    text = template.format(compact=iban, printed=iban_print(iban), lower=iban_print(iban).lower())
+    red = redact_secrets(text)
+    assert iban[4:12].lower() not in red.text.replace(" ", "").lower(), red.text
+    assert BANK_TOKEN in red.text
+    assert red.kinds == ("bank_account",)
+
+
+def test_a_labelled_iban_stops_at_the_words_after_it() -> None:
+    red = redact_secrets("the IBAN is GB34 BUKB 2020 1555 5555 55 thanks 2 more")
+    assert red.text == f"the IBAN is {BANK_TOKEN} thanks 2 more"
+
+
+def test_an_iban_with_a_wrong_check_is_left_unless_labelled() -> None:
+    wrong = "GB34BUKB20201555555555"
+    assert not iban_valid(wrong)
+    assert redact_secrets(f"reference {wrong}").kinds == ()
+    assert redact_secrets(f"the IBAN is {iban_print(wrong)}").text == f"the IBAN is {BANK_TOKEN}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    country=st.sampled_from(sorted(_IBAN_LENGTHS)),
+    body=st.text(alphabet="0123456789", min_size=30, max_size=30),
+    style=st.sampled_from(["compact", "printed", "lower"]),
+    before=_NOISE,
+)
+def test_a_valid_iban_of_any_country_never_survives(
+    country: str, body: str, style: str, before: str
+) -> None:
+    bban = body[: _IBAN_LENGTHS[country] - 4]
+    check = 98 - int("".join(str(int(c, 36)) for c in bban + country + "00")) % 97
+    iban = f"{country}{check:02d}{bban}"
+    assert iban_valid(iban)
+    assume(bban[-8:] not in digits_of(before))
+    rendered = {
+        "compact": iban,
+        "printed": iban_print(iban),
+        "lower": iban_print(iban).lower(),
+    }[style]
+    red = redact_secrets(f"{before} {rendered} ok")
+    assert bban not in digits_of(red.text)
+    assert "bank_account" in red.kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("sort code 12-34-56", "12-34-56"),
+        ("my sort code's 09 01 26", "09 01 26"),
+        ("sort code: oh nine, oh one, two six", "oh nine, oh one, two six"),
+        ("the sort code, it's double three, four four, five five", "four four"),
+        ("bank sort code 401162", "401162"),
+        ("Sortcode 77.91.02", "77.91.02"),
+        ("sort code is seventy seven ninety one oh two", "seventy seven"),
+        ("account no. 10284757", "10284757"),
+        ("my bank account number's 55 66 77 88", "55 66 77 88"),
+        ("acct number: 20481937", "20481937"),
+        ("current account 40308669", "40308669"),
+        ("account number four zero three zero eight six six nine", "eight six six"),
+        ("a/c no 11223344", "11223344"),
+        ("savings account number is 7 7 3 1 9 0 2 2", "7 7 3 1"),
+        ("routing number 091000019", "091000019"),
+        ("ABA 111900659", "111900659"),
+        ("my routing number is zero nine one zero zero zero zero one nine", "zero zero one"),
+        ("BSB 062-000 and account 12345678", "062-000"),
+    ],
+)
+def test_bank_details_are_withheld(text: str, secret: str) -> None:
+    red = redact_secrets(text)
+    assert secret.lower() not in red.text.lower(), red.text
+    assert not re.search(r"\d{2}", red.text), red.text
+    assert BANK_TOKEN in red.text
+    assert red.kinds == ("bank_account",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my account is in my husband's name",
+        "account manager is Sam",
+        "my customer account number is 204981",
+        "I'll sort it out by 12 june",
+        "the sort code is on the card somewhere",
+        "I'll pay by bank transfer",
+        "ref GB-2291-AX",
+        "customer id cust-8b9c1e7a44",
+        "user 9f1c2b7ade2b4c6a8e0d1f3a5b7c9e11 logged in",
+        "order GB12345 shipped",
+        "at 10 on friday",
+        "is 12 too early? it is 12 13 14 boilers",
+        "de 12 a 14 horas",
+        "account 2031 closed years ago",
+        "job id 5c2e-be71-0961-2345-6769 ok",  # a hex id holding a valid BE IBAN after a dash
+    ],
+)
+def test_bank_lookalikes_are_left(text: str) -> None:
+    assert redact_secrets(text) == type(redact_secrets(text))(text, ())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    digits=st.text(alphabet="0123456789", min_size=6, max_size=6),
+    label=st.sampled_from(["sort code", "the sort code is", "sort code:", "my sort code's"]),
+    style=st.sampled_from(["dashed", "spaced", "plain", "spoken"]),
+)
+def test_a_labelled_sort_code_never_survives(digits: str, label: str, style: str) -> None:
+    pairs = [digits[i : i + 2] for i in range(0, 6, 2)]
+    value = {
+        "dashed": "-".join(pairs),
+        "spaced": " ".join(pairs),
+        "plain": digits,
+        "spoken": ", ".join(spoken(p) for p in pairs),
+    }[style]
+    red = redact_secrets(f"{label} {value} thanks")
+    assert red.text == f"{label} {BANK_TOKEN} thanks", red.text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    digits=st.text(alphabet="0123456789", min_size=8, max_size=8),
+    label=st.sampled_from(["account number", "my account number is", "acc no", "account no:"]),
+    style=st.sampled_from(["plain", "spaced", "spoken"]),
+)
+def test_a_labelled_account_number_never_survives(digits: str, label: str, style: str) -> None:
+    value = {"plain": digits, "spaced": " ".join(digits), "spoken": spoken(digits)}[style]
+    red = redact_secrets(f"{label} {value} thanks")
+    assert red.text == f"{label} {BANK_TOKEN} thanks", red.text
+
+
+# --- dates of birth ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("date of birth 01/02/1950", "01/02/1950"),
+        ("DOB: 3-11-88", "3-11-88"),
+        ("born on the 9th of may 1980", "9th of may 1980"),
+        ("my birthday is the twenty third of october", "twenty third of october"),
+        ("date of birth is april the 2nd 1977", "april the 2nd 1977"),
+        ("birthdate 1990-05-17", "1990-05-17"),
+        ("dob twenty first of july nineteen sixty", "twenty first of july"),
+        ("I was born in 1952", "1952"),
+        ("I was born 17 feb 79", "17 feb 79"),
+        ("my d.o.b. is 11.11.1944", "11.11.1944"),
+        ("his date of birth, it's the eighth of december two thousand and three", "eighth"),
+        ("born on 4 July, 1961", "4 July, 1961"),
+        ("birthday's 30th of september", "30th of september"),
+        ("date of birth 5 5 55", "5 5 55"),
+        ("dob is fourteen oh three sixty two", "fourteen oh three"),
+        ("born in march nineteen fifty", "march nineteen fifty"),
+    ],
+)
+def test_dates_of_birth_are_withheld(text: str, secret: str) -> None:
+    red = redact_secrets(text)
+    assert secret.lower() not in red.text.lower(), red.text
+    assert DOB_TOKEN in red.text
+    assert red.kinds == ("date_of_birth",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it's my birthday on friday so monday is better",
+        "born and bred in Hull",
+        "the boiler was installed 12/05/2016",
+        "visit on monday 14 march at 09:30",
+        "can you do the 2nd of april",
+        "my daughter was born last spring",
+        "we have a birthday party on the 12th",
+        "the baby is due on 3 june",
+    ],
+)
+def test_date_lookalikes_are_left(text: str) -> None:
+    assert redact_secrets(text) == type(redact_secrets(text))(text, ())
+
+
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
+           "september", "october", "november", "december"]  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    day=st.integers(min_value=1, max_value=28),
+    month=st.integers(min_value=1, max_value=12),
+    year=st.integers(min_value=1920, max_value=2015),
+    label=st.sampled_from(["date of birth", "my dob is", "born on", "my birthday is", "DOB:"]),
+    style=st.sampled_from(["slash", "iso", "words", "month_first", "dots"]),
+)
+def test_a_labelled_date_of_birth_never_survives(
+    day: int, month: int, year: int, label: str, style: str
+) -> None:
+    value = {
+        "slash": f"{day:02d}/{month:02d}/{year}",
+        "iso": f"{year}-{month:02d}-{day:02d}",
+        "words": f"the {day}th of {_MONTHS[month - 1]} {year}",
+        "month_first": f"{_MONTHS[month - 1]} {day}, {year}",
+        "dots": f"{day}.{month}.{str(year)[2:]}",
+    }[style]
+    red = redact_secrets(f"{label} {value} and the postcode is LS1 4AP")
+    assert red.text == f"{label} {DOB_TOKEN} and the postcode is LS1 4AP", red.text
+
+
+# --- logs ----------------------------------------------------------------------------------------
+
+
+def _record(level: int, msg: str, *args: object, **extra: object) -> logging.LogRecord:
+    record = logging.LogRecord("t", level, __file__, 1, msg, args or None, None)
+    record.__dict__.update(extra)
+    return record
+
+
+def test_the_log_filter_redacts_a_debug_record_with_its_arguments() -> None:
+    record = _record(
+        logging.DEBUG, "caller said %s; gate %r", "card 4111 1111 1111 1111", "code is 4821"
+    )
+    assert SecretRedactingFilter().filter(record) is True
+    out = logging.Formatter("%(message)s").format(record)
+    assert "4111" not in out and "4821" not in out
+    assert CARD_TOKEN in out and ACCESS_CODE_TOKEN in out
+
+
+def test_the_log_filter_redacts_exceptions_stacks_and_extra_fields() -> None:
+    try:
+        raise ValueError("padlock on the side gate is four four one seven hash")
+    except ValueError:
+        import sys
+
+        record = logging.LogRecord(
+            "t",
+            logging.ERROR,
+            __file__,
+            1,
+            "failed",
+            None,
+            sys.exc_info(),
+            sinfo="sort code 20-00-00",
+        )
+    record.__dict__["transcript"] = "my iban is GB33 BUKB 2020 1555 5555 55"
+    SecretRedactingFilter().filter(record)
+    out = logging.Formatter("%(message)s %(transcript)s").format(record)
+    assert "four four one seven" not in out and "20-00-00" not in out and "BUKB" not in out
+    assert ACCESS_CODE_TOKEN in out and BANK_TOKEN in out
+    # livekit's production formatter prints exc_info afresh when it is there.
+    from livekit.agents.cli.log import JsonFormatter
+
+    as_json = JsonFormatter().format(record)
+    assert "four four one seven" not in as_json and "BUKB" not in as_json, as_json
+    assert ACCESS_CODE_TOKEN in as_json
+
+
+def test_installed_log_redaction_covers_every_level_and_later_handlers(tmp_path: Path) -> None:
+    from memory.secrets import install_log_redaction
+
+    previous_factory = logging.getLogRecordFactory()
+    root = logging.getLogger()
+    handler = logging.FileHandler(tmp_path / "w.log")
+    level = root.level
+    try:
+        install_log_redaction()
+        install_log_redaction()  # twice is once
+        root.addHandler(handler)  # a handler added after install (as livekit's cli does)
+        root.setLevel(logging.DEBUG)
+        log = logging.getLogger("test.secrets")
+        log.debug("gate code %s", "9 9 1 2")
+        log.info("dob %s", "14/03/1962")
+        log.warning("account number 31926819")
+        handler.flush()
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        root.setLevel(level)
+        logging.setLogRecordFactory(previous_factory)
+        for h in root.handlers:
+            for f in [f for f in h.filters if isinstance(f, SecretRedactingFilter)]:
+                h.removeFilter(f)
+    written = (tmp_path / "w.log").read_text()
+    assert "9 9 1 2" not in written and "14/03/1962" not in written and "3192" not in written
+    assert written.count("withheld") + written.count("on file") == 3
+
+
+def test_the_worker_redacts_its_logs_from_import_on(tmp_path: Path) -> None:
+    """agent.py installs the redaction when it is imported (the job process imports it too):
+    a DEBUG record sent to a handler added afterwards, as livekit's cli adds its own, is
+    redacted."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    script = (
+        "import logging, sys\n"
+        "import agent\n"
+        "handler = logging.StreamHandler(sys.stdout)\n"
+        "logging.getLogger().addHandler(handler)\n"
+        "logging.getLogger().setLevel(logging.DEBUG)\n"
+        "logging.getLogger('t').debug(\n"
+        "    'card %s, gate code is %s', '4111 1111 1111 1111', '5 8 2 7'\n"
+        ")\n"
+    )
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(root),
+        "LIVEKIT_URL": "ws://127.0.0.1:9",
+        "LIVEKIT_API_KEY": "devkey",
+        "LIVEKIT_API_SECRET": "devsecret-devsecret-devsecret-00",
+        "OPENAI_API_KEY": "sk-test",
+        "IDENTITY_SIGNING_SECRET": "startup-test-signing-secret-0123456789abcdef",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"card {CARD_TOKEN}, gate code is {ACCESS_CODE_TOKEN}" in done.stdout, done.stdout
+    assert "4111" not in done.stdout and "5 8 2 7" not in done.stdout
+
+
+def test_the_heldout_set_is_well_formed() -> None:
+    """Its shape only: the set is scored once by `bench.secrets_heldout`, never tuned on."""
+    from bench.secrets_heldout import load
+
+    rows = load()
+    secrets = [r for r in rows if r.label != "clean"]
+    assert len(rows) >= 120 and len(secrets) >= 60 and len(rows) - len(secrets) >= 40
+    assert {r.label for r in secrets} >= {
+        "iban",
+        "sort_code",
+        "account_number",
+        "routing_number",
+        "access_code",
+        "date_of_birth",
+    }
