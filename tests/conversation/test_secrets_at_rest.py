@@ -1,6 +1,8 @@
 """Secrets a caller says never come to rest: every SQLite file and log after the calls is
 scanned for each planted secret (engine rows and annotation columns, ledger, outbox,
-attestations, calendar), with memory up and with memory down (the outbox holds the write)."""
+attestations, calendar), with memory up and with memory down (the outbox holds the write).
+Planted: a card, an SSN, a password, door / gate / padlock codes (spoken, with "hash"), an
+IBAN, a sort code, a spoken account number and a date of birth."""
 
 from __future__ import annotations
 
@@ -12,18 +14,49 @@ from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
 from tests.secret_scan import find_planted
 
+# Planted values are chosen so that nothing else at rest can hold them by chance: no bare
+# digit string short enough to turn up inside a uuid, a hex id or a timestamp. Codes and bank
+# numbers are planted spoken (the scan looks for the words), or typed with separators no id
+# has ("14/03/1962"), or long (the card's 16 digits, the SSN's 9, an 8-digit gate code).
 CARD = "4111 1111 1111 1111"
 SSN = "123-45-6789"
 PASSWORD = "hunter2secret"
-DOOR_CODE = "4821"
+DOOR_CODE = "four eight two one"
+GATE_CODE = "58273946"
+PADLOCK_CODE = "seven three one nine"
+IBAN = "GB33 BUKB 2020 1555 5555 55"
+IBAN_COMPACT = "GB33BUKB20201555555555"
+SORT_CODE = "four oh, four seven, eight four"
+ACCOUNT_NUMBER = "three one nine two six eight one nine"
+DATE_OF_BIRTH = "14/03/1962"
+# The new kinds ride in sentences the extractor keeps as access notes ("the dog", "ring the
+# bell" ...), so without redaction they would be written: the scan has something to find.
 LINES = [
+    f"the padlock on the side gate is {PADLOCK_CODE} hash",
+    f"the dog is friendly and for the refund my IBAN is {IBAN}",
+    f"ring the bell twice, my sort code is {SORT_CODE}",
+    f"beware of the cat, my account number is {ACCOUNT_NUMBER}",
+    f"the dog is called Rex and my date of birth is {DATE_OF_BIRTH}",
     f"my card number is {CARD} if you need it",
     f"my social security number is {SSN}",
     f"the password for the portal is {PASSWORD}",
     f"the door code is {DOOR_CODE} and please use the side gate",
     "book a visit on thursday",
     "yes",
-    f"oh and the gate code is {DOOR_CODE} too",
+    f"oh and the gate code is {GATE_CODE} too",
+]
+PLANTED = [
+    CARD,
+    SSN,
+    PASSWORD,
+    DOOR_CODE,
+    GATE_CODE,
+    PADLOCK_CODE,
+    IBAN,
+    IBAN_COMPACT,
+    SORT_CODE,
+    ACCOUNT_NUMBER,
+    DATE_OF_BIRTH,
 ]
 
 
@@ -57,5 +90,6 @@ async def test_planted_secrets_are_found_nowhere_at_rest(
     later = await make_call(identity)
     if memory_up:
         assert "access code on file" in later.agent.instructions
-    hits = {secret: find_planted(secret, [tmp_path]) for secret in (CARD, SSN, PASSWORD, DOOR_CODE)}
-    assert hits == {CARD: [], SSN: [], PASSWORD: [], DOOR_CODE: []}
+    # Every file under tmp_path: engine rows and its WAL, outbox, ledger, attestations, log.
+    hits = {secret: find_planted(secret, [tmp_path]) for secret in PLANTED}
+    assert hits == {secret: [] for secret in PLANTED}
