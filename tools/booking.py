@@ -16,6 +16,7 @@ from calendar_client import CalendarClient, SlotChanged, SlotUnavailable
 from identity import CallerIdentity
 from tools.actions import Attempt, GatedAction, Outcome, attempt_key, run_gated_action
 from tools.context import CallContext, CallOutcomeEntry
+from tools.replies import ActionWords
 from tools.speech import spoken_day
 
 
@@ -79,6 +80,53 @@ def _remember(attempt: Attempt, outcome: Outcome) -> None:
 BOOK_VISIT = GatedAction(
     name="book_visit",
     phrase="book a service visit",
+    # How a caller names booking in the answer to the read-back (tools.replies): "book me
+    # in" agrees; "we'll manage" refuses; "cancel that" and "don't book it" are generic no's.
+    words=ActionWords(
+        agree=(
+            "book",
+            "get it booked",
+            "have it booked",
+            "want it booked",
+            "need it booked",
+            "pencil it in",
+            "pencil me in",
+            "pencil us in",
+            "put it in",
+            "put me in",
+            "put us in",
+            "put me down",
+            "put us down",
+            "pop it in",
+            "pop me in",
+            "pop us in",
+            "pop me down",
+            "sign me up",
+            "sign us up",
+            "lock it in",
+            "i'll take it",
+            "we'll take it",
+            "i'll have it",
+            "we'll have it",
+            "i'm free",
+            "i'm available",
+            "we're free",
+            "we're available",
+            "see you then",
+        ),
+        refuse=(
+            "don't need it",
+            "don't need one",
+            "don't need anyone",
+            "no longer need it",
+            "not needed",
+            "i'll manage",
+            "we'll manage",
+            "i'll sort it myself",
+            "we'll sort it ourselves",
+            "won't bother",
+        ),
+    ),
     precheck=_precheck,
     execute=_execute,
     resolve=_resolve,

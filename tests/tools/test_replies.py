@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import csv
 import re
+from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -11,7 +14,9 @@ from hypothesis import strategies as st
 
 from bench.reply_classifier import KINDS, load_corpus, score
 from tools import replies
-from tools.replies import ReplyReading, classify_reply
+from tools.booking import BOOK_VISIT
+from tools.cancellation import CANCEL_VISIT
+from tools.replies import ActionWords, ReplyReading, classify_reply
 
 THU = date(2026, 12, 10)  # "a service visit on Thursday 10 December?"
 CORPUS = load_corpus()
@@ -318,3 +323,330 @@ def test_a_different_weekday_inserted_anywhere_in_a_yes_is_never_a_yes() -> None
                 if kind(text, offered=row.offered) == "yes":
                     hits.append(text)
     assert hits == []
+
+
+# --- per action: the read-back's own words (ActionWords) ----------------------------------------
+#
+# tests/tools/reply_corpus_actions.tsv: action (book|cancel), label, day (new_request only),
+# reply. Every row answers "Just to confirm: shall I book a service visit on Thursday 10
+# December?" or "... shall I cancel the service visit on Thursday 10 December?". Same labelling
+# policy as reply_corpus.tsv; all sentences are the project's own (a tuning set).
+
+ACTION_CORPUS = Path(__file__).with_name("reply_corpus_actions.tsv")
+ACTIONS = {"book": BOOK_VISIT.words, "cancel": CANCEL_VISIT.words}
+OTHER_ACTION = {"book": "cancel", "cancel": "book"}
+
+
+@dataclass(frozen=True)
+class ActionReply:
+    line: int
+    action: str
+    kind: str
+    day: str | None
+    text: str
+
+
+def load_action_corpus(path: Path = ACTION_CORPUS) -> list[ActionReply]:
+    rows: list[ActionReply] = []
+    with path.open(encoding="utf-8", newline="") as f:
+        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+        if reader.fieldnames != ["action", "label", "day", "reply"]:
+            raise ValueError(f"{path}: header must be action, label, day, reply")
+        for n, row in enumerate(reader, start=2):
+            day = row["day"] or None
+            if row["action"] not in ACTIONS:
+                raise ValueError(f"{path}:{n}: unknown action {row['action']!r}")
+            if row["label"] not in KINDS:
+                raise ValueError(f"{path}:{n}: unknown kind {row['label']!r}")
+            if (row["label"] == "new_request") != (day is not None):
+                raise ValueError(f"{path}:{n}: a day is given exactly for new_request rows")
+            if not (row["reply"] or "").strip():
+                raise ValueError(f"{path}:{n}: empty reply")
+            rows.append(ActionReply(n, row["action"], row["label"], day, row["reply"]))
+    return rows
+
+
+ACTION_ROWS = load_action_corpus()
+ACTION_YES_ROWS = [r for r in ACTION_ROWS if r.kind == "yes"]
+
+
+def read(text: str, action: str, offered: date | None = THU) -> ReplyReading:
+    return classify_reply(text, offered=offered, action=ACTIONS[action])
+
+
+def cell(row: ActionReply) -> str:
+    """What the reader said, where a new_request naming the wrong day counts as 'other'."""
+    reading = read(row.text, row.action)
+    if reading.kind == "new_request" and row.kind == "new_request" and reading.day != row.day:
+        return "other"
+    return reading.kind
+
+
+# The labelled yeses the reader reads as yes: what the properties below start from.
+ACTION_READ_YES = [r for r in ACTION_YES_ROWS if cell(r) == "yes"]
+
+
+def test_action_corpus_has_80_rows_per_action_and_every_kind() -> None:
+    for action in ACTIONS:
+        rows = [r for r in ACTION_ROWS if r.action == action]
+        assert len(rows) >= 80, action
+        per_kind = {k: sum(r.kind == k for r in rows) for k in KINDS}
+        assert min(per_kind.values()) >= 8, (action, per_kind)
+    assert len({(r.action, r.text) for r in ACTION_ROWS}) == len(ACTION_ROWS), "duplicate rows"
+
+
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_action_corpus_gives_no_false_yes(action: str) -> None:
+    rows = [r for r in ACTION_ROWS if r.action == action and r.kind != "yes"]
+    false_yes = [(r.line, r.text, read(r.text, action).reason) for r in rows if cell(r) == "yes"]
+    assert false_yes == []
+
+
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_action_corpus_yes_recall_at_least_95_percent(action: str) -> None:
+    rows = [r for r in ACTION_YES_ROWS if r.action == action]
+    missed = [(r.text, read(r.text, action).reason) for r in rows if cell(r) != "yes"]
+    assert len(missed) <= len(rows) * 0.05, missed
+
+
+@pytest.mark.parametrize("action", sorted(ACTIONS))
+def test_action_corpus_overall_agreement(action: str) -> None:
+    rows = [r for r in ACTION_ROWS if r.action == action]
+    wrong = [(r.text, r.kind, read(r.text, action)) for r in rows if cell(r) != r.kind]
+    assert len(wrong) <= len(rows) * 0.07, wrong
+
+
+def test_action_corpus_new_requests_name_the_labelled_day() -> None:
+    rows = [r for r in ACTION_ROWS if r.kind == "new_request"]
+    wrong = [(r.text, read(r.text, r.action)) for r in rows if cell(r) != "new_request"]
+    assert wrong == []
+
+
+def test_action_corpus_loader_rejects_malformed_rows(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("action\tlabel\tday\treply\nmove\tyes\t\tyes\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown action"):
+        load_action_corpus(bad)
+    bad.write_text("action\tlabel\tday\treply\ncancel\tmaybe\t\tyes\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown kind"):
+        load_action_corpus(bad)
+    bad.write_text("action\tlabel\tday\treply\ncancel\tyes\tfriday\tyes\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="exactly for new_request"):
+        load_action_corpus(bad)
+    bad.write_text("reply\taction\nyes\tcancel\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="header"):
+        load_action_corpus(bad)
+
+
+def test_the_booking_words_keep_the_original_corpus_reading() -> None:
+    # BOOK_VISIT's words only add to the vocabulary the original (booking) corpus was read with.
+    readings = [
+        (r, classify_reply(r.text, offered=r.offered, action=ACTIONS["book"])) for r in CORPUS
+    ]
+    assert [(r.text, x.reason) for r, x in readings if x.kind == "yes" and r.kind != "yes"] == []
+    hits = sum(x.kind == "yes" for r, x in readings if r.kind == "yes")
+    assert hits >= len(YES_ROWS) * 0.95
+
+
+# Spot checks of the modelling, per action: each list names what it exercises.
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        ("cancel", "cancel"),  # the action's own verb, alone
+        ("cancel", "yes, cancel the appointment please"),
+        ("cancel", "yeah, ditch the booking"),  # "it" in a declared phrase is any object
+        ("cancel", "no longer needed"),  # a negative way of agreeing
+        ("cancel", "we do not need it anymore"),  # contraction spelled out
+        ("cancel", "nah, don't need it any more"),  # "nah" agreeing with a negative
+        ("cancel", "could you cancel that for me"),  # a request frame
+        ("cancel", "you can cancel it"),  # a permission frame
+        ("cancel", "no worries, scrap it"),  # "no" as politeness
+        ("cancel", "we'd like it canceled"),  # American spelling
+        ("book", "righto"),
+        ("book", "lovely jubbly"),
+        ("book", "that'll work"),
+        ("book", "that would be a real help"),
+        ("book", "could you pencil us in"),
+        ("book", "no bother, put us down"),
+        ("book", "yes please, if you don't mind"),
+    ],
+)
+def test_action_yeses(action: str, text: str) -> None:
+    assert read(text, action).kind == "yes", read(text, action)
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        ("cancel", "don't cancel it"),  # a negated action
+        ("cancel", "no, do not cancel the visit"),
+        ("cancel", "i wouldn't scrap it"),
+        ("cancel", "i don't want to cancel"),  # the negation reaches over "want to"
+        ("cancel", "keep it"),  # the action's own refusal
+        ("cancel", "yes keep it"),  # a refusal outweighs a yes word
+        ("cancel", "we still need the engineer"),
+        ("cancel", "yes... actually, no"),  # a change of mind at the end
+        ("cancel", "cancel it. hang on, no"),
+        ("cancel", "it's not sorted"),  # a negated reason to cancel
+        ("cancel", "we don't need it cancelling"),  # a negative agreement negates what follows
+        ("cancel", "hang on, no"),  # a change of mind with no yes before it
+        ("cancel", "cancel it, no, wait"),  # the marker after the no
+        ("cancel", "scratch that"),  # the idiom stays generic: "scratch it" is declared, not this
+        ("cancel", "no, keep friday's"),  # keeping another day is no request to cancel it
+        ("book", "on second thoughts, no"),
+        ("book", "cancel that"),  # "cancel" keeps its generic meaning on a booking read-back
+        ("book", "scratch that"),
+        ("book", "no don't book it"),
+        ("book", "don't put me down"),
+        ("book", "don't do that"),  # a negated imperative
+        ("book", "yes, sorry, i mean no"),
+        ("book", "nah, i'm alright thanks"),
+    ],
+)
+def test_action_refusals(action: str, text: str) -> None:
+    assert read(text, action).kind == "no", read(text, action)
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        ("cancel", "cancel it if they can't come before noon"),  # a conditional
+        ("cancel", "yes, if it's before noon"),
+        ("cancel", "book it"),  # the other action's words name nothing here
+        ("cancel", "put me down"),
+        ("cancel", "yeah see you then"),  # agrees to a visit that would be cancelled
+        ("cancel", "i'm not sure if we need it"),  # a refusal inside a supposition
+        ("cancel", "cancel it?"),
+        ("cancel", "can i cancel it"),
+        ("cancel", "no, cancel it"),  # both a no and a yes
+        ("cancel", "don't keep it"),  # a negated refusal: not read as a yes
+        ("book", "scrap the old one"),
+        ("book", "yeah, i'm free but not before ten"),
+        ("book", "i'm alright"),  # British "no thanks"
+        ("book", "cheers"),
+        ("book", "can you book it for my mum"),
+    ],
+)
+def test_action_not_a_clean_answer(action: str, text: str) -> None:
+    assert read(text, action).kind == "other", read(text, action)
+
+
+def test_a_yes_to_one_action_that_names_it_is_not_a_yes_to_the_other() -> None:
+    # "scrap it" agrees to cancelling; to a booking read-back it must not read as yes.
+    hits = []
+    for row in ACTION_YES_ROWS:
+        if read(row.text, row.action).reason != "names the action":
+            continue
+        other = read(row.text, OTHER_ACTION[row.action])
+        if other.kind == "yes":
+            hits.append((row.action, row.text, other.reason))
+    assert hits == []
+
+
+def test_undeclared_words_read_the_original_booking_read_back() -> None:
+    assert classify_reply("book it", offered=THU).kind == "yes"
+    assert classify_reply("scrap it", offered=THU).kind == "no"
+    assert classify_reply("yes cancel it", offered=THU).kind == "no"
+    assert classify_reply("book it", offered=THU, action=ActionWords()).kind == "yes"
+    assert ACTIONS["book"] != ActionWords() and ACTIONS["cancel"] != ActionWords()
+
+
+def test_action_words_are_checked() -> None:
+    with pytest.raises(TypeError):
+        ActionWords(agree="cancel it")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="both agree and refuse"):
+        ActionWords(agree=("keep it",), refuse=("keep   it",))
+    with pytest.raises(ValueError, match="not a phrase"):
+        ActionWords(agree=("cancel, please",))
+    with pytest.raises(TypeError):
+        classify_reply("yes", offered=THU, action=("cancel",))  # type: ignore[arg-type]
+    assert ActionWords(agree=["scrap it"]).agree == ("scrap it",)  # type: ignore[arg-type]
+
+
+def _concord_insertion(action: str, neg: str, words: list[str], at: int) -> bool:
+    """A bare "no" put in front of a negative way of agreeing ("no, we don't need it") agrees,
+    as does one put next to such a "no" ("no no longer needed")."""
+    if neg != "no":
+        return False
+    vocab = replies._vocabulary(ACTIONS[action])
+    starts = [at, at - 1] if at and words[at - 1].strip(",.").lower() == "no" else [at]
+    for start in starts:
+        tokens = [t for t in replies._tokens(replies._normalize(" ".join(words[start:])))]
+        tokens = [t for t in tokens if t != "|"]
+        if any(tuple(tokens[k : k + len(p)]) == p for p in vocab.negative_forms for k in range(3)):
+            return True
+    return False
+
+
+def test_a_negation_inserted_anywhere_in_an_action_yes_is_never_a_yes() -> None:
+    hits = []
+    for row in ACTION_YES_ROWS:
+        words = row.text.split()
+        for neg in ("not", "no", "never", "don't"):
+            for at in range(len(words) + 1):
+                text = " ".join([*words[:at], neg, *words[at:]])
+                if read(text, row.action).kind == "yes" and not _concord_insertion(
+                    row.action, neg, words, at
+                ):
+                    hits.append((row.action, text))
+    assert hits == []
+
+
+def test_a_different_weekday_inserted_anywhere_in_an_action_yes_is_never_a_yes() -> None:
+    hits = []
+    for row in ACTION_YES_ROWS:
+        words = row.text.split()
+        for weekday in WEEKDAYS:
+            if WEEKDAYS.index(weekday) == THU.weekday():
+                continue
+            for at in range(len(words) + 1):
+                text = " ".join([*words[:at], weekday, *words[at:]])
+                if read(text, row.action).kind == "yes":
+                    hits.append((row.action, text))
+    assert hits == []
+
+
+def test_a_change_of_mind_after_any_action_yes_is_a_no() -> None:
+    hits = []
+    for row in ACTION_READ_YES:
+        for turn in ("actually no", "wait, no", "sorry, no, don't", "on second thoughts, no"):
+            text = f"{row.text}... {turn}"
+            if read(text, row.action).kind != "no":
+                hits.append((row.action, text, read(text, row.action).reason))
+    assert hits == []
+
+
+def test_a_condition_after_any_action_yes_is_not_a_yes() -> None:
+    hits = []
+    for row in ACTION_YES_ROWS:
+        for cond in ("if it's before noon", "unless it snows", "as long as they ring first"):
+            text = f"{row.text} {cond}"
+            if read(text, row.action).kind == "yes":
+                hits.append((row.action, text))
+    assert hits == []
+
+
+_ACTION_VOCAB = (
+    {w for key in replies._vocabulary(ACTIONS["cancel"]).lexicon for w in key}
+    | {w for key in replies._vocabulary(ACTIONS["book"]).lexicon for w in key}
+    | _VOCAB
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(row=st.sampled_from(ACTION_YES_ROWS), word=st.from_regex(r"[a-z]{3,9}", fullmatch=True))
+def test_unrelated_content_after_an_action_yes_is_not_a_yes(row, word: str) -> None:  # type: ignore[no-untyped-def]
+    tokens = replies._tokens(replies._normalize(word))
+    assume(not any(t in _ACTION_VOCAB for t in tokens))
+    assume(not replies._day_number(tokens, 0, ordinal_only=False))
+    assert read(f"{row.text} {word}", row.action).kind != "yes"
+
+
+@settings(max_examples=200, deadline=None)
+@given(row=st.sampled_from(ACTION_READ_YES), upper=st.booleans())
+def test_asr_style_action_yes_stays_yes_and_a_question_is_not(row, upper: bool) -> None:  # type: ignore[no-untyped-def]
+    asr = re.sub(r"[,.!]", "", row.text).lower()
+    assert read(asr.upper() if upper else asr, row.action).kind == "yes"
+    assert read(row.text + "?", row.action).kind == "other"
