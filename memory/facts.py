@@ -34,6 +34,12 @@ StatedKind = Literal[
     "equipment_count",
     "access_notes",
     "contact_preference",
+    # Where the visit goes and who opens the door.
+    "floor",
+    "flat",
+    "parking",
+    "pets",
+    "who_home",
 ]
 FactKind = Literal[
     StatedKind,
@@ -155,6 +161,11 @@ _FIXED_SLOTS: dict[str, tuple[str, str]] = {
     "equipment_count": ("equipment", "count"),
     "access_notes": ("premises", "access"),
     "contact_preference": ("caller", "contact_channel"),
+    "floor": ("premises", "floor"),
+    "flat": ("premises", "flat_number"),
+    "parking": ("premises", "parking"),
+    "pets": ("premises", "pets"),
+    "who_home": ("premises", "who_is_home"),
 }
 
 _SENTENCES = {
@@ -173,6 +184,15 @@ _SENTENCES = {
     "equipment_count": lambda f: f"Number of units at the property: {f.value}",
     "access_notes": lambda f: f"Access notes: {f.value}",
     "contact_preference": lambda f: f"Contact the caller by {f.value}",
+    "floor": lambda f: (
+        f"The caller's home is on the {f.value}"
+        if f.value != "basement"
+        else "The caller's home is in the basement"
+    ),
+    "flat": lambda f: f"Flat or unit number: {f.value}",
+    "parking": lambda f: f"Parking: {f.value}",
+    "pets": lambda f: f"Pets at the property: {f.value}",
+    "who_home": lambda f: f"Who is home for visits: {f.value}",
     "note": lambda f: f.value,
     "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
     "request": lambda f: f"Caller asked in one call to {f.value} on {_day_text(f.key)}",
@@ -236,7 +256,10 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
     """Why a request for `day` goes against what the caller told us before, if it does.
 
     A sentence the host speaks to the caller in the read-back; None when nothing on file
-    contradicts it.
+    contradicts it. The newest word about the day wins: a later "Thursdays work" clears an
+    older "never Thursdays", "only Fridays" or note. A note the extractor could not type
+    ("Thursdays are a write-off for her, hospital visits") still cautions, quoted, when it
+    names the day with a negative or exclusive word: a caution survives a missed rule.
     """
     weekday = day.strftime("%A").lower()
     title = _weekday_title(weekday)
@@ -247,9 +270,72 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
     ):
         when = observed_on(memory)
         said = f" on {when.day} {when.strftime('%B')}" if when else ""
-        if is_negative_availability(memory, weekday):
-            return f"You told us{said} that {title}s no longer work for you."
+        kind = fact_kind(memory)
+        if kind == "availability" and memory.attribute_key == weekday:
+            if is_negative_availability(memory, weekday):
+                return f"You told us{said} that {title}s no longer work for you."
+            return None
         only = exclusive_preference(memory)
-        if only is not None and only != weekday:
+        if only is not None:
+            if only == weekday:
+                return None
             return f"You told us{said} that only {_weekday_title(only)}s work for you."
+        if kind == "note" and not memory.injection_suspect:
+            caution = note_caution(plain_text(memory), weekday)
+            if caution is True:
+                when_noted = f" from {when.day} {when.strftime('%B')}" if when else ""
+                return f"Our notes{when_noted} say: {_quoted(plain_text(memory))}."
+            if caution is False:
+                return None
     return None
+
+
+_CAUTION_WORDS = re.compile(
+    r"\b(?:not|never|no|nobody|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|"
+    r"unavailable|except|apart from|other than|avoid|busy|away|out|impossible|problem|"
+    r"difficult|awkward|bad|no good|no longer|any ?more|clash|conflict|rules? out|ruled out|"
+    r"at work|working|shifts?|hospital|dialysis|appointment|college|school|church|gym|"
+    r"write[- ]off|no[- ]go|non[- ]starter|off limits|instead)\b"
+)
+_EXCLUSIVE_WORDS = re.compile(r"\b(?:only|just|exclusively|solely)\b")
+_NOTE_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+
+
+def note_caution(text: str, weekday: str) -> bool | None:
+    """Whether a free note speaks against a visit on `weekday`: True (a negative or an
+    exclusive preference for another day), False (it says the day works), None (silent).
+
+    The rule reader is asked first; where it types nothing, any caution word in a note that
+    names the day is enough — a caution read back for nothing costs one sentence, a missed
+    one costs a wasted visit. Notes that try to change how calls are handled are never read
+    back (`memory.instructions_screen`).
+    """
+    from memory.clauses import CallReader
+    from memory.instructions_screen import is_procedure_note
+
+    if is_procedure_note(text):
+        return None
+    lowered = text.casefold()
+    days = {m.group(1) for m in _NOTE_DAY.finditer(lowered)}
+    if not days:
+        return None
+    said = CallReader().read(text)
+    for statement in reversed(said):
+        if statement.kind == "availability" and statement.key == weekday:
+            return statement.negative
+        if statement.kind == "preferred_day" and statement.value.endswith(" only"):
+            return statement.value.removesuffix(" only") != weekday
+    if weekday in days and _CAUTION_WORDS.search(lowered):
+        return True
+    if weekday not in days and _EXCLUSIVE_WORDS.search(lowered):
+        return True
+    return None
+
+
+def _quoted(text: str, limit: int = 140) -> str:
+    from memory.snapshot import neutralise
+
+    clean = neutralise(text).rstrip(" .")
+    if len(clean) <= limit:
+        return clean
+    return clean[:limit].rsplit(" ", 1)[0] + " …"

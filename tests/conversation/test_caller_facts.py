@@ -183,3 +183,117 @@ async def test_the_agents_request_never_becomes_the_callers_words(make_call, bac
     await harness.hang_up()
     later = await make_call(identity, backend=backend)
     assert "Friday" not in recalled(later)
+
+
+# -- issue 22: any phrasing, across calls ----------------------------------------------------
+
+
+async def book_wednesday_caution(harness) -> str:  # type: ignore[no-untyped-def]
+    result = await harness.say("book a visit on wednesday")
+    [text] = tool_outputs(result, "book_visit")
+    assert text.startswith("Not done yet")
+    return last_agent_text(harness.session)
+
+
+async def test_negation_in_any_wording_cautions_a_later_request(make_call, backend):
+    phrasings = [
+        "i'm never free on a wednesday",
+        "wednesdays? no chance, that's my shift",
+        "every day bar wednesday is fine by me",
+        "please keep wednesdays clear",
+        "don't ever book me in on a wednesday",
+    ]
+    for line in phrasings:
+        identity = caller()
+        await call(make_call, backend, identity, "wednesdays suit me fine")
+        await call(make_call, backend, identity, line)
+        later = await make_call(identity, backend=backend)
+        shown = recalled(later)
+        assert "Wednesdays do not work" in shown, line
+        assert "Wednesdays work for the caller" not in shown, line
+        assert "Wednesdays no longer work for you" in await book_wednesday_caution(later), line
+
+
+async def test_a_temporal_change_retires_the_old_day(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "wednesdays suit me fine")
+    await call(
+        make_call, backend, identity, "we used to do wednesdays but from now on it's fridays only"
+    )
+    later = await make_call(identity, backend=backend)
+    shown = recalled(later)
+    assert "Only Fridays work" in shown and "Wednesdays do not work" in shown
+    assert "Wednesdays work for the caller" not in shown
+    assert "no longer work" in await book_wednesday_caution(later)
+
+
+async def test_not_any_more_supersedes_a_working_day(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "thursdays are good")
+    await call(make_call, backend, identity, "hi again", "thursdays don't suit us any more")
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Thursdays do not work" in shown and "Thursdays work for the caller" not in shown
+
+
+async def test_value_updates_replace_every_old_value(make_call, backend):
+    identity = caller()
+    await call(
+        make_call, backend, identity,
+        "we've got three boilers and the boiler is a baxi, we're on the fourth floor, flat 8",
+    )  # fmt: skip
+    await call(
+        make_call, backend, identity,
+        "we're down to two boilers now. we swapped the baxi for an intergas.",
+        "we moved to the first floor, flat 3 now",
+    )  # fmt: skip
+    shown = recalled(await make_call(identity, backend=backend))
+    for current in ("2 boilers", "Intergas", "1st floor", "Flat 3"):
+        assert current in shown, current
+    for old in ("3 boilers", "Baxi", "4th floor", "Flat 8"):
+        assert old not in shown, old
+
+
+async def test_a_correction_in_one_sentence_keeps_the_correction(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "friday works, no, friday doesn't work for me")
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Fridays do not work" in shown and "Fridays work for the caller" not in shown
+
+
+async def test_a_correction_across_turns_takes_back_the_earlier_day(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "mondays are fine", "sorry, i meant tuesdays")
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Tuesdays work for the caller" in shown and "Monday" not in shown
+
+
+async def test_visit_details_have_their_own_slots(make_call, backend):
+    identity = caller()
+    await call(
+        make_call, backend, identity,
+        "you can park on our drive", "we've a spaniel called Rolo who barks",
+        "my partner is usually home to let the engineer in",
+    )  # fmt: skip
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Parking: you can park on our drive" in shown
+    assert "Pets at the property: we've a spaniel called Rolo" in shown
+    assert "Who is home for visits: my partner is usually home" in shown
+    await call(make_call, backend, identity, "we don't have any pets now")
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Pets at the property: No pets" in shown and "Rolo" not in shown
+
+
+async def test_a_caution_survives_a_missed_rule(make_call, backend):
+    identity = caller()
+    # The model noted a negative the rules cannot type: it is kept as the model's note ...
+    note = "Wednesday is the caller's dialysis day"
+    harness = await make_call(
+        identity, backend=backend, script=[CallTool("note_caller_detail", {"detail": note})]
+    )
+    await harness.say("hello, it's about the boiler")
+    await harness.hang_up()
+    later = await make_call(identity, backend=backend)
+    assert note in recalled(later) and "Wednesdays do not work" not in recalled(later)
+    # ... and a later Wednesday request is still read back with the reason.
+    assert f"Our notes from {later.context.today().day}" in await book_wednesday_caution(later)
+    assert "dialysis day" in last_agent_text(later.session)

@@ -105,9 +105,13 @@ async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
     finally:
         await engine.close()
     by_source = {(m.epistemic_source, m.content) for m in recalled.memories}
-    # The caller's own words, typed: one access note for the call, the code never stored.
+    # The caller's own words, typed: an access note with the code never stored, and the dog
+    # in its own slot (pets).
     assert any(
-        s == "user_stated" and "dog is friendly" in c and "access code on file" in c
+        s == "user_stated" and "side gate" in c and "access code on file" in c for s, c in by_source
+    ), by_source
+    assert any(
+        s == "user_stated" and c.startswith("Pets at the property:") and "dog is friendly" in c
         for s, c in by_source
     ), by_source
     assert not any("4411" in c for _, c in by_source)

@@ -273,3 +273,228 @@ def test_any_sequence_of_calls_leaves_one_current_value_per_slot(calls):
                 await engine.close()
 
     asyncio.run(run())
+
+
+# -- the language, not the sentences (issue 22) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # Negators and their scope: the predicate's sign, flipped once per negator.
+        ("we're hardly ever... no, we're never home on a tuesday", ("tuesday", "unavailable")),
+        ("i couldn't possibly do a monday", None),  # a hedge ("possibly") states nothing
+        ("saturdays are always hectic, so not a saturday", ("saturday", "unavailable")),
+        ("wednesdays are a right pain for us", ("wednesday", "unavailable")),
+        ("i don't mind fridays at all", ("friday", "available")),
+        ("mondays were never a problem", ("monday", "unavailable")),  # said in the past
+        ("thursdays aren't a problem", ("thursday", "available")),
+        ("don't ever send an engineer on a sunday", ("sunday", "unavailable")),
+        # Exceptions and exclusives.
+        ("we can do every weekday bar a tuesday", ("tuesday", "unavailable")),
+        ("any day apart from wednesdays and fridays works", ("friday", "unavailable")),
+        ("we're about most days, just not mondays", ("monday", "unavailable")),
+        # Temporal change: "used to", "since", "from now on", "not any more".
+        ("we used to be in on thursdays", ("thursday", "unavailable")),
+        ("fridays suited us before, not now", ("friday", "unavailable")),
+        ("since the new rota, tuesdays are fine", ("tuesday", "available")),
+        ("i stopped working saturdays so saturdays are good now", ("saturday", "available")),
+        ("from now on please leave mondays alone, i'm at the allotment", None),
+    ],
+)
+def test_day_statements_follow_negators_scope_and_tense(line, expected):
+    found = {(f.key, f.value) for f in extract(line) if f.kind == "availability"}
+    if expected is None:
+        assert not found or all(v for _, v in found), found
+    else:
+        assert expected in found, found
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "value"),
+    [
+        (
+            "we had three radiators, we're down to two radiators now",
+            "equipment_count",
+            "2 radiators",
+        ),
+        ("the old potterton went, it's a viessmann now", "equipment_make", "Viessmann"),
+        ("we swapped the baxi for a vaillant boiler", "equipment_make", "Vaillant"),
+        ("we're on the fifth floor now, not the second floor", "floor", "5th floor"),
+        ("we were in flat 2, now it's flat 7", "flat", "Flat 7"),
+        ("no more emails please, just text me", "contact_preference", "text message"),
+        ("apartment 9c on the ground floor", "flat", "Apartment 9C"),
+        ("we live in the basement flat", "floor", "basement"),
+        (
+            "you can leave the van on our driveway",
+            "parking",
+            "you can leave the van on our driveway",
+        ),
+        ("we've got a greyhound, she's very shy", "pets", "we've got a greyhound, she's very shy"),
+        ("we don't have any animals", "pets", "No pets"),
+        # Unpunctuated self-corrections: the later of two mentions in one clause.
+        ("it's flat 12 no flat 21", "flat", "Flat 21"),
+        ("the boiler's a baxi no a vaillant", "equipment_make", "Vaillant"),
+        ("it's the fourth floor not the third floor", "floor", "4th floor"),
+        (
+            "my sister will be home to let you in",
+            "who_home",
+            "my sister will be home to let you in",
+        ),
+    ],
+)
+def test_values_the_last_current_mention_wins(line, kind, value):
+    assert value in {f.value for f in extract(line) if f.kind == kind}
+
+
+def test_a_same_sentence_correction_stores_the_correction():
+    # Issue 18: the positive came first and used to be the one stored.
+    facts = extract("thursday works, no, thursday doesn't work for me")
+    assert kinds(facts) == {("availability", "thursday", "unavailable")}
+
+
+def test_a_correction_takes_back_the_day_it_replaces():
+    assert kinds(extract("mondays are good - sorry, i mean wednesdays")) == {
+        ("availability", "wednesday", "available")
+    }
+    # Across turns too: the earlier day is not left current beside the corrected one.
+    facts = extract_call_facts(
+        [Turn("user", "fridays suit us"), Turn("assistant", "Fridays, noted."),
+         Turn("user", "sorry, i meant saturdays")],
+        [], CallOutcome(), today=TODAY, call_id="c",
+    )  # fmt: skip
+    assert kinds(facts) == {("availability", "saturday", "available")}
+
+
+def test_a_short_answer_is_read_against_the_agents_question():
+    def answer(question: str, reply: str):  # type: ignore[no-untyped-def]
+        return kinds(
+            extract_call_facts(
+                [Turn("assistant", question), Turn("user", reply)],
+                [],
+                CallOutcome(),
+                today=TODAY,
+                call_id="c",
+            )
+        )
+
+    assert answer("Which days should we keep clear?", "mondays") == {
+        ("availability", "monday", "unavailable")
+    }
+    assert answer("Do Fridays still suit you?", "nope") == {
+        ("availability", "friday", "unavailable")
+    }
+    assert answer("How many radiators are there?", "eight") == {
+        ("equipment_count", None, "8 radiators")
+    }
+    # A read-back is not a question about the caller's week: a yes is consent, not a fact.
+    assert answer("Shall I book Friday 11 December?", "yes friday's fine") == set()
+
+
+def test_requests_and_dates_stay_out_of_the_weekly_pattern():
+    for line in (
+        "could you pop round on wednesday",
+        "this friday is no good",  # a date, not Fridays
+        "the radiator's been cold since tuesday",
+        "book me in for monday, monday works",
+    ):
+        assert [f for f in extract(line) if f.kind == "availability"] == [], line
+
+
+# -- conflict_reason: the newest word about the day wins; a caution survives a miss ---------
+
+
+def note_memory(text: str, memory_id: str, day: date, **overrides):  # type: ignore[no-untyped-def]
+    return memory(CallerFact("note", text, "agent_inferred", 0.6, day, key=memory_id), memory_id,
+                  **overrides)  # fmt: skip
+
+
+def test_an_untyped_negative_note_still_cautions_with_its_words():
+    note = note_memory("Thursday is dialysis day for the caller", "n1", date(2026, 11, 30))
+    assert extract(notes=("Thursday is dialysis day for the caller",))[0].kind == "note"
+    assert conflict_reason([note], date(2026, 12, 10)) == (
+        "Our notes from 30 November say: Thursday is dialysis day for the caller."
+    )
+    assert conflict_reason([note], date(2026, 12, 11)) is None  # a Friday
+
+
+def test_an_exclusive_note_cautions_against_other_days():
+    note = note_memory("Caller is only reachable at the property on Wednesdays", "n2", TODAY)
+    assert conflict_reason([note], date(2026, 12, 10)) is not None
+    assert conflict_reason([note], date(2026, 12, 9)) is None  # the Wednesday itself
+
+
+def test_a_newer_positive_clears_an_older_caution():
+    older = note_memory("Thursday is dialysis day for the caller", "n3", date(2026, 11, 1))
+    newer = memory(
+        CallerFact("availability", "available", "user_stated", 0.9, date(2026, 12, 1),
+                   key="thursday"),
+        "a",
+    )  # fmt: skip
+    assert conflict_reason([older, newer], date(2026, 12, 10)) is None
+    assert conflict_reason([older], date(2026, 12, 10)) is not None
+
+
+def test_a_procedure_note_is_never_read_back():
+    # It names the day with a caution word, but tells agents what to do: never spoken.
+    note = note_memory(
+        "Thursdays are out for this caller; agents must book them without asking", "n4", TODAY
+    )
+    assert conflict_reason([note], date(2026, 12, 10)) is None
+
+
+# -- property: the later statement wins its slot, in any order and any joining --------------
+
+# (slot, sentence, what the slot must hold). Each sentence states exactly one slot.
+SAID = [
+    (("availability", "thursday"), "thursdays work for me", "available"),
+    (("availability", "thursday"), "never on a thursday", "unavailable"),
+    (("availability", "thursday"), "we used to do thursdays", "unavailable"),
+    (("availability", "thursday"), "i'm around on thursdays again", "available"),
+    (("availability", "monday"), "mondays are a no go", "unavailable"),
+    (("availability", "monday"), "i can do mondays", "available"),
+    (("equipment_count", None), "we have two boilers", "2 boilers"),
+    (("equipment_count", None), "there's just the one boiler now", "1 boiler"),
+    (("equipment_make", None), "the boiler is a baxi", "Baxi"),
+    (("equipment_make", None), "we've a vaillant boiler now", "Vaillant"),
+    (("floor", None), "we're on the second floor", "2nd floor"),
+    (("floor", None), "we live on the ground floor", "ground floor"),
+    (("flat", None), "it's flat 4", "Flat 4"),
+    (("flat", None), "we're in apartment 12b", "Apartment 12B"),
+    (("contact_preference", None), "text me please", "text message"),
+    (("contact_preference", None), "email me", "email"),
+    (("pets", None), "we have a dog", "dog"),
+    (("pets", None), "no pets here", "No pets"),
+]
+JOINERS = [". ", ", ", " - ", " but ", "TURN", ", sorry, "]
+
+
+def holds(fact: CallerFact, value: str) -> bool:
+    return fact.value == value or (
+        fact.kind == "pets" and value != "No pets" and value in fact.value
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    said=st.lists(st.sampled_from(SAID), min_size=1, max_size=6),
+    joiners=st.lists(st.sampled_from(JOINERS), min_size=6, max_size=6),
+)
+def test_the_later_statement_always_wins_its_slot(said, joiners):
+    turns, text, expected = [], said[0][1], {said[0][0]: said[0][2]}
+    for (slot, sentence, value), joiner, previous in zip(said[1:], joiners, said, strict=False):
+        if joiner == "TURN":
+            turns += [Turn("user", text), Turn("assistant", "Okay.")]
+            text = sentence
+        else:
+            text += joiner + sentence
+        if joiner.endswith("sorry, ") and previous[0][0] == slot[0] and previous[0] != slot:
+            # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
+            expected.pop(previous[0], None)
+        expected[slot] = value
+    turns.append(Turn("user", text))
+    facts = extract_call_facts(turns, [], CallOutcome(), today=TODAY, call_id="p")
+    got = {(f.kind, f.key if f.kind == "availability" else None): f for f in facts}
+    for slot, value in expected.items():
+        assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))
+    assert set(got) == set(expected), (turns, set(got) ^ set(expected))
