@@ -38,12 +38,27 @@ class MemorySettings(BaseSettings):
     shutdown_write_budget_ms: int = Field(
         default=3000, ge=1, le=8000, alias="MEMORY_SHUTDOWN_WRITE_BUDGET_MS"
     )
-    # End-of-call extraction: the offline rules, or one structured-output model call
-    # (OPENAI_* settings) that falls back to the rules on any failure.
-    extraction: Literal["rules", "llm"] = Field(default="rules", alias="MEMORY_EXTRACTION")
+    # End-of-call extraction: one structured-output model call (OPENAI_* settings) that falls
+    # back to the rules on any failure, or the offline rules. Unset: the model whenever an
+    # LLM key is configured (`extraction_mode`), else the rules.
+    extraction: Literal["rules", "llm"] | None = Field(default=None, alias="MEMORY_EXTRACTION")
+    # The whole model call; capped at the write budget, so extraction + write stay well
+    # inside the worker's 10 s shutdown (worker.job.model_extractor).
     extraction_timeout_s: float = Field(
-        default=1.5, gt=0, le=5, alias="MEMORY_EXTRACTION_TIMEOUT_S"
+        default=3.0, gt=0, le=5, alias="MEMORY_EXTRACTION_TIMEOUT_S"
     )
+
+    @field_validator("extraction", mode="before")
+    @classmethod
+    def _blank_extraction_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    def extraction_mode(self, llm_key_configured: bool) -> Literal["rules", "llm"]:
+        """The model with an LLM key unless MEMORY_EXTRACTION says otherwise; never the model
+        without a key (there is nothing to call)."""
+        if not llm_key_configured:
+            return "rules"
+        return self.extraction or "llm"
 
     @field_validator("api_key")
     @classmethod

@@ -25,7 +25,7 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
     memory_settings = MemorySettings()
     calendar_settings = CalendarSettings()
     extractor = {}
-    if memory_settings.extraction == "llm" and settings.openai_api_key is not None:
+    if memory_settings.extraction_mode(settings.openai_api_key is not None) == "llm":
         extractor["extract"] = model_extractor(settings, memory_settings)
     state = open_host_state(settings, memory_settings)
     return HostServices(
@@ -44,10 +44,11 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
 
 
 def model_extractor(settings: WorkerSettings, memory_settings: MemorySettings):  # type: ignore[no-untyped-def]
-    """The structured-output extractor, bounded well inside the shutdown write budget."""
+    """The structured-output extractor, bounded: never longer than the write that follows it,
+    so extraction + write stay well inside the worker's 10 s shutdown."""
     assert settings.openai_api_key is not None
     timeout_s = min(
-        memory_settings.extraction_timeout_s, memory_settings.shutdown_write_budget_ms / 2000
+        memory_settings.extraction_timeout_s, memory_settings.shutdown_write_budget_ms / 1000
     )
 
     async def extract(turns, notes, outcome, *, today, call_id):  # type: ignore[no-untyped-def]

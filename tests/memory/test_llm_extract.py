@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from datetime import date
 
 import httpx
@@ -10,7 +12,8 @@ import pytest
 import respx
 
 from memory.extract import CallOutcome, Turn
-from memory.llm_extract import extract_with_model
+from memory.llm_extract import ModelExtractionError, extract_with_model
+from memory.settings import MemorySettings
 
 BASE = "http://model.test/v1"
 TODAY = date(2026, 12, 3)
@@ -95,3 +98,133 @@ async def test_any_failure_falls_back_to_the_rules(reply):
         route.mock(return_value=reply)
     facts = {(f.kind, f.value) for f in await run()}
     assert ("availability", "unavailable") in facts and ("equipment_count", "3 boilers") in facts
+
+
+# -- the contract: schema, quotes, order, time bound, fallback -------------------------------
+
+
+def fact(kind: str, value: str, quote: str = "", **extra) -> dict:  # type: ignore[no-untyped-def,type-arg]
+    return {
+        "kind": kind, "value": value, "weekday": extra.get("weekday"),
+        "negative": extra.get("negative", False),
+        "said_by_caller": extra.get("said_by_caller", bool(quote)), "quote": quote,
+    }  # fmt: skip
+
+
+async def extract(turns: list[Turn], facts: list[dict], **kwargs) -> list:  # type: ignore[type-arg]
+    respx.post(f"{BASE}/chat/completions").respond(200, json=answer(facts))
+    return await extract_with_model(
+        turns, [], CallOutcome(), today=TODAY, call_id="c2", base_url=BASE, api_key="k",
+        model="m", timeout_s=0.5, **kwargs,
+    )  # fmt: skip
+
+
+@respx.mock
+async def test_the_request_carries_a_strict_schema_and_the_whole_exchange():
+    route = respx.post(f"{BASE}/chat/completions").respond(200, json=answer([]))
+    await run()
+    sent = json.loads(route.calls.last.request.content)
+    schema = sent["response_format"]["json_schema"]
+    assert schema["strict"] is True
+    item = schema["schema"]["properties"]["facts"]["items"]
+    assert item["additionalProperties"] is False
+    assert set(item["required"]) == set(item["properties"])
+    kinds = set(item["properties"]["kind"]["enum"])
+    assert {"floor", "flat", "parking", "pets", "who_home", "availability"} <= kinds
+    assert "request" not in kinds and "visit_booked" not in kinds
+    transcript = sent["messages"][1]["content"]
+    # The agent's questions go too (a short answer needs them), marked as the agent's.
+    assert "- Agent: Noted." in transcript and "- Caller: I can't do Thursdays" in transcript
+
+
+@respx.mock
+async def test_a_quote_is_matched_without_case_punctuation_or_spacing():
+    turns = [Turn("user", "Thursdays?   No way -- I'm at the hospital, every week.")]
+    [never] = await extract(
+        turns,
+        [fact("availability", "x", "thursdays no way", weekday="thursday", negative=True)],
+    )
+    assert (never.source, never.key, never.polarity) == ("user_stated", "thursday", "negative")
+
+
+@respx.mock
+async def test_a_quote_that_does_not_carry_its_weekday_or_number_is_dropped():
+    turns = [Turn("user", "mondays are fine, and we have two boilers")]
+    facts = await extract(
+        turns,
+        [
+            # The model put the wrong day and number on the caller's words.
+            fact("availability", "x", "mondays are fine", weekday="friday"),
+            fact("equipment_count", "5 boilers", "we have two boilers"),
+            fact("equipment_make", "Baxi", "Baxi", said_by_caller=False),
+        ],
+    )
+    assert [(f.kind, f.source) for f in facts] == [("equipment_make", "agent_inferred")]
+
+
+@respx.mock
+async def test_the_later_quote_wins_its_slot_whatever_order_the_model_listed():
+    turns = [
+        Turn("user", "we've got two boilers"),
+        Turn("assistant", "Two boilers."),
+        Turn("user", "sorry, three boilers actually"),
+    ]
+    facts = await extract(
+        turns,
+        [
+            fact("equipment_count", "3 boilers", "three boilers actually"),
+            fact("equipment_count", "2 boilers", "we've got two boilers"),
+        ],
+    )
+    assert [(f.kind, f.value) for f in facts] == [("equipment_count", "3 boilers")]
+
+
+@respx.mock
+async def test_the_models_reading_never_beats_the_callers_words_in_a_slot():
+    turns = [
+        Turn("user", "we're on the second floor"),
+        Turn("user", "my neighbour's on the third floor, she has a key"),
+    ]
+    facts = await extract(
+        turns,
+        [
+            fact("floor", "2nd floor", "we're on the second floor"),
+            # The model's own reading, placed after the caller's words: it still loses.
+            fact("floor", "3rd floor", "the third floor", said_by_caller=False),
+            fact("floor", "4th floor", "", said_by_caller=False),
+        ],
+    )
+    assert [(f.value, f.source) for f in facts] == [("2nd floor", "user_stated")]
+
+
+@respx.mock
+async def test_a_slow_answer_is_cut_at_the_time_bound_and_the_rules_answer():
+    async def slow(request):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(5)
+        return httpx.Response(200, json=answer([]))
+
+    respx.post(f"{BASE}/chat/completions").mock(side_effect=slow)
+    started = time.perf_counter()
+    facts = {(f.kind, f.value) for f in await run()}
+    assert time.perf_counter() - started < 2
+    assert ("availability", "unavailable") in facts  # the rules' reading
+
+
+@respx.mock
+async def test_without_a_fallback_a_failure_is_an_error_not_an_empty_answer():
+    respx.post(f"{BASE}/chat/completions").respond(500)
+    with pytest.raises(ModelExtractionError):
+        await run(fallback=None)
+
+
+def test_the_model_is_the_default_whenever_an_llm_key_is_set(monkeypatch):
+    monkeypatch.delenv("MEMORY_EXTRACTION", raising=False)
+    unset = MemorySettings(_env_file=None)
+    assert unset.extraction_mode(llm_key_configured=True) == "llm"
+    assert unset.extraction_mode(llm_key_configured=False) == "rules"
+    forced = MemorySettings(_env_file=None, MEMORY_EXTRACTION="rules")
+    assert forced.extraction_mode(llm_key_configured=True) == "rules"
+    blank = MemorySettings(_env_file=None, MEMORY_EXTRACTION="")
+    assert blank.extraction_mode(llm_key_configured=True) == "llm"
+    # Asking for the model without a key is the rules: there is nothing to call.
+    assert MemorySettings(_env_file=None, MEMORY_EXTRACTION="llm").extraction_mode(False) == "rules"
