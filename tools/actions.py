@@ -21,7 +21,7 @@ import hashlib
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Literal
 
@@ -44,6 +44,7 @@ from memory.write_policy import action_request, action_request_slot
 from tools.authorization import refusal_reason
 from tools.context import CallContext, Offer
 from tools.readback import read_back
+from tools.replies import ActionWords
 
 log = logging.getLogger("tools.actions")
 
@@ -96,6 +97,9 @@ class GatedAction:
     name: str
     # Read back to the caller: "a service visit on Thursday 10 December?"
     phrase: str
+    # How a reply names this action ("cancel it", "book me in"): tools.replies reads the
+    # caller's answer to the read-back with them.
+    words: ActionWords = field(default=ActionWords(), kw_only=True)
     # Host state first: a message to return instead of deciding (e.g. "already booked").
     precheck: Callable[[CallContext, CallerIdentity, date], Awaitable[str | None]]
     # The side effect; raises CalendarOutcomeUnknown when it may or may not have happened.

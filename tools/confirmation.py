@@ -111,7 +111,9 @@ def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]
             _read_again(context, action, offer)
             return READ_AGAIN
         answer_text = answer.text_content or ""
-        reading = classify_reply(answer_text, offered=offer.day, today=call.today())  # TEMP
+        reading = classify_reply(
+            answer_text, offered=offer.day, today=call.today(), action=action.words
+        )
         log.info("reply to read-back for caller %s: %s", identity.log_id, reading.kind)
         if reading.kind == "new_request":
             call.offer = None
