@@ -185,3 +185,34 @@ async def test_the_readback_is_host_speech_with_the_caution(make_call, backend):
     assert text.endswith(f"book a service visit on {spoken_day(next_weekday('thursday'))}?")
     # The model was asked once (the tool call) and never to speak: the words are the host's.
     assert len(second.llm.requests) == 1
+
+
+async def test_a_yes_that_names_the_cancellation_cancels(make_call, backend, model):
+    for reply in ["yes please cancel it", "yep, get rid of it"]:
+        identity = caller()
+        harness = await start(make_call, backend, model, identity)
+        await harness.say("book a visit on thursday")
+        for _ in range(3):  # a model that stalls with its own question gets read back to
+            await harness.say("yes")
+            if await harness.calendar.bookings_for(identity.customer_id):
+                break
+        assert len(await harness.calendar.bookings_for(identity.customer_id)) == 1, reply
+        await harness.say("please cancel my visit on thursday")
+        for _ in range(3):
+            await harness.say(reply)
+            if not await harness.calendar.bookings_for(identity.customer_id):
+                break
+        assert await harness.calendar.bookings_for(identity.customer_id) == [], reply
+        await assert_each_yes_answered_the_host(harness, identity.customer_id)
+
+
+async def test_dont_cancel_it_keeps_the_visit(make_call, backend, model):
+    identity = caller()
+    harness = await start(make_call, backend, model, identity)
+    await harness.say("book a visit on thursday")
+    for _ in range(3):
+        await harness.say("yes")
+        if await harness.calendar.bookings_for(identity.customer_id):
+            break
+    await harness.say("please cancel my visit on thursday", "no don't cancel it, keep it")
+    assert len(await harness.calendar.bookings_for(identity.customer_id)) == 1
