@@ -104,3 +104,33 @@ def test_environment_variables_win_over_env_files(tmp_path: Path):
         "from-dotenv",
         "from-dotenv-local",
     ]
+
+
+def test_a_realtime_session_has_a_tts_for_the_hosts_read_back(tmp_path: Path):
+    """The realtime API has no say(): the host's read-back needs the session's TTS."""
+    probe = (
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent; "
+        "from types import SimpleNamespace; from worker.settings import WorkerSettings as W; "
+        "s = agent.build_session(W(), SimpleNamespace(userdata={'vad': None}), None); "
+        "print(type(s.llm).__name__, type(s.tts).__name__)"
+    )
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path),
+        "USE_REALTIME_MODEL": "true",
+        "OPENAI_API_KEY": "sk-test",
+        "LIVEKIT_URL": "ws://127.0.0.1:7880",
+        "LIVEKIT_API_KEY": "devkey",
+        "LIVEKIT_API_SECRET": "a-livekit-secret-of-thirty-two-bytes-x",
+        "IDENTITY_SIGNING_SECRET": GOOD_SECRET,
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["RealtimeModel", "TTS"]
