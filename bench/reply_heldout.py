@@ -18,51 +18,24 @@ import argparse
 import asyncio
 import csv
 import tempfile
-import uuid
 from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from livekit.agents import AgentSession
-
-from calendar_client import LocalCalendar
-from identity import CallerIdentity
 from memory.local_engine import LocalEngine
-from memory.settings import MemorySettings
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import CallTool
-from tools import CallContext, HostServices
-from worker.call import Call
+from scenarios.text_call import start_text_call
+from tools import CallContext
 
 HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "tools" / "heldout_replies.tsv"
 TODAY = date(2026, 12, 3)
 LABELS = ("yes", "no", "other", "new_request")
 
 
-def _caller() -> CallerIdentity:
-    customer = f"cust-{uuid.uuid4().hex[:10]}"
-    return CallerIdentity(
-        customer_id=customer,
-        actor_id=f"web-{customer}",
-        channel="web",
-        assurance="verified",
-        room_name=f"bench-{uuid.uuid4().hex[:8]}",
-        participant_identity=f"caller-{customer}",
-    )
-
-
 async def read_through_the_call(workdir: Path, engine: LocalEngine, action: str, reply: str) -> str:
-    identity = _caller()
-    host = HostServices.local(
-        workdir,
-        engine,
-        memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),
-        calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=100_000),
-    )
-    call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     model = ScriptedLLM()
-    session = AgentSession[CallContext](userdata=call.context, llm=model)
-    await call.start(session)
+    session = await start_text_call(workdir, engine, model)
     try:
         await session.run(user_input="book a visit on 2026-12-10")
         if action == "cancel":

@@ -16,18 +16,13 @@ import asyncio
 import statistics
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
-from livekit.agents import AgentSession, llm
+from livekit.agents import llm
 
-from calendar_client import LocalCalendar
-from identity import CallerIdentity
 from memory.local_engine import LocalEngine
-from memory.settings import MemorySettings
 from scenarios.scripted_llm import ScriptedLLM
-from tools import CallContext, HostServices
-from worker.call import Call
+from scenarios.text_call import start_text_call
 
 
 class SlowStartLLM(ScriptedLLM):
@@ -50,29 +45,9 @@ class SlowStartLLM(ScriptedLLM):
         return stream
 
 
-def _caller() -> CallerIdentity:
-    customer = f"cust-{uuid.uuid4().hex[:10]}"
-    return CallerIdentity(
-        customer_id=customer,
-        actor_id=f"web-{customer}",
-        channel="web",
-        assurance="verified",
-        room_name=f"bench-{uuid.uuid4().hex[:8]}",
-        participant_identity=f"caller-{customer}",
-    )
-
-
 async def one_call(workdir: Path, engine: LocalEngine, latency_s: float) -> tuple[int, float]:
-    host = HostServices.local(
-        workdir,
-        engine,
-        memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),
-        calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=10_000),
-    )
-    call = Call.open(host, identity=_caller(), auth_error=None, call_id=uuid.uuid4().hex)
     model = SlowStartLLM(latency_s)
-    session = AgentSession[CallContext](userdata=call.context, llm=model)
-    await call.start(session)
+    session = await start_text_call(workdir, engine, model)
     try:
         await session.run(user_input="I'd like to book a visit on thursday")
         before = len(model.requests)

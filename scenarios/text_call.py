@@ -1,0 +1,43 @@
+"""A whole call in text mode for benches and the playground: a verified web caller, local host
+services, the real `AgentSession` with the given model, started the way the worker starts it."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from livekit.agents import AgentSession, llm
+
+from calendar_client import LocalCalendar
+from identity import CallerIdentity
+from memory.settings import MemorySettings
+from tools import CallContext, HostServices
+from worker.call import Call
+
+
+def web_caller() -> CallerIdentity:
+    customer = f"cust-{uuid.uuid4().hex[:10]}"
+    return CallerIdentity(
+        customer_id=customer,
+        actor_id=f"web-{customer}",
+        channel="web",
+        assurance="verified",
+        room_name=f"text-{uuid.uuid4().hex[:8]}",
+        participant_identity=f"caller-{customer}",
+    )
+
+
+async def start_text_call(
+    workdir: Path, backend: object, model: llm.LLM
+) -> AgentSession[CallContext]:
+    """Open and start a call for a new caller; the caller closes the returned session."""
+    host = HostServices.local(
+        workdir,
+        backend,
+        memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),
+        calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=100_000),
+    )
+    call = Call.open(host, identity=web_caller(), auth_error=None, call_id=uuid.uuid4().hex)
+    session = AgentSession[CallContext](userdata=call.context, llm=model)
+    await call.start(session)
+    return session
