@@ -48,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from memory.embedders import provider_for
+from memory.facts import CALLER_CONFIDENCE, CallerFact
 from memory.local_engine import LocalEngine
 from memory.models import FactToRemember
 from memory.service import SNAPSHOT_QUERY, recall_within
@@ -61,7 +62,7 @@ DAY = date(2026, 12, 10)
 MEASURED = "caller-measured"
 TEMPLATE = "caller-template"
 # Bump when the way files are built changes, so a stale cache is never reused.
-BUILD_VERSION = 2
+BUILD_VERSION = 3
 # Past BUDGET_S a series stops at this many samples (the 100K baseline costs seconds each).
 MIN_SAMPLES = {"recall": 12, "slot": 12, "snapshot": 10}
 BUDGET_S = 25.0  # wall time per measured series
@@ -103,9 +104,20 @@ def _notes_for(name: str, seed: int) -> list[str]:
 
 
 def _facts_for(name: str, seed: int) -> list[FactToRemember]:
-    """19 notes plus the requested visit day: the shape of a caller after a few calls."""
+    """19 notes plus the requested visit day: the shape of a caller after a few calls.
+
+    Written as the extractor writes a caller's note (kind `note`, its own `caller/note_*`
+    slot): the snapshot shows typed caller facts only, so untyped text would recall but
+    never render, and every snapshot would count as a miss."""
     notes = [
-        FactToRemember(content=text, source="user_stated", confidence=0.8)
+        CallerFact(
+            kind="note",
+            value=text,
+            source="user_stated",
+            confidence=CALLER_CONFIDENCE,
+            observed_on=DAY,
+            key=hashlib.sha256(text.encode()).hexdigest()[:16],
+        ).to_write()
         for text in _notes_for(name, seed)
     ]
     return [

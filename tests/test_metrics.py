@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+import prometheus_client
 import pytest
 from livekit.agents import AgentSession, llm
 from livekit.agents.voice.events import ConversationItemAddedEvent
@@ -64,4 +65,31 @@ def test_memory_metrics_count_each_figure():
         "turn_recall_misses": 2,
         "decisions": {},
         "outbox_depth": 2,
+        "outbox_parked": None,
     }
+
+
+def test_memory_figures_are_prometheus_series():
+    registry = prometheus_client.REGISTRY
+
+    def value(name: str, **labels: str) -> float:
+        return registry.get_sample_value(name, labels) or 0.0
+
+    hits, misses = (
+        value("contextdb_snapshots_total", result="hit"),
+        value("contextdb_snapshots_total", result="miss"),
+    )
+    observed = value("contextdb_snapshot_seconds_count")
+    asks = value("contextdb_decisions_total", outcome="ask")
+    memory = MemoryMetrics()
+    memory.record_snapshot(hit=True, latency_ms=12)
+    memory.record_snapshot(hit=False, latency_ms=300)
+    memory.record_decision("ask")
+    memory.record_outbox(depth=3, parked=1)
+    assert value("contextdb_snapshots_total", result="hit") == hits + 1
+    assert value("contextdb_snapshots_total", result="miss") == misses + 1
+    assert value("contextdb_snapshot_seconds_count") == observed + 2
+    assert value("contextdb_decisions_total", outcome="ask") == asks + 1
+    assert value("contextdb_outbox_depth") == 3
+    assert value("contextdb_outbox_parked") == 1
+    assert memory.summary()["outbox_parked"] == 1

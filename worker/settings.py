@@ -64,6 +64,12 @@ class WorkerSettings(BaseSettings):
     num_idle_processes: int | None = Field(default=None, ge=0, alias="WORKER_NUM_IDLE_PROCESSES")
     http_port: int | None = Field(default=None, ge=0, le=65535, alias="WORKER_HTTP_PORT")
     participant_wait_s: float = Field(default=30.0, gt=0, alias="PARTICIPANT_WAIT_S")
+    # Prometheus: LiveKit's worker metrics and memory's series on :PORT/metrics; the job
+    # processes report through files in the directory (multiprocess mode). Unset: off.
+    prometheus_port: int | None = Field(
+        default=None, ge=0, le=65535, alias="WORKER_PROMETHEUS_PORT"
+    )
+    prometheus_dir: Path | None = Field(default=None, alias="WORKER_PROMETHEUS_DIR")
     # "vad": Silero VAD ends the turn after the endpointing delay; works with any LiveKit
     # server, offline. "stt": the STT's end of utterance. "auto": livekit-agents picks, which in
     # 1.8 means its LiveKit Cloud turn detector (off, with warnings, on a self-hosted server).

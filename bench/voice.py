@@ -1,0 +1,540 @@
+"""The project's voice benchmark: voicebench against the worker and a bare LiveKit agent.
+
+    python -m bench.voice [--rounds 2] [--scenarios greeting,plain_turns,booking,barge_in,cough]
+        [--load 0] [--load-s 900] [--targets on,off,bare] [--json out.json]
+
+One run on a real livekit-server (loopback) with three targets, calls interleaved so drift
+on the machine hits all alike:
+
+    memory on    the worker (`agent.py dev`), a returning caller with a signed identity claim
+    memory off   the same worker with MEMORY_ENABLED=false (same claim)
+    bare         bench/bare_agent.py: LiveKit with the same plugins, no memory, no tools
+
+All use Silero VAD with TURN_DETECTION=vad and the OpenAI plugins against the scripted
+OpenAI-compatible server (testkit.openai_server), so model time is ~0 and what is left is
+the agent's own cost. The caller is voicebench's LiveKit adapter (`voicebench[livekit]`),
+subclassed only to mint the token the project's way (identity claim attribute, dispatch in
+the token) and to time the agent joining and its first audio. voicebench times everything
+else from the recorded audio: response (end of caller speech → agent speech), barge-in stop.
+
+`--load N` starts N busy processes for at most `--load-s` seconds (a fixed, reproducible CPU
+load; they stop by themselves), so call start can be compared on a contended host.
+
+Printed: p50/p90 of agent joined, greeting (caller in the room → first agent audio),
+response, barge-in stop; CPU per call-second of each target's process group (the worker,
+its job processes and, for memory on, the engine process); idle job-process CPU and job
+start-up time; `error initializing process` count; the load average during the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import psutil
+import yaml
+from livekit import api, rtc
+from voicebench import audio as au
+from voicebench.adapters.base import AdapterError, AgentAudio
+from voicebench.adapters.livekit import LiveKitAdapter
+from voicebench.metrics import analyze
+from voicebench.runner import run
+from voicebench.scenario import Scenario, parse_scenario
+
+from identity import mint_participant_token
+from testkit.engine import stop_engine_if_running
+from testkit.harness import (
+    API_KEY,
+    API_SECRET,
+    IDENTITY_SECRET,
+    ROOT,
+    LiveKit,
+    Worker,
+    start_livekit_server,
+    start_scripted_openai,
+    stop,
+    worker_env,
+)
+from testkit.harness import start_worker as start_project_worker
+from testkit.history import seed_history
+from testkit.speech import render_pcm
+
+SCENARIO_DIR = Path(__file__).with_name("voice_scenarios")
+SCENARIOS = ("greeting", "plain_turns", "booking", "barge_in", "cough")
+TARGETS = ("on", "off", "bare")
+LABELS = {"on": "memory on", "off": "memory off", "bare": "bare agent"}
+WARM = {"WORKER_NUM_IDLE_PROCESSES": "2"}
+VOICE_DBFS = -40.0  # an agent packet louder than this carries voice (espeak-ng: ~-12 dBFS)
+SETTLE_S = 1.5  # after a call: its job process ends, a warm one replaces it
+
+
+# -- the caller ---------------------------------------------------------------------------
+
+
+class ProjectLiveKitAdapter(LiveKitAdapter):
+    """voicebench's LiveKit adapter with the project's token and call-start timing.
+
+    `token` is minted by the bench (identity claim and dispatch, as the host mints it); the
+    adapter records when the caller was in the room, when the agent joined it and when the
+    agent's first voiced audio arrived (monotonic), then starts session time at that point
+    so the scripted turns are paced from a caller already in the call."""
+
+    name = "project-livekit"
+
+    def __init__(self, *, token: str, **options: Any) -> None:
+        super().__init__(**options)
+        self._token = token
+        self.in_room_at: float | None = None
+        self.agent_joined_at: float | None = None
+        self.first_voice_at: float | None = None
+
+    async def connect(self) -> None:
+        room = rtc.Room()
+        self._room = room
+
+        def on_track(track: rtc.Track, _pub: Any, _participant: Any) -> None:
+            if track.kind == rtc.TrackKind.KIND_AUDIO:
+                self._agent_joined.set()
+                task = asyncio.ensure_future(self._read_track(track))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+        def on_participant(participant: rtc.RemoteParticipant) -> None:
+            if (
+                participant.kind == rtc.ParticipantKind.PARTICIPANT_KIND_AGENT
+                and self.agent_joined_at is None
+            ):
+                self.agent_joined_at = time.monotonic()
+
+        room.on("track_subscribed", on_track)
+        room.on("participant_connected", on_participant)
+        await room.connect(self.url, self._token)
+        self.in_room_at = time.monotonic()
+        for participant in room.remote_participants.values():
+            on_participant(participant)
+        self._source = rtc.AudioSource(self.session.sample_rate, 1)
+        track = rtc.LocalAudioTrack.create_audio_track("microphone", self._source)
+        publication = await room.local_participant.publish_track(
+            track, rtc.TrackPublishOptions(source=rtc.TrackSource.SOURCE_MICROPHONE)
+        )
+        self._user_track_sid = publication.sid
+        try:
+            await asyncio.wait_for(self._agent_joined.wait(), timeout=self.wait_for_agent_s)
+        except TimeoutError as exc:
+            await self.close()
+            raise AdapterError(f"no agent audio track after {self.wait_for_agent_s:g} s") from exc
+        # Session time starts now: the runner would otherwise burst the join time's worth of
+        # frames into the audio source. Anything already received keeps its real offset.
+        clock = self.session.clock
+        shift = time.monotonic() - clock._origin  # type: ignore[attr-defined]
+        clock._origin += shift  # type: ignore[attr-defined]
+        self._pending = [
+            AgentAudio(e.pcm, e.time - shift) if isinstance(e, AgentAudio) else e
+            for e in self._pending
+        ]
+
+    def emit(self, event: Any) -> None:
+        if (
+            isinstance(event, AgentAudio)
+            and self.first_voice_at is None
+            and au.rms_dbfs(event.pcm) > VOICE_DBFS
+        ):
+            self.first_voice_at = time.monotonic()
+        super().emit(event)
+
+
+# -- targets and their processes ------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    key: str
+    worker: Worker
+    customers: list[str] = field(default_factory=list)
+
+    def token(self, room: str) -> str:
+        if self.key == "bare":
+            return (
+                api.AccessToken(API_KEY, API_SECRET)
+                .with_identity(f"caller-{uuid.uuid4().hex[:6]}")
+                .with_grants(api.VideoGrants(room_join=True, room=room))
+                .with_room_config(
+                    api.RoomConfiguration(
+                        agents=[api.RoomAgentDispatch(agent_name=self.worker.agent_name)]
+                    )
+                )
+                .to_jwt()
+            )
+        customer = self.customers.pop() if self.customers else f"cust-{uuid.uuid4().hex[:8]}"
+        return mint_participant_token(
+            api_key=API_KEY,
+            api_secret=API_SECRET,
+            room_name=room,
+            participant_identity=f"caller-{uuid.uuid4().hex[:6]}",
+            customer_id=customer,
+            identity_secret=IDENTITY_SECRET,
+            agent_name=self.worker.agent_name,
+        )
+
+
+def start_bare_agent(livekit: LiveKit, openai_url: str, data: Path, **overrides: str) -> Worker:
+    data.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, **worker_env(livekit, openai_url, name_tag="bare-"), **overrides}
+    env["PYTHONUNBUFFERED"] = "1"
+    log_path = data / "worker.log"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("bare_agent.py")), "dev"],
+            cwd=data,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+    worker = Worker(env, data, log_path, proc)
+    deadline = time.monotonic() + 60
+    while "registered worker" not in worker.log():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            raise RuntimeError("bare agent did not register:\n" + worker.log()[-4000:])
+        time.sleep(0.2)
+    return worker
+
+
+def group(target: Target) -> list[psutil.Process]:
+    """The target's processes: the worker and every descendant, plus the memory engine
+    (its own session, so not a descendant) for the worker with memory."""
+    try:
+        root = psutil.Process(target.worker.proc.pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+    if target.key == "on":
+        db = str(target.worker.memory_path)
+        for proc in psutil.process_iter(["cmdline"]):
+            cmdline = proc.info.get("cmdline") or []
+            if "memory.engine_service" in cmdline and db in cmdline:
+                procs.append(proc)
+    return procs
+
+
+def cpu_seconds(target: Target) -> float:
+    """User + system CPU of the group, including reaped children (a job process that ended
+    is counted in its parent's children times)."""
+    total = 0.0
+    for proc in group(target):
+        with contextlib.suppress(psutil.Error):
+            times = proc.cpu_times()
+            total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+def idle_job_processes(target: Target) -> list[float]:
+    """CPU seconds each warm (not yet used) job process has burnt so far."""
+    out = []
+    for proc in group(target):
+        with contextlib.suppress(psutil.Error):
+            cmdline = " ".join(proc.cmdline())
+            if "forkserver" in cmdline or "multiprocessing" not in cmdline:
+                continue
+            if any(c.name() == "python" for c in proc.children()):
+                continue
+            times = proc.cpu_times()
+            out.append(times.user + times.system)
+    return out
+
+
+_INIT = re.compile(r"process initialized.*?\"elapsed_time\": ([0-9.]+)")
+
+
+def startup_times(worker: Worker) -> list[float]:
+    return [float(m) for m in _INIT.findall(worker.log())]
+
+
+# -- the bounded load ----------------------------------------------------------------------
+
+
+def _burn(deadline: float) -> None:
+    x = 0
+    while time.monotonic() < deadline:
+        for _ in range(10000):
+            x += 1
+
+
+def start_load(processes: int, seconds: float) -> list[multiprocessing.Process]:
+    deadline = time.monotonic() + seconds
+    procs = [
+        multiprocessing.get_context("fork").Process(target=_burn, args=(deadline,), daemon=True)
+        for _ in range(processes)
+    ]
+    for proc in procs:
+        proc.start()
+    return procs
+
+
+# -- scenarios -----------------------------------------------------------------------------
+
+
+def load_scenarios(names: list[str], audio_dir: Path) -> dict[str, Scenario]:
+    """The YAML files under bench/voice_scenarios; each `lines/*.wav` is rendered from the
+    turn's `text` with espeak-ng (what testkit's scripted STT recognises)."""
+    out = {}
+    for name in names:
+        data = yaml.safe_load((SCENARIO_DIR / f"{name}.yaml").read_text())
+        for turn in data["turns"]:
+            file = turn.get("audio", {}).get("file")
+            if file and not (audio_dir / file).exists():
+                (audio_dir / file).parent.mkdir(parents=True, exist_ok=True)
+                pcm = np.frombuffer(render_pcm(turn["text"], 16000), dtype=np.int16)
+                au.write_wav(audio_dir / file, au.from_pcm16(pcm.tobytes()), 16000)
+        out[name] = parse_scenario(data, base_dir=audio_dir, source=SCENARIO_DIR / f"{name}.yaml")
+    return out
+
+
+# -- one session ---------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    target: str
+    scenario: str
+    joined_ms: float | None = None
+    greeting_ms: float | None = None
+    response_ms: list[float] = field(default_factory=list)
+    stop_ms: list[float] = field(default_factory=list)
+    false_barge_ins: int = 0
+    failed_turns: int = 0
+    call_s: float = 0.0
+    cpu_s: float = 0.0
+    error: str = ""
+
+
+async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Scenario) -> Sample:
+    sample = Sample(target.key, name)
+    room = f"vb-{name}-{target.key}-{uuid.uuid4().hex[:6]}"
+    adapter = ProjectLiveKitAdapter(
+        token=target.token(room),
+        url=livekit.url,
+        api_key=API_KEY,
+        api_secret=API_SECRET,
+        room=room,
+        wait_for_agent_s=60,
+    )
+    cpu_before, started = cpu_seconds(target), time.monotonic()
+    try:
+        record = await run(scenario, adapter, realtime=True)
+    except Exception as exc:
+        sample.error = f"{type(exc).__name__}: {exc}"
+        return sample
+    finally:
+        sample.call_s = time.monotonic() - started
+        await asyncio.sleep(SETTLE_S)
+        sample.cpu_s = cpu_seconds(target) - cpu_before
+    if adapter.in_room_at is not None:
+        if adapter.agent_joined_at is not None:
+            sample.joined_ms = (adapter.agent_joined_at - adapter.in_room_at) * 1000
+        if adapter.first_voice_at is not None:
+            sample.greeting_ms = (adapter.first_voice_at - adapter.in_room_at) * 1000
+    metrics = analyze(record)
+    for turn in metrics.turns:
+        if turn.expect == "respond" and turn.response_latency_ms is not None:
+            sample.response_ms.append(turn.response_latency_ms)
+        if turn.expect == "stop" and turn.stop_latency_ms is not None:
+            sample.stop_ms.append(turn.stop_latency_ms)
+        if turn.false_barge_in or turn.spurious_response:
+            sample.false_barge_ins += 1
+        if not turn.passed:
+            sample.failed_turns += 1
+    return sample
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
+
+
+def cell(values: list[float]) -> str:
+    if not values:
+        return "—"
+    return f"{statistics.median(values):.0f} / {pct(values, 0.9):.0f}"
+
+
+def table(samples: list[Sample], targets: list[str], extra: dict[str, dict[str, str]]) -> str:
+    def col(key: str, pick: Any) -> list[float]:
+        return [v for s in samples if s.target == key for v in pick(s)]
+
+    rows = [
+        ("agent joined", lambda s: [s.joined_ms] if s.joined_ms is not None else []),
+        ("greeting", lambda s: [s.greeting_ms] if s.greeting_ms is not None else []),
+        ("response", lambda s: s.response_ms),
+        ("barge-in stop", lambda s: s.stop_ms),
+    ]
+    header = "| p50 / p90 (ms) | " + " | ".join(LABELS[t] for t in targets) + " |"
+    lines = [header, "| --- |" + " --- |" * len(targets)]
+    for label, pick in rows:
+        lines.append(f"| {label} | " + " | ".join(cell(col(t, pick)) for t in targets) + " |")
+
+    def per_target(fn: Any) -> str:
+        return " | ".join(fn(t) for t in targets)
+
+    def cpu_rate(t: str) -> str:
+        mine = [s for s in samples if s.target == t and not s.error]
+        seconds = sum(s.call_s for s in mine)
+        return f"{sum(s.cpu_s for s in mine) / seconds:.2f}" if seconds else "—"
+
+    lines.append("| CPU-s per call-second (group) | " + per_target(cpu_rate) + " |")
+    for label in next(iter(extra.values()), {}):
+        lines.append(f"| {label} | " + per_target(lambda t, k=label: extra[t].get(k, "—")) + " |")
+    lines.append(
+        "| sessions (failed turns / errors / false barge-ins) | "
+        + per_target(
+            lambda t: (
+                f"{sum(1 for s in samples if s.target == t)} "
+                f"({sum(s.failed_turns for s in samples if s.target == t)} / "
+                f"{sum(1 for s in samples if s.target == t and s.error)} / "
+                f"{sum(s.false_barge_ins for s in samples if s.target == t)})"
+            )
+        )
+        + " |"
+    )
+    return "\n".join(lines)
+
+
+async def main(args: argparse.Namespace) -> int:
+    root = Path(tempfile.mkdtemp(prefix="bench-voice-"))
+    print(f"logs in {root}", flush=True)
+    names = [n for n in args.scenarios.split(",") if n]
+    targets = [t for t in args.targets.split(",") if t]
+    scenarios = load_scenarios(names, root / "audio")
+    livekit, server = start_livekit_server(root / "server.log")
+    openai_url, scripted = start_scripted_openai(root / "openai.log")
+    load: list[multiprocessing.Process] = []
+    running: dict[str, Target] = {}
+    samples: list[Sample] = []
+    loads: list[float] = []
+    try:
+        for key in targets:
+            if key == "bare":
+                worker = start_bare_agent(livekit, openai_url, root / "bare", **WARM)
+            else:
+                extra = {"MEMORY_ENABLED": "false"} if key == "off" else {}
+                worker = start_project_worker(livekit, openai_url, root / key, **WARM, **extra)
+            running[key] = Target(key, worker)
+        sessions = args.rounds * len(names)
+        if "on" in running:
+            customers = [f"cust-{uuid.uuid4().hex[:8]}" for _ in range(sessions + 2)]
+            for customer in customers:
+                await seed_history(
+                    running["on"].worker.memory_path,
+                    customer,
+                    "My boiler is a Vaillant ecoTEC in the loft",
+                    "Please use the side gate and ring first",
+                )
+            running["on"].customers = customers
+        await asyncio.sleep(8)  # warm pools, the engine up
+        idle = {k: idle_job_processes(t) for k, t in running.items()}
+        if args.load:
+            load = start_load(args.load, args.load_s)
+            print(f"load: {args.load} busy processes for at most {args.load_s:.0f} s", flush=True)
+            await asyncio.sleep(3)
+        for round_ in range(args.rounds):
+            for name in names:
+                order = targets[round_ % len(targets) :] + targets[: round_ % len(targets)]
+                for key in order:
+                    sample = await one_session(livekit, running[key], name, scenarios[name])
+                    loads.append(os.getloadavg()[0])
+                    samples.append(sample)
+                    print(
+                        f"  {name:<12} {LABELS[key]:<10} joined {sample.joined_ms or 0:5.0f}  "
+                        f"greeting {sample.greeting_ms or 0:5.0f}  response "
+                        f"{[round(r) for r in sample.response_ms]} stop "
+                        f"{[round(r) for r in sample.stop_ms]} {sample.error}",
+                        flush=True,
+                    )
+        extra: dict[str, dict[str, str]] = {}
+        for key, target in running.items():
+            log = target.worker.log()
+            boot = startup_times(target.worker)
+            extra[key] = {
+                "idle job process CPU-s (each)": (
+                    " ".join(f"{c:.2f}" for c in idle[key]) if idle[key] else "—"
+                ),
+                "job start-up s p50 / max": (
+                    f"{statistics.median(boot):.2f} / {max(boot):.2f}" if boot else "—"
+                ),
+                "`error initializing process`": str(log.count("error initializing process")),
+                "snapshot timed out": str(log.count("unavailable: timed out")),
+            }
+        print()
+        load_text = (
+            f"load average (1 min) during the run: median {statistics.median(loads):.1f}, "
+            f"max {max(loads):.1f}; {os.cpu_count()} cores; bench load {args.load} processes"
+            if loads
+            else ""
+        )
+        print(load_text)
+        print(table(samples, list(running), extra))
+        if args.json:
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        "load": args.load,
+                        "loadavg": loads,
+                        "samples": [s.__dict__ for s in samples],
+                        "extra": extra,
+                    },
+                    indent=1,
+                )
+            )
+        return 0
+    finally:
+        for proc in load:
+            proc.terminate()
+        for target in running.values():
+            stop(target.worker.proc, timeout_s=30)
+        if "on" in running:
+            await stop_engine_if_running(running["on"].worker.memory_path)
+        stop(scripted)
+        stop(server)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=2, help="sessions per scenario and target")
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS))
+    parser.add_argument("--targets", default=",".join(TARGETS))
+    parser.add_argument("--load", type=int, default=0, help="busy processes during the calls")
+    parser.add_argument("--load-s", type=float, default=900.0, help="the load stops after this")
+    parser.add_argument("--json", help="also write every sample here")
+    return parser.parse_args(argv)
+
+
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the bench the way ^C does: everything it started
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    signal.signal(signal.SIGTERM, _interrupt)
+    sys.exit(asyncio.run(main(parse_args())))
