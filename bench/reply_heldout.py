@@ -35,7 +35,7 @@ LABELS = ("yes", "no", "other", "new_request")
 
 async def read_through_the_call(workdir: Path, engine: LocalEngine, action: str, reply: str) -> str:
     model = ScriptedLLM()
-    session = await start_text_call(workdir, engine, model)
+    _, session = await start_text_call(workdir, engine, model)
     try:
         await session.run(user_input="book a visit on 2026-12-10")
         if action == "cancel":

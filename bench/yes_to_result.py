@@ -47,7 +47,7 @@ class SlowStartLLM(ScriptedLLM):
 
 async def one_call(workdir: Path, engine: LocalEngine, latency_s: float) -> tuple[int, float]:
     model = SlowStartLLM(latency_s)
-    session = await start_text_call(workdir, engine, model)
+    _, session = await start_text_call(workdir, engine, model)
     try:
         await session.run(user_input="I'd like to book a visit on thursday")
         before = len(model.requests)

@@ -28,16 +28,18 @@ def web_caller() -> CallerIdentity:
 
 
 async def start_text_call(
-    workdir: Path, backend: object, model: llm.LLM
-) -> AgentSession[CallContext]:
-    """Open and start a call for a new caller; the caller closes the returned session."""
+    workdir: Path, backend: object, model: llm.LLM, *, caller: CallerIdentity | None = None
+) -> tuple[Call, AgentSession[CallContext]]:
+    """Open and start a call (for a new caller unless given); the caller of this function
+    finishes the call if it wants the end-of-call write, and closes the session."""
     host = HostServices.local(
         workdir,
         backend,
         memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),
         calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=100_000),
     )
-    call = Call.open(host, identity=web_caller(), auth_error=None, call_id=uuid.uuid4().hex)
+    identity = caller or web_caller()
+    call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     session = AgentSession[CallContext](userdata=call.context, llm=model)
     await call.start(session)
-    return session
+    return call, session
