@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 import logging
 import sys
+from pathlib import Path
+from typing import Any
 
 from dotenv import load_dotenv
 from livekit.agents import (
@@ -30,6 +32,8 @@ from tools import CallContext
 from worker.call import Call
 from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
 from worker.metrics import attach_call_metrics
+from worker.preload import PRELOAD_MODULES, warm_process
+from worker.ring import is_ringing, wait_until_answered
 from worker.room_guard import CallerGuard
 from worker.settings import WorkerSettings
 from worker.startup import run_startup_check
@@ -53,16 +57,26 @@ FLUSHER_STOP_S = 2.0
 def prewarm(proc: JobProcess) -> None:
     install_log_redaction()  # the job process's log forwarder is a root handler by now
     proc.userdata["vad"] = silero.VAD.load()
+    warm_process()  # per-process set-up that would otherwise run at call start
 
 
 def build_server(settings: WorkerSettings) -> AgentServer:
-    tuning: dict[str, int] = {}
+    tuning: dict[str, Any] = {}
     if settings.num_idle_processes is not None:
         tuning["num_idle_processes"] = settings.num_idle_processes
     if settings.http_port is not None:
         tuning["port"] = settings.http_port
+    if settings.prometheus_port is not None:
+        tuning["prometheus_port"] = settings.prometheus_port
+        tuning["prometheus_multiproc_dir"] = str(
+            settings.prometheus_dir or Path(".data") / "prometheus"
+        )
     return AgentServer(
-        setup_fnc=prewarm, shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S, **tuning
+        setup_fnc=prewarm,
+        shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S,
+        # The project is imported once in the forkserver, not in every job process.
+        preload_modules=PRELOAD_MODULES,
+        **tuning,
     )
 
 
@@ -160,7 +174,16 @@ async def entrypoint(ctx: JobContext) -> None:
         room=ctx.room,
         room_options=room_io.RoomOptions(participant_identity=participant.identity),
     )
-    if ctx.room.isconnected() and participant.identity in ctx.room.remote_participants:
+    caller_now = ctx.room.remote_participants.get(participant.identity)
+    if caller_now is not None and is_ringing(caller_now):
+        # A phone caller whose line still rings: everything above (caller resolved, snapshot,
+        # session) ran in ring time; only the greeting waits for the answer (worker.ring).
+        answered = await wait_until_answered(
+            ctx.room, caller_now, timeout_s=settings.participant_wait_s
+        )
+        caller_now = ctx.room.remote_participants.get(participant.identity) if answered else None
+        log.info("caller's line %s", "answered" if answered else "not answered")
+    if ctx.room.isconnected() and caller_now is not None:
         session.generate_reply(instructions=GREETING)
     else:
         log.info("caller left before the greeting")

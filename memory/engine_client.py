@@ -10,11 +10,13 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import hashlib
 import importlib.metadata
 import logging
 import os
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -46,6 +48,18 @@ def socket_path_for(db_path: Path) -> Path:
     return Path(tempfile.gettempdir()) / f"contextdb-{digest}.sock"
 
 
+# The engine speaks plain HTTP over a Unix socket: no TLS ever happens on it. httpx builds a
+# default SSL context (system CA bundle loaded, ~20-40 ms of CPU, more on a busy host) for
+# every transport unless given one; this bare context loads nothing and verifies against no
+# CA, so it could never complete a TLS handshake — it only keeps that cost off call start.
+_NO_TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
+def uds_transport(socket_path: Path) -> httpx.AsyncHTTPTransport:
+    """An httpx transport to the engine's Unix socket, built without TLS set-up."""
+    return httpx.AsyncHTTPTransport(uds=str(socket_path), verify=_NO_TLS)
+
+
 class _RestartingUnixTransport(httpx.AsyncBaseTransport):
     """httpx over the engine's Unix socket; starts the engine when nobody is listening.
 
@@ -56,7 +70,7 @@ class _RestartingUnixTransport(httpx.AsyncBaseTransport):
     def __init__(
         self, socket_path: Path, ensure_running: Callable[[], Awaitable[None]] | None
     ) -> None:
-        self._inner = httpx.AsyncHTTPTransport(uds=str(socket_path))
+        self._inner = uds_transport(socket_path)
         self._ensure_running = ensure_running
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -127,6 +141,7 @@ _LOCAL_KEY = "cdb_local_engine"
 _LOCAL_BASE_URL = "http://contextdb-engine"
 
 
+@functools.cache
 def engine_version(embedding_model: str) -> str:
     """Fingerprint of the engine's code and configuration.
 
@@ -168,7 +183,7 @@ def attach_to_engine(socket_path: Path, *, timeout_s: float = 5.0) -> LocalEngin
 
 async def probe_engine(socket_path: Path) -> dict[str, Any] | None:
     """The engine's /health answer, or None when nothing answers on the socket."""
-    transport = httpx.AsyncHTTPTransport(uds=str(socket_path))
+    transport = uds_transport(socket_path)
     try:
         async with httpx.AsyncClient(transport=transport, base_url=_LOCAL_BASE_URL) as http:
             response = await http.get("/health", timeout=1.0)

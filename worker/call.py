@@ -24,7 +24,7 @@ from identity import CallerIdentity, IdentityError
 from memory.errors import OutboxUnavailable
 from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.models import MemorySnapshot
-from memory.outbox import OutboxFlusher
+from memory.outbox import PARKED_STATES, OutboxFlusher
 from memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from tools import GATED_ACTIONS, CallContext, HostServices, build_call_tools
 from tools.actions import intent_resolvers
@@ -202,7 +202,9 @@ class Call:
             timeout_s=budget_s,
         )
         with contextlib.suppress(OutboxUnavailable):
-            call.metrics.outbox_depth = len(await call.host.outbox.items())
+            rows = await call.host.outbox.items()
+            parked = sum(1 for row in rows if row.state in PARKED_STATES)
+            call.metrics.record_outbox(depth=len(rows), parked=parked)
         if self._checkpoint_key is not None and (outcome.written or outcome.queued):
             # The end-of-call write is delivered or durable: the checkpoint is superseded.
             with contextlib.suppress(OutboxUnavailable):

@@ -27,7 +27,9 @@ async def open_host_services(settings: WorkerSettings) -> HostServices:
     extractor = {}
     if memory_settings.extraction_mode(settings.openai_api_key is not None) == "llm":
         extractor["extract"] = model_extractor(settings, memory_settings)
-    state = open_host_state(settings, memory_settings)
+    # Its SQLite opens (schema checks, file modes) run off the event loop, which is joining
+    # the room meanwhile.
+    state = await asyncio.to_thread(open_host_state, settings, memory_settings)
     return HostServices(
         backend=await open_memory_backend_or_unavailable(memory_settings, state.database),
         outbox=state.outbox,
