@@ -1,7 +1,7 @@
 """The project's voice benchmark: voicebench against the worker and a bare LiveKit agent.
 
     python -m bench.voice [--rounds 2] [--scenarios greeting,plain_turns,booking,barge_in,cough]
-        [--load 0] [--load-s 900] [--targets on,off,bare] [--json out.json]
+        [--load 0] [--load-s 900] [--targets on,off,bare] [--concurrency 1,2,4] [--json out.json]
 
 One run on a real livekit-server (loopback) with three targets, calls interleaved so drift
 on the machine hits all alike:
@@ -23,7 +23,9 @@ load; they stop by themselves), so call start can be compared on a contended hos
 Printed: p50/p90 of agent joined, greeting (caller in the room → first agent audio),
 response, barge-in stop; CPU per call-second of each target's process group (the worker,
 its job processes and, for memory on, the engine process); idle job-process CPU and job
-start-up time; `error initializing process` count; the load average during the run.
+start-up time; `error initializing process` count; the load average during the run. With
+`--concurrency`, then N plain-turn calls at once per target: response p50/p90 (capacity:
+the largest N whose p90 stays under 1.5 s, per core).
 """
 
 from __future__ import annotations
@@ -79,7 +81,6 @@ SCENARIO_DIR = Path(__file__).with_name("voice_scenarios")
 SCENARIOS = ("greeting", "plain_turns", "booking", "barge_in", "cough")
 TARGETS = ("on", "off", "bare")
 LABELS = {"on": "memory on", "off": "memory off", "bare": "bare agent"}
-WARM = {"WORKER_NUM_IDLE_PROCESSES": "2"}
 VOICE_DBFS = -40.0  # an agent packet louder than this carries voice (espeak-ng: ~-12 dBFS)
 SETTLE_S = 1.5  # after a call: its job process ends, a warm one replaces it
 
@@ -426,7 +427,8 @@ async def main(args: argparse.Namespace) -> int:
     print(f"logs in {root}", flush=True)
     names = [n for n in args.scenarios.split(",") if n]
     targets = [t for t in args.targets.split(",") if t]
-    scenarios = load_scenarios(names, root / "audio")
+    wanted = [*names, *(["plain_turns"] if args.concurrency and "plain_turns" not in names else [])]
+    scenarios = load_scenarios(wanted, root / "audio")
     livekit, server = start_livekit_server(root / "server.log")
     openai_url, scripted = start_scripted_openai(root / "openai.log")
     load: list[multiprocessing.Process] = []
@@ -435,11 +437,13 @@ async def main(args: argparse.Namespace) -> int:
     loads: list[float] = []
     try:
         for key in targets:
+            most = max([2, *(int(x) for x in args.concurrency.split(",") if x)])
+            warm = {"WORKER_NUM_IDLE_PROCESSES": str(most)}
             if key == "bare":
-                worker = start_bare_agent(livekit, openai_url, root / "bare", **WARM)
+                worker = start_bare_agent(livekit, openai_url, root / "bare", **warm)
             else:
                 extra = {"MEMORY_ENABLED": "false"} if key == "off" else {}
-                worker = start_project_worker(livekit, openai_url, root / key, **WARM, **extra)
+                worker = start_project_worker(livekit, openai_url, root / key, **warm, **extra)
             running[key] = Target(key, worker)
         sessions = args.rounds * len(names)
         if "on" in running:
@@ -472,6 +476,26 @@ async def main(args: argparse.Namespace) -> int:
                         f"{[round(r) for r in sample.stop_ms]} {sample.error}",
                         flush=True,
                     )
+        capacity = []
+        for n in [int(x) for x in args.concurrency.split(",") if x]:
+            for key in targets:
+                started_load = os.getloadavg()[0]
+                batch = await asyncio.gather(
+                    *(
+                        one_session(livekit, running[key], "plain_turns", scenarios["plain_turns"])
+                        for _ in range(n)
+                    )
+                )
+                responses = [r for s in batch for r in s.response_ms]
+                errors = sum(1 for s in batch if s.error or s.failed_turns)
+                capacity.append((n, key, responses, errors, max(started_load, os.getloadavg()[0])))
+                p90 = pct(responses, 0.9)
+                print(
+                    f"  {n} concurrent {LABELS[key]:<10} response p50/p90 {cell(responses)} ms"
+                    f"  failed {errors}  p90 < 1.5 s: {p90 is not None and p90 < 1500}",
+                    flush=True,
+                )
+                await asyncio.sleep(3)
         extra: dict[str, dict[str, str]] = {}
         for key, target in running.items():
             log = target.worker.log()
@@ -495,6 +519,12 @@ async def main(args: argparse.Namespace) -> int:
         )
         print(load_text)
         print(table(samples, list(running), extra))
+        if capacity:
+            print()
+            print("| concurrent calls | target | response p50 / p90 (ms) | failed | load (1 min) |")
+            print("| --- | --- | --- | --- | --- |")
+            for n, key, responses, errors, load_now in capacity:
+                print(f"| {n} | {LABELS[key]} | {cell(responses)} | {errors} | {load_now:.1f} |")
         if args.json:
             Path(args.json).write_text(
                 json.dumps(
@@ -503,6 +533,7 @@ async def main(args: argparse.Namespace) -> int:
                         "loadavg": loads,
                         "samples": [s.__dict__ for s in samples],
                         "extra": extra,
+                        "capacity": capacity,
                     },
                     indent=1,
                 )
@@ -526,6 +557,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--targets", default=",".join(TARGETS))
     parser.add_argument("--load", type=int, default=0, help="busy processes during the calls")
     parser.add_argument("--load-s", type=float, default=900.0, help="the load stops after this")
+    parser.add_argument(
+        "--concurrency",
+        default="",
+        help="then N plain-turn calls at once per target, e.g. 1,2,4 (capacity)",
+    )
     parser.add_argument("--json", help="also write every sample here")
     return parser.parse_args(argv)
 

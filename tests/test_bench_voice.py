@@ -1,0 +1,58 @@
+"""bench.voice without a server: its scenarios, its load generator, its table."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from voicebench.adapters.base import AgentAudio, SessionInfo
+from voicebench.clock import RealClock
+
+from bench.voice import (
+    SCENARIOS,
+    ProjectLiveKitAdapter,
+    Sample,
+    load_scenarios,
+    start_load,
+    table,
+)
+from testkit.speech import CALLER_LINES
+
+
+def test_every_scenario_parses_and_speaks_only_lines_the_scripted_stt_knows(tmp_path):
+    scenarios = load_scenarios(list(SCENARIOS), tmp_path)
+    assert set(scenarios) == set(SCENARIOS)
+    for scenario in scenarios.values():
+        for turn in scenario.turns:
+            assert turn.text is None or turn.text in CALLER_LINES
+    expects = {t.expect for s in scenarios.values() for t in s.turns}
+    assert expects == {"respond", "stop", "ignore"}  # barge-in and cough are both there
+
+
+def test_the_load_generator_stops_by_itself():
+    procs = start_load(2, 0.5)
+    deadline = time.monotonic() + 10
+    while any(p.is_alive() for p in procs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(p.is_alive() for p in procs)
+
+
+def test_the_adapter_times_the_first_voiced_agent_audio_only():
+    adapter = ProjectLiveKitAdapter(token="t", url="ws://x", api_key="k", api_secret="s")
+    adapter._session = SessionInfo(16000, 20, RealClock(), "t")
+    adapter.emit(AgentAudio(np.zeros(320, dtype=np.float32), 0.0))
+    assert adapter.first_voice_at is None  # silence is not the greeting
+    adapter.emit(AgentAudio(np.full(320, 0.25, dtype=np.float32), 0.1))
+    assert adapter.first_voice_at is not None
+
+
+def test_the_table_has_a_column_per_target_and_the_issue_rows():
+    samples = [
+        Sample("on", "greeting", 500, 700, [900], [], call_s=10, cpu_s=3.5),
+        Sample("bare", "greeting", 450, 650, [880], [700], call_s=10, cpu_s=3.4),
+    ]
+    text = table(samples, ["on", "bare"], {"on": {}, "bare": {}})
+    assert "| agent joined | 500 / 500 | 450 / 450 |" in text
+    assert "| greeting | 700 / 700 | 650 / 650 |" in text
+    assert "| barge-in stop | — | 700 / 700 |" in text
+    assert "| CPU-s per call-second (group) | 0.35 | 0.34 |" in text
