@@ -58,6 +58,7 @@ def prewarm(proc: JobProcess) -> None:
     install_log_redaction()  # the job process's log forwarder is a root handler by now
     proc.userdata["vad"] = silero.VAD.load()
     warm_process()  # per-process set-up that would otherwise run at call start
+    proc.userdata["plugins"] = pipeline_plugins(WorkerSettings())
 
 
 def build_server(settings: WorkerSettings) -> AgentServer:
@@ -87,25 +88,34 @@ STARTUP_SETTINGS = WorkerSettings()
 server = build_server(STARTUP_SETTINGS)
 
 
+def pipeline_plugins(settings: WorkerSettings) -> dict[str, Any]:
+    """The call's OpenAI plugins. Built in prewarm (a job process serves one call): each opens
+    an HTTP client with its own SSL context, 0.1-0.3 s of a busy host's CPU that would
+    otherwise block the job's event loop as the call starts."""
+    openai_kwargs = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    tts = openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs)
+    if settings.use_realtime_model:
+        # The host's read-back is spoken with session.say, never generated: the realtime
+        # API has no say(), so host speech goes through the TTS.
+        model = openai.realtime.RealtimeModel(model=settings.realtime_model, **openai_kwargs)
+        return {"llm": model, "tts": tts}
+    return {
+        "stt": openai.STT(model=settings.stt_model, **openai_kwargs),
+        "llm": openai.LLM(model=settings.llm_model, **openai_kwargs),
+        "tts": tts,
+    }
+
+
 def build_session(
     settings: WorkerSettings, proc: JobProcess, userdata: CallContext
 ) -> AgentSession[CallContext]:
-    openai_kwargs = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    plugins = proc.userdata.pop("plugins", None) or pipeline_plugins(settings)
     if settings.use_realtime_model:
-        return AgentSession[CallContext](
-            userdata=userdata,
-            llm=openai.realtime.RealtimeModel(model=settings.realtime_model, **openai_kwargs),
-            # The host's read-back is spoken with session.say, never generated: the realtime
-            # API has no say(), so host speech goes through this TTS.
-            tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
-            vad=proc.userdata["vad"],
-        )
+        return AgentSession[CallContext](userdata=userdata, vad=proc.userdata["vad"], **plugins)
     return AgentSession[CallContext](
         userdata=userdata,
-        stt=openai.STT(model=settings.stt_model, **openai_kwargs),
-        llm=openai.LLM(model=settings.llm_model, **openai_kwargs),
-        tts=openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs),
         vad=proc.userdata["vad"],
+        **plugins,
         **turn_handling(settings.turn_detection),
     )
 

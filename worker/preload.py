@@ -22,6 +22,10 @@ PRELOAD_MODULES = [
     "httpcore",
     "h11",
     "anyio._backends._asyncio",
+    # The OpenAI client loads its resources on first use (the LLM plugin's warm-up request).
+    "openai.resources.models",
+    "openai.resources.chat",
+    "openai.resources.audio",
     "memory.secrets",
     "memory.engine_client",
     "memory.factory",
