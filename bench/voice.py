@@ -509,6 +509,8 @@ async def main(args: argparse.Namespace) -> int:
                 ),
                 "`error initializing process`": str(log.count("error initializing process")),
                 "snapshot timed out": str(log.count("unavailable: timed out")),
+                # LiveKit's loop monitor: the job's event loop held >= 100 ms (all calls).
+                "job event-loop blocks >= 100 ms": str(log.count("event loop blocked")),
             }
         print()
         load_text = (
