@@ -1,0 +1,47 @@
+"""Call start keeps the job's event loop free: host state opens in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import worker.job as job
+from worker.settings import WorkerSettings
+
+
+async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
+    for name, file in {
+        "MEMORY_OUTBOX_PATH": "outbox.sqlite3",
+        "ATTESTATION_PATH": "attestations.sqlite3",
+        "CUSTOMER_DIRECTORY_PATH": "customers.sqlite3",
+        "CLAIM_REGISTRY_PATH": "claims.sqlite3",
+        "CALENDAR_LOCAL_PATH": "calendar.sqlite3",
+    }.items():
+        monkeypatch.setenv(name, str(tmp_path / file))
+    monkeypatch.setenv("MEMORY_ENABLED", "false")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    real = job.open_host_state
+
+    def slow_disk(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.3)  # SQLite opens on a busy host's disk
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(job, "open_host_state", slow_disk)
+    gaps: list[float] = []
+    done = asyncio.Event()
+
+    async def heartbeat() -> None:
+        last = time.monotonic()
+        while not done.is_set():
+            await asyncio.sleep(0.01)
+            now = time.monotonic()
+            gaps.append(now - last)
+            last = now
+
+    beat = asyncio.create_task(heartbeat())
+    host = await job.open_host_services(WorkerSettings(OPENAI_API_KEY=None))
+    done.set()
+    await beat
+    await job.close_host_services(host)
+    assert host.directory is not None
+    assert max(gaps) < 0.15, f"the event loop was held {max(gaps):.2f} s"
