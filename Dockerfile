@@ -35,7 +35,7 @@ ENV CONTEXTDB_LOCAL_PATH=/data/contextdb/memory.sqlite3 \
     ATTESTATION_PATH=/data/attestations.sqlite3 \
     CUSTOMER_DIRECTORY_PATH=/data/customers.sqlite3 \
     CLAIM_REGISTRY_PATH=/data/claims.sqlite3
-RUN install -d -o agent -g agent -m 0750 /data
+RUN install -d -o agent -g agent -m 0700 /data
 VOLUME ["/data"]
 
 USER agent

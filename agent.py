@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
+from livekit import rtc
 from livekit.agents import (
     AgentServer,
     AgentSession,
@@ -23,20 +24,27 @@ from livekit.agents import (
     JobProcess,
     TurnHandlingOptions,
     cli,
-    room_io,
 )
 from livekit.plugins import openai, silero
 
 from memory.secrets import install_log_redaction
 from tools import CallContext
 from worker.call import Call
-from worker.job import authenticate_caller, close_host_services, open_host_services, wait_for_caller
+from worker.job import (
+    authenticate_caller,
+    close_host_services,
+    identify_caller,
+    open_host_services,
+    wait_for_caller,
+)
+from worker.log_policy import install_caller_data_filter
 from worker.metrics import attach_call_metrics
 from worker.preload import PRELOAD_MODULES, warm_process
 from worker.ring import is_ringing, wait_until_answered
 from worker.room_guard import CallerGuard
+from worker.room_surface import start_in_room
 from worker.settings import WorkerSettings
-from worker.startup import run_startup_check
+from worker.startup import prepare_worker
 
 # Environment variables win over both files; .env.local wins over .env.
 load_dotenv(".env.local")
@@ -56,6 +64,7 @@ FLUSHER_STOP_S = 2.0
 
 def prewarm(proc: JobProcess) -> None:
     install_log_redaction()  # the job process's log forwarder is a root handler by now
+    install_caller_data_filter()  # LiveKit's lk.pii fields, on that forwarder too
     proc.userdata["vad"] = silero.VAD.load()
     warm_process()  # per-process set-up that would otherwise run at call start
     proc.userdata["plugins"] = pipeline_plugins(WorkerSettings())
@@ -81,10 +90,10 @@ def build_server(settings: WorkerSettings) -> AgentServer:
     )
 
 
-if __name__ == "__main__":
-    # Before any settings object is built below: bad settings get one line each, exit 2.
-    run_startup_check(sys.argv)
-STARTUP_SETTINGS = WorkerSettings()
+# Every entry point (agent.py dev|start|console, python -m livekit.agents start agent.py, the
+# container) builds the settings here: file modes, log policy, then the startup check — bad
+# settings get one line each, exit 2 — before any settings object is used (worker.startup).
+STARTUP_SETTINGS = prepare_worker(sys.argv)
 server = build_server(STARTUP_SETTINGS)
 
 
@@ -145,7 +154,11 @@ async def entrypoint(ctx: JobContext) -> None:
         ctx.shutdown(reason="caller never joined")
         return
     host = await host_task
-    identity, auth_error = await authenticate_caller(participant, ctx.room.name, settings, host)
+
+    def authenticate(p: rtc.RemoteParticipant):  # type: ignore[no-untyped-def]
+        return authenticate_caller(p, ctx.room.name, settings, host)
+
+    participant, identity, auth_error = await identify_caller(ctx, participant, authenticate)
     ctx.log_context_fields = {
         "room": ctx.room.name,
         "caller": identity.log_id if identity else "unverified",
@@ -175,15 +188,12 @@ async def entrypoint(ctx: JobContext) -> None:
     # The caller hanging up ends the job now, not when the room empties: the end-of-call
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
-    guard = CallerGuard(
-        ctx, session, participant, lambda p: authenticate_caller(p, ctx.room.name, settings, host)
-    )
-    guard.attach()  # a replaced or extra participant never inherits the caller's memory
-    await call.start(
-        session,
-        room=ctx.room,
-        room_options=room_io.RoomOptions(participant_identity=participant.identity),
-    )
+    guard = CallerGuard(ctx, session, participant, authenticate)
+    guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
+    # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
+    transcript = await start_in_room(call, session, ctx.room, guard)
+    if transcript is not None:
+        ctx.add_shutdown_callback(transcript.aclose)
     caller_now = ctx.room.remote_participants.get(participant.identity)
     if caller_now is not None and is_ringing(caller_now):
         # A phone caller whose line still rings: everything above (caller resolved, snapshot,
@@ -193,8 +203,10 @@ async def entrypoint(ctx: JobContext) -> None:
         )
         caller_now = ctx.room.remote_participants.get(participant.identity) if answered else None
         log.info("caller's line %s", "answered" if answered else "not answered")
-    if ctx.room.isconnected() and caller_now is not None:
+    if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
         session.generate_reply(instructions=GREETING)
+    elif guard.revoked_reason is not None:
+        log.info("no greeting: the call is ending (%s)", guard.revoked_reason)
     else:
         log.info("caller left before the greeting")
 

@@ -29,6 +29,7 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
+from memory.private_files import private_file
 
 _T = TypeVar("_T")
 
@@ -100,7 +101,7 @@ class LocalCalendar:
         with self._prepare_lock:
             if self._prepared:
                 return
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(self.path)  # 0600 in a 0700 directory, whatever the umask
             with closing(self._connect()) as conn:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.executescript(_SCHEMA)

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from identity.models import IdentityStoreUnavailable, check_customer_id
 from memory.postgres import SharedDatabase, SharedStateUnavailable
+from memory.private_files import private_file
 
 # ASCII digits only: `\d` would also accept other scripts' digits and store look-alikes.
 _E164 = re.compile(r"\+[0-9]{7,15}")
@@ -38,7 +39,7 @@ class SqliteCustomerDirectory:
     def _connect(self) -> sqlite3.Connection:
         # Idempotent and cheap, so every connection makes sure the file and table exist
         # instead of tracking "first use" across threads.
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # 0600 in a 0700 directory, whatever the umask
         conn = sqlite3.connect(self.path, timeout=10.0)
         conn.execute(
             "CREATE TABLE IF NOT EXISTS customers"

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from identity.models import IdentityStoreUnavailable
 from memory.postgres import SharedDatabase, SharedStateUnavailable
+from memory.private_files import private_dir
 from memory.sqlite_file import shared_sqlite
 
 _SCHEMA = """
@@ -35,7 +36,7 @@ class ClaimRegistry(Protocol):
 class SqliteClaimRegistry:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         with shared_sqlite(path) as conn:
             conn.executescript(_SCHEMA)
 

@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import ssl
+import stat
 import subprocess
 import sys
 import tempfile
@@ -32,6 +33,7 @@ from memory.cloud import CloudMemory
 from memory.errors import MemoryUnavailable
 from memory.ledger import DecisionRecord
 from memory.models import ActionSlot
+from memory.private_files import open_private, private_dir
 
 log = logging.getLogger("memory.engine_client")
 
@@ -41,11 +43,53 @@ _MAX_SOCKET_PATH = 100
 
 
 def socket_path_for(db_path: Path) -> Path:
+    """Next to the engine file; when that path is too long for AF_UNIX, in this user's private
+    runtime directory (never a predictable name in the shared temp dir, which another local
+    user could bind first and answer as the engine). Raises MemoryUnavailable when neither
+    fits."""
     candidate = db_path.with_name(db_path.name + ".sock")
     if len(str(candidate.resolve())) <= _MAX_SOCKET_PATH:
         return candidate
     digest = hashlib.sha256(str(db_path.resolve()).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"contextdb-{digest}.sock"
+    path = private_runtime_dir() / f"contextdb-{digest}.sock"
+    if len(str(path)) > _MAX_SOCKET_PATH:
+        raise MemoryUnavailable(
+            f"the engine socket path {path} is longer than {_MAX_SOCKET_PATH} bytes, as is "
+            f"{candidate}: use a shorter CONTEXTDB_LOCAL_PATH or XDG_RUNTIME_DIR",
+            code="engine_socket_path",
+        )
+    return path
+
+
+def private_runtime_dir() -> Path:
+    """A directory only this user can enter: `$XDG_RUNTIME_DIR/contextdb` when the runtime
+    dir is this user's and closed to others, else `<temp dir>/contextdb-<uid>`. Created
+    0700; refused (MemoryUnavailable) when it exists and is not a directory of this user's
+    that others cannot enter — someone else made it first."""
+    uid = os.geteuid()
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and _owned_and_closed(Path(runtime), uid, loose=0o022):
+        directory = Path(runtime) / "contextdb"
+    else:
+        directory = Path(tempfile.gettempdir()) / f"contextdb-{uid}"
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(directory, 0o700)
+    if not _owned_and_closed(directory, uid, loose=0o077):
+        raise MemoryUnavailable(
+            f"{directory} is not a private directory of uid {uid} (another user may have "
+            "created it); remove it or set XDG_RUNTIME_DIR to a directory only the worker "
+            "can enter",
+            code="engine_socket_path",
+        )
+    return directory
+
+
+def _owned_and_closed(path: Path, uid: int, *, loose: int) -> bool:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == uid and not info.st_mode & loose
 
 
 # The engine speaks plain HTTP over a Unix socket: no TLS ever happens on it. httpx builds a
@@ -218,7 +262,7 @@ async def connect_local_engine(
         if await _current(socket_path, version):
             return
         try:
-            db_path.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(db_path.parent)
             handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
         except OSError as exc:
             raise MemoryUnavailable(
@@ -279,7 +323,7 @@ async def _stop_stale(socket_path: Path, timeout_s: float = 10.0) -> None:
 
 
 def _lock(path: Path) -> Any:
-    handle = open(path, "a+")  # noqa: SIM115 - held until the caller closes it
+    handle = open_private(path)  # held until the caller closes it
     fcntl.flock(handle, fcntl.LOCK_EX)
     return handle
 
@@ -287,7 +331,7 @@ def _lock(path: Path) -> Any:
 def _spawn(
     db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str
 ) -> None:
-    log_file = open(db_path.with_name(db_path.name + ".engine.log"), "ab")  # noqa: SIM115
+    log_file = open_private(db_path.with_name(db_path.name + ".engine.log"), "ab")
     env = {**os.environ, "PYTHONPATH": str(_PROJECT_ROOT)}
     subprocess.Popen(
         [

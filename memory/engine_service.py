@@ -32,6 +32,7 @@ from memory import sqlite_stats
 from memory.errors import MemoryLayerError, MemoryRejected
 from memory.local_engine import LocalEngine
 from memory.models import ActionSlot, FactToRemember
+from memory.private_files import open_private, restrict_umask
 
 log = logging.getLogger("memory.engine_service")
 
@@ -167,8 +168,7 @@ def build_app(
 def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
     """Hold an OS lock for the process lifetime: one engine per file, released on any exit."""
     lock_path = db_path.with_name(db_path.name + ".engine.lock")
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(lock_path, "a+") as handle:
+    with open_private(lock_path) as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -219,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     # The code/config fingerprint clients compare before reusing this process.
     parser.add_argument("--version", default="")
     args = parser.parse_args(argv)
+    restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with exclusive_owner(args.db):
         asyncio.run(

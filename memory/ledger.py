@@ -31,6 +31,7 @@ from memory.models import (
     ExecutionReceiptResponse,
     ReceiptStatus,
 )
+from memory.private_files import private_dir, private_file
 from memory.sqlite_file import (
     damage_of,
     immediate_transaction,
@@ -188,7 +189,7 @@ class DecisionLedger:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         self._lock = threading.Lock()
         self._write_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         try:
@@ -200,6 +201,7 @@ class DecisionLedger:
         problem = damage_of(self.path)
         if problem is not None:
             quarantine(self.path, problem, label="decision ledger")
+        private_file(self.path)
         conn = self._connect_file()
         conn.executescript(_SCHEMA)
         present = {row[1] for row in conn.execute("PRAGMA table_info(idempotent_writes)")}

@@ -37,6 +37,7 @@ from memory.models import (
     FactToRemember,
     ReceiptStatus,
 )
+from memory.private_files import private_file
 
 _RECALL_CONTEXT_TOKENS = 512
 # Metadata keys that tie a stored fact to the idempotent write that stored it.
@@ -96,7 +97,7 @@ class LocalEngine:
         open, where recall cost grows with the whole store; only the growth bench's baseline
         uses it.
         """
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(path)  # 0600 in a 0700 directory, whatever the umask
         db = contextdb.init(
             storage_url=f"sqlite:///{path}",
             embedding_model=embedding_model,

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from memory.errors import Failure, OutboxUnavailable, classify_failure
+from memory.private_files import private_dir
 from memory.settings import MemorySettings
 from memory.sqlite_file import (
     damage_of,
@@ -193,7 +194,7 @@ class Outbox:
 
     def _open(self) -> None:
         """First use: check the file, move it aside if damaged, create/migrate the schema."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         with file_repair_lock(self.path):
             problem = damage_of(self.path)
             if problem is not None:

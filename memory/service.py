@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from memory import snapshot
 from memory.backend import MemoryBackend
+from memory.caller_text import clean_caller_text
 from memory.errors import MemoryLayerError, MemoryUnavailable, OutboxUnavailable
 from memory.gate import ActionGate
 from memory.models import FactToRemember, Memory, MemorySnapshot
@@ -175,10 +176,17 @@ class CallerMemory:
 
 
 def redacted(facts: list[FactToRemember]) -> list[FactToRemember]:
-    """No secret reaches the outbox, the engine or Cloud: redaction before any write."""
-    return [
-        dataclasses.replace(f, content=redact_bounded(f.content, MAX_FACT_CHARS)) for f in facts
-    ]
+    """No secret reaches the outbox, the engine or Cloud: redaction before any write. No NUL
+    or other control character either (Postgres refuses NUL; one such fact failed the whole
+    call's write), and nothing longer than MAX_FACT_CHARS."""
+    kept = []
+    for fact in facts:
+        content = redact_bounded(
+            clean_caller_text(fact.content, MAX_FACT_CHARS * 4), MAX_FACT_CHARS
+        )
+        if content.strip():
+            kept.append(dataclasses.replace(fact, content=content))
+    return kept
 
 
 def call_write_key(user_id: str, call_id: str) -> str:

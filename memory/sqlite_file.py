@@ -12,6 +12,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from memory.private_files import open_private, private_file
+
 log = logging.getLogger("memory.sqlite_file")
 
 _DAMAGE_MARKERS = (
@@ -31,7 +33,9 @@ _UNWRITABLE_MARKERS = (
 @contextlib.contextmanager
 def shared_sqlite(path: Path) -> Iterator[sqlite3.Connection]:
     """Autocommit connection; WAL lets readers and one writer from any process proceed, and
-    the busy timeout turns write contention into waiting instead of `database is locked`."""
+    the busy timeout turns write contention into waiting instead of `database is locked`.
+    The file is created 0600 (memory.private_files); SQLite's -wal/-shm take its mode."""
+    private_file(path)
     conn = sqlite3.connect(path, timeout=30.0, isolation_level=None)
     try:
         conn.execute("PRAGMA journal_mode=WAL")
@@ -109,7 +113,7 @@ def damage_of(path: Path) -> str | None:
 def file_repair_lock(path: Path) -> Iterator[None]:
     """Serialise repairs of one file across the job processes that share it."""
     lock_path = path.with_name(path.name + ".repair.lock")
-    with open(lock_path, "a+") as handle:
+    with open_private(lock_path) as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         yield
 

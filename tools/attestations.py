@@ -17,6 +17,7 @@ from typing import Any
 
 from memory.errors import MemoryUnavailable
 from memory.postgres import SharedDatabase, SharedStateUnavailable
+from memory.private_files import private_dir
 from memory.secrets import redact_bounded
 from memory.sqlite_file import shared_sqlite
 
@@ -89,7 +90,7 @@ def new_attestation(
 class AttestationStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)  # 0700 whatever the umask (memory.private_files)
         with shared_sqlite(self.path) as conn:
             conn.executescript(_SCHEMA)
             present = {row[1] for row in conn.execute("PRAGMA table_info(attestations)")}

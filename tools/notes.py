@@ -5,6 +5,7 @@ from __future__ import annotations
 from livekit.agents import RunContext, ToolError, function_tool
 from livekit.agents.llm import FunctionTool
 
+from memory.caller_text import clean_caller_text
 from tools.context import CallContext
 
 MAX_NOTE_CHARS = 200
@@ -18,7 +19,8 @@ def build_note_tool() -> FunctionTool:
         Args:
             detail: One short sentence in your own words.
         """
-        cleaned = " ".join(detail.split())
+        # Whatever the model repeats from the caller: no control characters, and bounded.
+        cleaned = " ".join(clean_caller_text(detail, 10 * MAX_NOTE_CHARS).split())
         if not cleaned:
             raise ToolError("The detail is empty.")
         if len(cleaned) > MAX_NOTE_CHARS:

@@ -6,7 +6,7 @@ lands in its instructions within its budget, the greeting follows.
 
     call = Call.open(host, identity=identity, auth_error=None, call_id=job_id)
     session = AgentSession[CallContext](userdata=call.context, llm=..., ...)
-    await call.start(session, room=..., room_options=...)
+    await call.start(session, room=...)  # in a room: worker.room_surface.start_in_room
     ...
     await call.finish(session.history)          # from the job's shutdown callback
 """
@@ -21,6 +21,7 @@ from typing import Any
 from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from identity import CallerIdentity, IdentityError
+from memory.caller_text import clean_caller_text
 from memory.errors import OutboxUnavailable
 from memory.extract import CallOutcome, Turn, extract_call_facts
 from memory.models import MemorySnapshot
@@ -106,6 +107,8 @@ class Call:
         if self._snapshot_task is None:
             return None
         snapshot = await self._snapshot_task
+        if self.context.identity is None:
+            return None  # revoked while recalling (room_guard): nothing recalled is shown
         self.context.snapshot = snapshot
         self.context.metrics.record_snapshot(hit=snapshot.available, latency_ms=snapshot.elapsed_ms)
         identity = self.context.identity
@@ -219,8 +222,10 @@ class Call:
 
 
 def _turns(history: llm.ChatContext) -> list[Turn]:
+    # Bounded and cleaned: whatever reached the history, extraction (run on every caller turn)
+    # never scans a megabyte and no control character reaches a store.
     return [
-        Turn(item.role, item.text_content or "")
+        Turn(item.role, clean_caller_text(item.text_content or ""))
         for item in history.items
         if item.type == "message" and item.role in ("user", "assistant")
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from livekit import rtc
 from livekit.agents import JobContext
@@ -93,12 +94,14 @@ async def authenticate_caller(
 ) -> tuple[CallerIdentity | None, IdentityError | None]:
     """From the room session only (the signed claim, or the SIP number via the directory)."""
     secret = settings.identity_signing_secret
+    # A template or placeholder secret is public: it verifies nobody, whatever the entry point.
+    usable = secret is not None and settings.identity_secret_problem() is None
     assert host.directory is not None and host.claims is not None
     try:
         identity = await authenticate_room_participant(
             participant,
             room_name=room_name,
-            identity_secret=secret.get_secret_value() if secret else "",
+            identity_secret=secret.get_secret_value() if secret and usable else "",
             directory=host.directory,
             claims=host.claims,
         )
@@ -106,3 +109,33 @@ async def authenticate_caller(
         log.warning("caller not authenticated: %s", exc.reason)
         return None, exc
     return identity, None
+
+
+Authenticate = Callable[
+    [rtc.RemoteParticipant], Awaitable[tuple[CallerIdentity | None, IdentityError | None]]
+]
+
+
+async def identify_caller(
+    ctx: JobContext, first: rtc.RemoteParticipant, authenticate: Authenticate
+) -> tuple[rtc.RemoteParticipant, CallerIdentity | None, IdentityError | None]:
+    """The caller is the participant that authenticates, not the first one in the room.
+
+    Usually `first` is alone. When others were there before the agent (someone who joined
+    ahead of it), each is tried in join order and the first that authenticates is the caller;
+    a failed attempt consumes nothing. The room guard then ends the call for the rest: the
+    caller hears why, nobody else gets anything. With none authenticated, `first` is linked,
+    unverified (nothing of anyone's is recalled)."""
+    others = [
+        p
+        for p in ctx.room.remote_participants.values()
+        if p.sid != first.sid and p.kind != rtc.ParticipantKind.PARTICIPANT_KIND_AGENT
+    ]
+    identity, error = await authenticate(first)
+    if identity is not None or not others:
+        return first, identity, error
+    for other in others:
+        other_identity, _ = await authenticate(other)
+        if other_identity is not None:
+            return other, other_identity, None
+    return first, None, error

@@ -5,8 +5,10 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterable
 
-from livekit.agents import Agent, FlushSentinel, ModelSettings, llm
+from livekit import rtc
+from livekit.agents import Agent, FlushSentinel, ModelSettings, llm, stt
 
+from memory.caller_text import clean_caller_text
 from memory.models import MemorySnapshot
 from tools.context import CallContext
 
@@ -70,9 +72,19 @@ class SchedulingAgent(Agent):
         `llm_node` runs on every path (voice turns and `session.run`), unlike
         `on_user_turn_completed`; the copy keeps recalled text out of the session history.
         """
-        turn_ctx = await self._with_turn_recall(chat_ctx)
+        turn_ctx = await self._with_turn_recall(_with_clean_caller_turns(chat_ctx))
         async for chunk in Agent.default.llm_node(self, turn_ctx, tools, model_settings):
             yield chunk
+
+    async def stt_node(
+        self, audio: AsyncIterable[rtc.AudioFrame], model_settings: ModelSettings
+    ) -> AsyncIterable[stt.SpeechEvent | str]:
+        """Transcripts are cleaned and bounded before they become a caller turn."""
+        async for event in Agent.default.stt_node(self, audio, model_settings):
+            if isinstance(event, stt.SpeechEvent):
+                for alternative in event.alternatives:
+                    alternative.text = clean_caller_text(alternative.text)
+            yield event
 
     async def _with_turn_recall(self, chat_ctx: llm.ChatContext) -> llm.ChatContext:
         memory = self._call.memory
@@ -105,3 +117,21 @@ class SchedulingAgent(Agent):
             role="system", content="Possibly relevant to this turn:\n" + recall.context
         )
         return turn_ctx
+
+
+def _with_clean_caller_turns(chat_ctx: llm.ChatContext) -> llm.ChatContext:
+    """The model sees every caller turn cleaned and bounded (memory.caller_text), whatever
+    path it came by (typed, transcribed, `session.run`); the session history is not changed.
+    Returns `chat_ctx` itself when nothing needed cleaning."""
+    replaced: dict[int, llm.ChatItem] = {}
+    for index, item in enumerate(chat_ctx.items):
+        if item.type != "message" or item.role != "user":
+            continue
+        content = [clean_caller_text(c) if isinstance(c, str) else c for c in item.content]
+        if content != item.content:
+            replaced[index] = item.model_copy(update={"content": content})
+    if not replaced:
+        return chat_ctx
+    cleaned = chat_ctx.copy()
+    cleaned.items[:] = [replaced.get(i, item) for i, item in enumerate(chat_ctx.items)]
+    return cleaned

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import multiprocessing
 import os
 import sys
 from collections.abc import Callable
@@ -23,8 +24,12 @@ from pydantic_settings import BaseSettings
 
 from calendar_client.settings import CalendarSettings
 from identity.claims import MIN_SECRET_BYTES
+from memory.engine_client import socket_path_for
+from memory.errors import MemoryUnavailable
 from memory.factory import check_backend, describe_backend
+from memory.private_files import private_dir, restrict_umask, tighten_data_files
 from memory.settings import MemorySettings
+from worker.log_policy import apply_log_policy, install_caller_data_filter
 from worker.settings import WorkerSettings, is_placeholder_secret
 
 RUN_COMMANDS = {"dev", "start", "connect", "console"}
@@ -83,7 +88,7 @@ def probe_writable(path: Path) -> str | None:
     """None when a data file can be created or written at `path`, else why not."""
     parent = path.parent if str(path.parent) else Path(".")
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        private_dir(parent)
     except OSError as exc:
         return f"cannot create directory {parent}: {exc.strerror or exc}"
     if path.is_dir():
@@ -167,7 +172,45 @@ def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
             reason = probe_writable(path)
             if reason is not None:
                 problems.append(ConfigProblem(f"{setting}={path}", reason))
+                continue
+            # Data at rest is the worker's: its directory 0700, its files 0600.
+            for exposure in tighten_data_files(path):
+                problems.append(ConfigProblem(f"{setting}={path}", exposure))
+        if config.memory is not None and config.memory.backend_name == "local":
+            try:
+                socket_path_for(config.memory.local_path.resolve())
+            except MemoryUnavailable as exc:
+                problems.append(ConfigProblem("CONTEXTDB_LOCAL_PATH", str(exc)))
     return config
+
+
+def prepare_worker(argv: list[str]) -> WorkerSettings:
+    """The worker's settings, built the one way every entry point builds them.
+
+    agent.py calls this at import, so `python agent.py dev|start|console`, `python -m
+    livekit.agents start agent.py` (and `lk agent …`, which runs that) and the container's
+    command all pass through it. In the process that runs the worker: owner-only file modes
+    (umask 077), the log policy, then the startup check (exit 2 on any problem, the template
+    signing secret included) — before any settings object is used. Job processes (started by
+    the worker through multiprocessing, which imports agent.py again) inherit all of that
+    and only build their settings.
+    """
+    if _in_job_process():
+        install_caller_data_filter()
+        return WorkerSettings()
+    restrict_umask()
+    apply_log_policy()
+    run_startup_check(argv)
+    return WorkerSettings()
+
+
+def _in_job_process() -> bool:
+    """True in a process multiprocessing started (LiveKit's job processes and its forkserver),
+    including while it imports the parent's modules."""
+    process = multiprocessing.current_process()
+    return multiprocessing.parent_process() is not None or bool(
+        getattr(process, "_inheriting", False)
+    )
 
 
 def run_startup_check(argv: list[str]) -> None:

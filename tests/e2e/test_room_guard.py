@@ -12,7 +12,7 @@ from calendar_client import LocalCalendar
 from identity import mint_participant_token
 from testkit.harness import API_KEY, API_SECRET, IDENTITY_SECRET, join_as_caller
 from testkit.history import seed_history
-from worker.room_guard import EXTRA_PARTICIPANT_LINE, FAILED_RECHECK_LINE
+from worker.room_guard import EXTRA_PARTICIPANT_LINE
 
 pytestmark = pytest.mark.e2e
 
@@ -63,10 +63,10 @@ async def test_a_connection_under_the_callers_identity_must_authenticate_again(
     )
     try:
         await worker.wait_for_log("replacing participant failed re-authentication")
-        await until(lambda: any(FAILED_RECHECK_LINE in m for m in impostor.agent_messages))
         with pytest.raises(TimeoutError):
             await impostor.say("book a visit on thursday", timeout_s=5)
-        assert not any("Vaillant" in m for m in impostor.agent_messages)
+        # Not even the closing line: nothing is sent to a connection that is not admitted.
+        assert impostor.agent_messages == []
     finally:
         await impostor.hang_up()
         await caller.hang_up()
@@ -83,10 +83,11 @@ async def test_an_extra_participant_gets_nothing_recalled_and_the_call_ends(
         token=plain_token(room_name, f"listener-{uuid.uuid4().hex[:6]}"),
     )  # fmt: skip
     try:
-        await worker.wait_for_log("extra participant joined")
-        await until(lambda: any(EXTRA_PARTICIPANT_LINE in m for m in listener.agent_messages))
-        assert not any("Vaillant" in m for m in listener.agent_messages)
+        await worker.wait_for_log("extra participant in the room")
+        # The caller hears why the call ends; the listener gets nothing at all.
+        await until(lambda: any(EXTRA_PARTICIPANT_LINE in m for m in caller.agent_messages))
         await worker.wait_for_log("call memory revoked: extra_participant")
+        assert listener.agent_messages == []
     finally:
         await listener.hang_up()
         await caller.hang_up()

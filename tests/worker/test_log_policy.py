@@ -1,0 +1,96 @@
+"""The worker's log policy: third-party loggers cannot print caller data at DEBUG, LiveKit's
+personal-data fields are withheld at every level, phone numbers are masked."""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Iterator
+
+import pytest
+
+from worker.log_policy import (
+    AT_INFO,
+    AT_WARNING,
+    PHONE_MASK,
+    WITHHELD,
+    CallerDataFilter,
+    apply_log_policy,
+)
+
+
+@pytest.fixture
+def saved_levels() -> Iterator[None]:
+    names = [*AT_WARNING, *AT_INFO, "livekit.plugins.openai", "livekit.plugins.silero"]
+    before = {name: logging.getLogger(name).level for name in names}
+    filters = {name: list(logging.getLogger(name).filters) for name in names}
+    root_filters = [list(h.filters) for h in logging.getLogger().handlers]
+    try:
+        yield
+    finally:
+        for name, level in before.items():
+            logging.getLogger(name).setLevel(level)
+            logging.getLogger(name).filters[:] = filters[name]
+        for handler, kept in zip(logging.getLogger().handlers, root_filters, strict=False):
+            handler.filters[:] = kept
+
+
+class Everything(logging.Formatter):
+    """The message and every field of the record, as a JSON formatter would print them."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.getMessage()} {record.__dict__!r}"
+
+
+def capture(name: str, level: int = logging.DEBUG) -> tuple[logging.Logger, io.StringIO]:
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(Everything())
+    handler.addFilter(CallerDataFilter())
+    logger = logging.getLogger(name)
+    logger.addHandler(handler)
+    logger.setLevel(level)
+    return logger, stream
+
+
+def test_third_party_debug_loggers_are_held_at_warning(saved_levels):
+    logging.getLogger().setLevel(logging.DEBUG)
+    apply_log_policy(opt_in=False)
+    for name in ("aiosqlite", "asyncpg", "livekit", "httpx", "openai", "contextdb"):
+        assert not logging.getLogger(name).isEnabledFor(logging.INFO), name
+    for name in ("livekit.agents", "livekit.plugins.openai"):
+        logger = logging.getLogger(name)
+        assert logger.isEnabledFor(logging.INFO) and not logger.isEnabledFor(logging.DEBUG)
+    # A child of a quiet logger is quiet too (aiosqlite.core logs every statement).
+    assert not logging.getLogger("aiosqlite.core").isEnabledFor(logging.DEBUG)
+
+
+def test_an_explicit_opt_in_lifts_the_levels_but_not_the_filter(saved_levels):
+    for name in AT_WARNING:
+        logging.getLogger(name).setLevel(logging.NOTSET)
+    apply_log_policy(opt_in=True)
+    assert logging.getLogger("aiosqlite").level == logging.NOTSET
+    assert any(isinstance(f, CallerDataFilter) for f in logging.getLogger("livekit.agents").filters)
+
+
+def test_livekit_personal_data_fields_are_withheld_at_every_level(saved_levels):
+    logger, stream = capture("test.livekit.like")
+    for level in (logging.DEBUG, logging.INFO, logging.WARNING):
+        logger.log(
+            level,
+            "conversation_item_added",
+            extra={"role": "user", "lk.pii.text": "my card is 4111", "lk.pii.user_input": "yes"},
+        )
+    out = stream.getvalue()
+    assert "my card is 4111" not in out and "'yes'" not in out
+    assert out.count(WITHHELD) == 6 and "'role': 'user'" in out
+
+
+def test_phone_numbers_are_masked_in_messages_and_fields(saved_levels):
+    logger, stream = capture("test.phone")
+    logger.info("caller %s joined room %s", "sip_+15550170478", "call-_+15550170478_ab")
+    logger.info("closing", extra={"participant": "sip_+447700900123", "duration_ms": 1234567890})
+    out = stream.getvalue()
+    assert "15550170478" not in out and "447700900123" not in out
+    assert f"sip_{PHONE_MASK}" in out and f"call-_{PHONE_MASK}_ab" in out
+    assert "1234567890" in out  # plain numbers (ids, timings) are left alone
