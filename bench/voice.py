@@ -251,14 +251,13 @@ def idle_job_processes(target: Target) -> list[float]:
     out = []
     for proc in group(target):
         with contextlib.suppress(psutil.Error):
-            cmdline = " ".join(proc.cmdline())
-            if "forkserver" in cmdline or "multiprocessing" not in cmdline:
-                continue
-            if any(c.name() == "python" for c in proc.children()):
+            parent = proc.parent()
+            # Job processes are the forkserver's children (and carry its command line).
+            if parent is None or "forkserver" not in " ".join(parent.cmdline()):
                 continue
             times = proc.cpu_times()
             out.append(times.user + times.system)
-    return out
+    return sorted(out)
 
 
 _INIT = re.compile(r"process initialized.*?\"elapsed_time\": ([0-9.]+)")
