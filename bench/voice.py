@@ -81,6 +81,7 @@ SCENARIO_DIR = Path(__file__).with_name("voice_scenarios")
 SCENARIOS = ("greeting", "plain_turns", "booking", "barge_in", "cough")
 TARGETS = ("on", "off", "bare")
 LABELS = {"on": "memory on", "off": "memory off", "bare": "bare agent"}
+SILENT_DBFS = -70.0  # decoded silence (voicebench drops packets below this too)
 VOICE_DBFS = -40.0  # an agent packet louder than this carries voice (espeak-ng: ~-12 dBFS)
 SETTLE_S = 1.5  # after a call: its job process ends, a warm one replaces it
 
@@ -151,12 +152,15 @@ class ProjectLiveKitAdapter(LiveKitAdapter):
         ]
 
     def emit(self, event: Any) -> None:
-        if (
-            isinstance(event, AgentAudio)
-            and self.first_voice_at is None
-            and au.rms_dbfs(event.pcm) > VOICE_DBFS
-        ):
-            self.first_voice_at = time.monotonic()
+        if isinstance(event, AgentAudio):
+            level = au.rms_dbfs(event.pcm)
+            if level < SILENT_DBFS:
+                # LiveKit delivers the agent's track as a continuous stream, silence included;
+                # recorded, it keeps voicebench's playout ahead of the session clock and a
+                # finished session runs on to max_duration_ms. Unrecorded silence is silence.
+                return
+            if self.first_voice_at is None and level > VOICE_DBFS:
+                self.first_voice_at = time.monotonic()
         super().emit(event)
 
 
