@@ -323,6 +323,7 @@ class Sample:
     response_ms: list[float] = field(default_factory=list)
     stop_ms: list[float] = field(default_factory=list)
     false_barge_ins: int = 0
+    talk_overs: int = 0
     failed_turns: int = 0
     call_s: float = 0.0
     cpu_s: float = 0.0
@@ -357,7 +358,9 @@ async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Sce
             sample.greeting_ms = (adapter.first_voice_at - adapter.in_room_at) * 1000
     metrics = analyze(record)
     for turn in metrics.turns:
-        if turn.expect == "respond" and turn.response_latency_ms is not None:
+        if turn.expect == "respond" and turn.talk_over:
+            sample.talk_overs += 1  # the agent was already talking: not a response time
+        elif turn.expect == "respond" and turn.response_latency_ms is not None:
             sample.response_ms.append(turn.response_latency_ms)
         if turn.expect == "stop" and turn.stop_latency_ms is not None:
             sample.stop_ms.append(turn.stop_latency_ms)
@@ -411,13 +414,14 @@ def table(samples: list[Sample], targets: list[str], extra: dict[str, dict[str, 
     for label in next(iter(extra.values()), {}):
         lines.append(f"| {label} | " + per_target(lambda t, k=label: extra[t].get(k, "—")) + " |")
     lines.append(
-        "| sessions (failed turns / errors / false barge-ins) | "
+        "| sessions (failed turns / errors / false barge-ins / talk-overs) | "
         + per_target(
             lambda t: (
                 f"{sum(1 for s in samples if s.target == t)} "
                 f"({sum(s.failed_turns for s in samples if s.target == t)} / "
                 f"{sum(1 for s in samples if s.target == t and s.error)} / "
-                f"{sum(s.false_barge_ins for s in samples if s.target == t)})"
+                f"{sum(s.false_barge_ins for s in samples if s.target == t)} / "
+                f"{sum(s.talk_overs for s in samples if s.target == t)})"
             )
         )
         + " |"
