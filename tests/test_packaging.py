@@ -40,7 +40,7 @@ def pins() -> dict[str, str]:
                 continue
             name, _, pinned = line.partition("==")
             assert pinned, f"{line!r} is not pinned"
-            found[name.lower()] = pinned
+            found[name.split("[")[0].lower()] = pinned  # "voicebench[livekit]" is voicebench
     return found
 
 
