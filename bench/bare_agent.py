@@ -23,7 +23,9 @@ def prewarm(proc: JobProcess) -> None:
     proc.userdata["vad"] = silero.VAD.load()
 
 
-server = AgentServer(setup_fnc=prewarm, shutdown_process_timeout=10.0)
+# Warm job processes as the worker is told (WORKER_NUM_IDLE_PROCESSES), so both wait alike.
+idle = {"num_idle_processes": int(n)} if (n := os.environ.get("WORKER_NUM_IDLE_PROCESSES")) else {}
+server = AgentServer(setup_fnc=prewarm, shutdown_process_timeout=10.0, **idle)
 
 
 @server.rtc_session(agent_name=os.environ.get("AGENT_NAME", "bare-agent"))
