@@ -31,6 +31,7 @@ RUN python -m compileall -q /app
 # owned by uid 10001 there, or a replaced container loses queued receipts and consent records.
 ENV CONTEXTDB_LOCAL_PATH=/data/contextdb/memory.sqlite3 \
     MEMORY_OUTBOX_PATH=/data/contextdb/outbox.sqlite3 \
+    MEMORY_SPILL_PATH=/data/contextdb/spill.sqlite3 \
     CALENDAR_LOCAL_PATH=/data/calendar.sqlite3 \
     ATTESTATION_PATH=/data/attestations.sqlite3 \
     CUSTOMER_DIRECTORY_PATH=/data/customers.sqlite3 \

@@ -25,7 +25,13 @@ class MemoryBackend(Protocol):
     async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult: ...
 
     async def evaluate_action(
-        self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
+        self,
+        user_id: str,
+        query: str,
+        *,
+        slot: ActionSlot | None = None,
+        top_k: int = 5,
+        request_key: str | None = None,
     ) -> ActionDecision: ...
 
     async def report_execution(

@@ -1,6 +1,18 @@
-"""ContextDB Cloud through the official `contextdb-cloud-client`."""
+"""ContextDB Cloud through the official `contextdb-cloud-client`.
+
+The client raises `ApiError` with the status and code only; it exposes no response headers.
+Retry-After is read one layer down instead, on the client's httpx transport
+(`RetryAfterTransport`): the transport runs in the task that made the request, so the header
+it saw is carried to `CloudMemory._call` in a context variable and put on the
+`MemoryUnavailable` a 429 or 503 becomes. The outbox then waits that long (capped) before the
+row's next try.
+"""
 
 from __future__ import annotations
+
+import contextvars
+import email.utils
+import time
 
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
@@ -17,6 +29,42 @@ from memory.models import (
     ReceiptStatus,
 )
 
+# The Retry-After of the last response this task received through a `RetryAfterTransport`.
+_RETRY_AFTER: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "cloud_retry_after", default=None
+)
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or None."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None or when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+class RetryAfterTransport(httpx.AsyncBaseTransport):
+    """Wraps the Cloud client's transport and notes each response's Retry-After."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport | None = None) -> None:
+        self._inner = inner or httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        _RETRY_AFTER.set(parse_retry_after(response.headers.get("retry-after")))
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
 
 class CloudMemory:
     """Adapter: the Cloud client's calls, with errors mapped and actions scoped to a slot."""
@@ -28,17 +76,32 @@ class CloudMemory:
         self._client = client
 
     @classmethod
-    def connect(cls, base_url: str, api_key: str, *, timeout_s: float) -> CloudMemory:
-        return cls(CloudClient(base_url, api_key, timeout=timeout_s))
+    def connect(
+        cls,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout_s: float,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> CloudMemory:
+        return cls(
+            CloudClient(
+                base_url, api_key, timeout=timeout_s, transport=RetryAfterTransport(transport)
+            )
+        )
 
     async def close(self) -> None:
         await self._client.close()
 
     async def _call(self, awaitable):  # type: ignore[no-untyped-def]
+        _RETRY_AFTER.set(None)
         try:
             return await awaitable
         except ApiError as exc:
-            raise error_for_status(exc.status, exc.code, str(exc)) from exc
+            error = error_for_status(exc.status, exc.code, str(exc))
+            if isinstance(error, MemoryUnavailable):
+                error.retry_after_s = _RETRY_AFTER.get()
+            raise error from exc
         except httpx.TimeoutException as exc:
             raise MemoryUnavailable(f"{self.label} timed out", code="timeout") from exc
         except httpx.TransportError as exc:
@@ -53,12 +116,23 @@ class CloudMemory:
         return await self._call(self._client.recall(user_id, query, top_k=top_k))
 
     async def evaluate_action(
-        self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
+        self,
+        user_id: str,
+        query: str,
+        *,
+        slot: ActionSlot | None = None,
+        top_k: int = 5,
+        request_key: str | None = None,
     ) -> ActionDecision:
+        """`request_key`: the local engine returns the decision already recorded under it
+        (a retry after a lost answer). Cloud's recall_for_action takes no such key, so it is
+        not sent there: a Cloud decision whose answer was lost stays open (see README)."""
         if slot is None:
             return await self._call(self._client.evaluate_action(user_id, query, top_k=top_k))
         if hasattr(self._client, "evaluate_action_in_slot"):
-            request = self._client.evaluate_action_in_slot(user_id, query, slot, top_k=top_k)
+            request = self._client.evaluate_action_in_slot(
+                user_id, query, slot, top_k=top_k, request_key=request_key
+            )
         else:
             request = self._client.evaluate_action(user_id, query, top_k=top_k)
         decision: ActionDecision = await self._call(request)

@@ -9,8 +9,10 @@ delivers what it queued. Two ways to run it, same code:
 or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop))`.
 
 It opens the memory backend only when a row is due, so an idle drain never starts (or keeps
-alive) the local engine process. Intents left by a crashed call are resolved through the
-calendar by the attempt's own idempotency key.
+alive) the local engine process. With DATABASE_URL it also moves this host's spilled rows
+(written while Postgres did not answer, `memory.spill`) into the shared outbox once it is
+back. Intents left by a crashed call are resolved through the calendar by the attempt's own
+idempotency key.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from memory.errors import MemoryLayerError, OutboxUnavailable
 from memory.factory import open_memory_backend
 from memory.flusher import OutboxFlusher
 from memory.outbox import IntentResolver, Outbox
-from memory.pg_outbox import PgOutbox
+from memory.pg_ledger import PgDecisionLedger
 from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
+from memory.spill import open_outbox
 
 log = logging.getLogger("memory.drain")
 
@@ -43,6 +46,8 @@ class DrainReport:
     delivered: int = 0
     passes: int = 0
     last_error: str | None = None
+    # Decisions nobody closed, closed by this drain's sweeps (shared Postgres engine only).
+    swept: int = 0
 
 
 def gated_action_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
@@ -93,6 +98,12 @@ async def run_drain_loop(
     # With DATABASE_URL the queue is every host's: this drain delivers rows other hosts left.
     database = SharedDatabase(settings.database_dsn) if settings.database_dsn else None
     outbox = open_outbox(settings, database)
+    # The ledger on the shared Postgres has no engine process to sweep it: the drains do.
+    ledger = (
+        PgDecisionLedger(database)
+        if database is not None and settings.backend_name == "postgres"
+        else None
+    )
     own_calendar = calendar is None
     calendar = calendar if calendar is not None else build_calendar(CalendarSettings())
     resolvers = resolvers or gated_action_resolvers(calendar)
@@ -108,6 +119,8 @@ async def run_drain_loop(
                     report.delivered += await drain_due(
                         outbox, backend, resolvers, stop, **flusher_kwargs
                     )
+                if ledger is not None:
+                    report.swept += len(await ledger.sweep_open(settings.decision_sweep_after_s))
                 report.last_error = None
             except OutboxUnavailable as exc:
                 report.last_error = str(exc)
@@ -134,13 +147,6 @@ async def run_drain_loop(
     return report
 
 
-def open_outbox(settings: MemorySettings, database: SharedDatabase | None) -> Outbox:
-    """The host's outbox: the shared Postgres table, or the local SQLite file."""
-    if database is not None:
-        return PgOutbox.for_database(database, settings)
-    return Outbox.for_settings(settings)
-
-
 async def _main(args: argparse.Namespace) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -164,6 +170,8 @@ async def _main(args: argparse.Namespace) -> int:
         return 0
     report = task.result()
     print(f"delivered {report.delivered} row(s) in {report.passes} pass(es)")
+    if report.swept:
+        print(f"closed {report.swept} decision(s) nobody closed")
     if report.last_error:
         print(f"last error: {report.last_error}", file=sys.stderr)
         return 1

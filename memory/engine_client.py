@@ -139,13 +139,21 @@ class EngineClient(CloudClient):
     """
 
     async def evaluate_action_in_slot(
-        self, user_id: str, query: str, slot: ActionSlot, *, top_k: int = 5
+        self,
+        user_id: str,
+        query: str,
+        slot: ActionSlot,
+        *,
+        top_k: int = 5,
+        request_key: str | None = None,
     ) -> ActionDecision:
         body = {
             "user_id": user_id,
             "query": query,
             "top_k": top_k,
             "slot": dataclasses.asdict(slot),
+            # The host's key for this evaluation: asking again returns the same decision.
+            "request_key": request_key,
         }
         return ActionDecision.from_dict(
             await self._call("POST", "/v1/recall_for_action", json=body)

@@ -7,6 +7,11 @@ Serialising every job through one engine process removes all three. It speaks th
 data-plane JSON (plus an optional action `slot`) over a Unix socket, and exits on its own
 after a quiet period so nothing lingers after the worker.
 
+It also closes decisions nobody closed (`LocalEngine.sweep_open_decisions`): at start and then
+every `--sweep-interval-s`, any decision without a receipt `--sweep-after-s` after it was made
+(defaults from CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute — long
+enough for a receipt queued in a worker's outbox to land first).
+
 Run: python -m memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
 """
 
@@ -90,7 +95,11 @@ def build_app(
         body = await request.json()
         slot = ActionSlot(**body["slot"]) if body.get("slot") else None
         decision = await engine.evaluate_action(
-            body["user_id"], body["query"], slot=slot, top_k=int(body.get("top_k", 5))
+            body["user_id"],
+            body["query"],
+            slot=slot,
+            top_k=int(body.get("top_k", 5)),
+            request_key=body.get("request_key"),
         )
         return _json(decision)
 
@@ -176,8 +185,28 @@ def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
         yield
 
 
+async def sweep_decisions(
+    engine: LocalEngine, stop: asyncio.Event, *, after_s: float, interval_s: float
+) -> None:
+    """Close stale open decisions until `stop`; a failed pass is logged and retried."""
+    while not stop.is_set():
+        try:
+            await engine.sweep_open_decisions(after_s)
+        except MemoryLayerError as exc:
+            log.warning("decision sweep failed: %s", exc)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=interval_s)
+
+
 async def serve(
-    db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str = ""
+    db_path: Path,
+    socket_path: Path,
+    idle_exit_s: float,
+    embedding_model: str,
+    version: str = "",
+    *,
+    sweep_after_s: float = 3600.0,
+    sweep_interval_s: float = 60.0,
 ) -> None:
     engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
     stats = sqlite_stats.StatsKeeper(engine.db, await sqlite_stats.read_state(engine.db))
@@ -194,6 +223,9 @@ async def serve(
     stop = asyncio.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    sweeper = asyncio.create_task(
+        sweep_decisions(engine, stop, after_s=sweep_after_s, interval_s=sweep_interval_s)
+    )
     try:
         while not stop.is_set():
             idle_for = time.monotonic() - activity[0]
@@ -203,6 +235,10 @@ async def serve(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), timeout=min(1.0, idle_exit_s - idle_for))
     finally:
+        stop.set()
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
         await runner.cleanup()
         with contextlib.suppress(FileNotFoundError):
             socket_path.unlink()
@@ -218,12 +254,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedding-model", default="mock")
     # The code/config fingerprint clients compare before reusing this process.
     parser.add_argument("--version", default="")
+    parser.add_argument(
+        "--sweep-after-s",
+        type=float,
+        default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_AFTER_S", "3600")),
+    )
+    parser.add_argument(
+        "--sweep-interval-s",
+        type=float,
+        default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_INTERVAL_S", "60")),
+    )
     args = parser.parse_args(argv)
     restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with exclusive_owner(args.db):
         asyncio.run(
-            serve(args.db, args.socket, args.idle_exit_s, args.embedding_model, args.version)
+            serve(
+                args.db,
+                args.socket,
+                args.idle_exit_s,
+                args.embedding_model,
+                args.version,
+                sweep_after_s=args.sweep_after_s,
+                sweep_interval_s=args.sweep_interval_s,
+            )
         )
     return 0
 

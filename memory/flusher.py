@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory.backend import MemoryBackend
-from memory.errors import classify_failure
+from memory.errors import OutboxUnavailable, classify_failure
 from memory.models import FactToRemember
 from memory.outbox import Backoff, IntentResolver, Outbox, OutboxItem
 
@@ -107,13 +107,13 @@ class OutboxFlusher:
         except Exception as exc:  # per-row isolation: anything goes back to this row only
             failure = classify_failure(exc)
             delay = self._backoff(item.attempts, failure.retry_after_s)
-            state = await self.outbox.settle(item.idempotency_key, failure, delay_s=delay)
+            state = await self.outbox.settle_claim(item, failure, delay_s=delay)
             log.warning("outbox row %s not delivered (%s): %s", item.idempotency_key, state,
                         failure.reason)  # fmt: skip
             await self._fault_point("settled", item)
             return 0
         await self._fault_point("delivered", item)
-        await self.outbox.mark_done(item.idempotency_key, version=item.version)
+        await self.outbox.finish_claim(item)
         return 1
 
     async def _resolve_intent(self, item: OutboxItem) -> OutboxItem | None:
@@ -140,6 +140,8 @@ class OutboxFlusher:
         while not (stop.is_set() or self._stop.is_set()):
             try:
                 await self.flush_once(stop)
+            except OutboxUnavailable as exc:
+                log.warning("outbox unavailable; will retry: %s", exc.reason)
             except Exception:
                 log.exception("outbox flush failed; will retry")
             with contextlib.suppress(TimeoutError):

@@ -10,19 +10,33 @@ Whatever happens inside the block — an explicit status, an early return, an ex
 cancelled task — exactly one `report_execution` closes the decision, with an idempotency key
 derived from the decision id. When ContextDB cannot be reached the gate fails closed: the
 outcome is `abstain`, `unavailable_reason` says why, and there is no decision to report on.
+
+A decision recorded but never heard of is closed too. Each evaluation carries a request key
+of the host's: when the answer is lost (a reset, an engine killed after recording), the gate
+asks once more with the same key and the backend returns the decision it recorded, not a new
+one. An answer that arrives after the gate gave up (its budget, or the tool was cancelled)
+is still heard in the background and closed at once (`failed` on an `act`, else `skipped`:
+nothing ran on it). What even that misses, the ledger's sweeper closes (`memory.ledger`).
+
+The gate keeps to its budgets whatever the backend or the outbox does: the evaluation within
+`evaluate_timeout_s`, each outbox step within `outbox_timeout_s`, the receipt within
+`report_timeout_s`. A step past its bound is left running in the background (a late
+decision is closed, a late outbox row is delivered under its key), never waited for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from memory.backend import MemoryBackend
-from memory.errors import MemoryConflict, MemoryLayerError, MemoryRejected
+from memory.errors import MemoryConflict, MemoryLayerError, MemoryRejected, MemoryUnavailable
 from memory.models import (
     ActionDecision,
     ActionSlot,
@@ -33,6 +47,23 @@ from memory.models import (
 from memory.outbox import Outbox
 
 log = logging.getLogger("memory.gate")
+_T = TypeVar("_T")
+# Pause before asking again (same request key) after an answer was lost.
+RETRY_PAUSE_S = 0.05
+OUTBOX_TIMEOUT_S = 0.5
+
+
+async def within(awaitable: Awaitable[_T], timeout_s: float, *, cancel: bool = True) -> _T:
+    """The result if it comes within `timeout_s`, else TimeoutError at once: the work is
+    cancelled without being waited for (or, `cancel=False`, left running), so a call that
+    ignores or delays its cancellation cannot hold the caller past the bound."""
+    task = asyncio.ensure_future(awaitable)
+    done, _ = await asyncio.wait({task}, timeout=timeout_s)
+    if not done:
+        if cancel:
+            task.cancel()
+        raise TimeoutError
+    return task.result()
 
 
 @dataclass
@@ -51,6 +82,7 @@ class GateDecision:
     deferred: bool = False
     _outbox: Outbox | None = field(default=None, repr=False)
     _intent_recorded: bool = field(default=False, repr=False)
+    _outbox_timeout_s: float = field(default=OUTBOX_TIMEOUT_S, repr=False)
 
     @property
     def outcome(self) -> str:
@@ -106,8 +138,12 @@ class GateDecision:
         if self._outbox is None:
             return
         try:
-            await self._outbox.record_intent(
-                self.idempotency_key, "receipt", self.user_id, self._payload(context)
+            await within(
+                self._outbox.record_intent(
+                    self.idempotency_key, "receipt", self.user_id, self._payload(context)
+                ),
+                self._outbox_timeout_s,
+                cancel=False,
             )
         except Exception as exc:
             # The outbox is a fallback: without it the action still runs and the receipt is
@@ -136,32 +172,48 @@ class ActionGate:
         *,
         evaluate_timeout_s: float = 1.5,
         report_timeout_s: float = 1.5,
+        outbox_timeout_s: float = OUTBOX_TIMEOUT_S,
     ) -> None:
         self._backend = backend
         self._outbox = outbox
         self._evaluate_timeout_s = evaluate_timeout_s
         self._report_timeout_s = report_timeout_s
+        self._outbox_timeout_s = outbox_timeout_s
+        # Late decisions being closed; kept so they are not garbage-collected mid-way.
+        self._closing: set[asyncio.Task[None]] = set()
 
     @contextlib.asynccontextmanager
     async def evaluate(
         self, user_id: str, action_name: str, query: str, slot: ActionSlot | None
     ) -> AsyncIterator[GateDecision]:
-        gate = GateDecision(user_id, action_name, None, _outbox=self._outbox)
-        # Shielded: a caller barging in while ContextDB decides must not leave a decision the
-        # service recorded without its receipt. The evaluation finishes (bounded by its
-        # timeout), its decision is closed as failed/cancelled, and the cancellation goes on.
-        evaluation = asyncio.ensure_future(
-            asyncio.wait_for(
-                self._backend.evaluate_action(user_id, query, slot=slot),
-                timeout=self._evaluate_timeout_s,
-            )
+        gate = GateDecision(
+            user_id,
+            action_name,
+            None,
+            _outbox=self._outbox,
+            _outbox_timeout_s=self._outbox_timeout_s,
         )
+        # Not cancelled with the caller, nor at the budget: a decision the service recorded
+        # is heard even when nobody waits for it any more, and closed (`_close_when_heard`).
+        evaluation = asyncio.ensure_future(
+            self._decide(user_id, query, slot, request_key=f"gate:{uuid.uuid4().hex}")
+        )
+        deadline = asyncio.get_running_loop().time() + self._evaluate_timeout_s
         try:
-            gate.decision = await asyncio.shield(evaluation)
+            gate.decision = await within(evaluation, self._evaluate_timeout_s, cancel=False)
         except asyncio.CancelledError:
-            await self._close_cancelled_evaluation(gate, evaluation)
+            # A caller barging in while ContextDB decides: the decision is waited for within
+            # what is left of the budget and closed before the cancellation goes on.
+            remaining = deadline - asyncio.get_running_loop().time()
+            with contextlib.suppress(Exception):
+                await within(evaluation, max(0.0, remaining), cancel=False)
+            closing = self._close_when_heard(gate, evaluation, "cancelled")
+            if evaluation.done():
+                await asyncio.shield(closing)
             raise
         except (MemoryLayerError, TimeoutError) as exc:
+            if isinstance(exc, TimeoutError):
+                self._close_when_heard(gate, evaluation, "decision_too_late")
             gate.unavailable_reason = _describe(exc)
             log.warning("gate failed closed for %s: %s", action_name, gate.unavailable_reason)
             yield gate
@@ -188,14 +240,46 @@ class ActionGate:
                     gate.skipped()
             await asyncio.shield(self._close(gate))
 
-    async def _close_cancelled_evaluation(
-        self, gate: GateDecision, evaluation: asyncio.Future[ActionDecision]
-    ) -> None:
-        with contextlib.suppress(BaseException):
-            gate.decision = await evaluation
-        if gate.decision is not None:
-            gate.failed("cancelled")
-            await asyncio.shield(self._close(gate))
+    async def _decide(
+        self, user_id: str, query: str, slot: ActionSlot | None, *, request_key: str
+    ) -> ActionDecision:
+        try:
+            return await self._backend.evaluate_action(
+                user_id, query, slot=slot, request_key=request_key
+            )
+        except MemoryUnavailable as exc:
+            # The answer may be what was lost, after the decision was recorded: the same key
+            # brings that decision back instead of making a second one.
+            log.warning("evaluation failed (%s); asking again under its request key", exc)
+            await asyncio.sleep(RETRY_PAUSE_S)
+            return await self._backend.evaluate_action(
+                user_id, query, slot=slot, request_key=request_key
+            )
+
+    def _close_when_heard(
+        self, gate: GateDecision, evaluation: asyncio.Future[ActionDecision], reason: str
+    ) -> asyncio.Task[None]:
+        """The caller stopped waiting; a decision that still arrives is closed at once."""
+
+        async def close() -> None:
+            try:
+                decision = await evaluation
+            except BaseException:
+                return  # nothing recorded reached us: the ledger's sweeper closes the rest
+            # Its own object: the tool that stopped waiting keeps the fail-closed one it got.
+            unused = dataclasses.replace(gate, decision=decision)
+            log.warning("decision %s arrived unused (%s); closing it", unused.decision_id, reason)
+            # Nothing ran on it: failed with the reason on an act (aligned), else skipped.
+            if unused.outcome == "act":
+                unused.failed(reason)
+            else:
+                unused.skipped()
+            await self._close(unused)
+
+        task = asyncio.create_task(close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return task
 
     async def _close(self, gate: GateDecision) -> None:
         """Send the one receipt. Whatever the receipt call returns, it never raises: a
@@ -205,7 +289,7 @@ class ActionGate:
         # Durable before the network call when a side effect ran (an intent exists).
         queued = gate._intent_recorded and await self._queue(gate, key, payload, hold=True)
         try:
-            gate.receipt = await asyncio.wait_for(
+            gate.receipt = await within(
                 self._backend.report_execution(
                     gate.user_id,
                     payload["decision_id"],
@@ -215,7 +299,7 @@ class ActionGate:
                     external_ref=gate.external_ref,
                     error_code=gate.error_code,
                 ),
-                timeout=self._report_timeout_s,
+                self._report_timeout_s,
             )
         except MemoryConflict as exc:
             # A terminal receipt already exists for this decision (an earlier send landed).
@@ -248,7 +332,11 @@ class ActionGate:
         if self._outbox is None:
             return False
         try:
-            await self._outbox.put(key, "receipt", gate.user_id, payload, hold=hold)
+            await within(
+                self._outbox.put(key, "receipt", gate.user_id, payload, hold=hold),
+                self._outbox_timeout_s,
+                cancel=False,
+            )
         except Exception as exc:
             log.error("outbox unavailable for receipt %s: %s", gate.decision_id, exc)
             return False
@@ -257,7 +345,7 @@ class ActionGate:
     async def _settle(self, key: str, queued: bool) -> None:
         if queued and self._outbox is not None:
             try:
-                await self._outbox.mark_done(key)
+                await within(self._outbox.mark_done(key), self._outbox_timeout_s, cancel=False)
             except Exception as exc:
                 # The row replays later under the same key, which the backend dedupes.
                 log.error("outbox could not mark %s delivered: %s", key, exc)
@@ -265,7 +353,9 @@ class ActionGate:
     async def _park(self, key: str, reason: str) -> None:
         if self._outbox is not None:
             try:
-                await self._outbox.mark_dead(key, reason)
+                await within(
+                    self._outbox.mark_dead(key, reason), self._outbox_timeout_s, cancel=False
+                )
             except Exception as exc:
                 log.error("outbox could not park %s: %s", key, exc)
 

@@ -3,6 +3,17 @@
 pycontextdb decides but keeps no decision ids or receipts; the Cloud data plane does.
 This ledger gives the local engine the same contract: a uuid per decision bound to the
 caller's partition, and exactly one terminal receipt per decision with idempotent replay.
+
+Every decision is closed, including one whose answer never reached the worker (the engine
+killed, or timed out, between recording it and replying):
+
+- A decision may carry the host's `request_key` (the gate sends one per evaluation): asking
+  again with the same key returns the decision already recorded, not a second one, so a
+  retry after a lost answer learns the decision and closes it.
+- `sweep_open` closes what is still open after `older_than_s` with a receipt of its own:
+  `failed`, `error_code` `decision_never_closed`, action `decision_sweeper`. Nothing was
+  executed on such a decision by the sweeper, so its receipt is `aligned` whatever the
+  outcome (a `failed` receipt from an action would count as a violation on a non-`act`).
 """
 
 from __future__ import annotations
@@ -50,7 +61,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     outcome TEXT NOT NULL,
     memory_ids TEXT NOT NULL,
     pending_ids TEXT NOT NULL,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    request_key TEXT
 );
 CREATE TABLE IF NOT EXISTS receipts (
     decision_id TEXT PRIMARY KEY REFERENCES decisions(decision_id),
@@ -79,6 +91,19 @@ _WRITE_COLUMNS = {
 }
 
 _TERMINAL_STATUSES = frozenset({"succeeded", "failed", "skipped"})
+# Decisions created before request keys get the column on open.
+_DECISION_COLUMNS = {"request_key": "TEXT"}
+_REQUEST_KEY_INDEX = (
+    "CREATE UNIQUE INDEX IF NOT EXISTS decisions_request_key ON decisions (user_id, request_key)"
+    " WHERE request_key IS NOT NULL"
+)
+# What the sweeper writes on a decision nobody closed.
+SWEEP_ACTION = "decision_sweeper"
+SWEEP_ERROR = "decision_never_closed"
+
+
+def sweep_key(decision_id: str) -> str:
+    return f"sweep:{decision_id}"
 
 
 @dataclass(frozen=True)
@@ -121,6 +146,16 @@ class WriteRecord:
 
     state: str
     ids: list[str]
+
+
+@dataclass(frozen=True)
+class RecordedDecision:
+    """A decision found by its request key: what the ledger keeps of it."""
+
+    decision_id: str
+    outcome: str
+    memory_ids: list[str]
+    pending_ids: list[str]
 
 
 @dataclass(frozen=True)
@@ -204,10 +239,15 @@ class DecisionLedger:
         private_file(self.path)
         conn = self._connect_file()
         conn.executescript(_SCHEMA)
-        present = {row[1] for row in conn.execute("PRAGMA table_info(idempotent_writes)")}
-        for column, ddl in _WRITE_COLUMNS.items():
-            if column not in present:
-                conn.execute(f"ALTER TABLE idempotent_writes ADD COLUMN {column} {ddl}")
+        for table, columns in (
+            ("idempotent_writes", _WRITE_COLUMNS),
+            ("decisions", _DECISION_COLUMNS),
+        ):
+            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for column, ddl in columns.items():
+                if column not in present:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}")
+        conn.execute(_REQUEST_KEY_INDEX)
         # Which file we hold: a file deleted or replaced under us is noticed on next use.
         self._inode = os.stat(self.path).st_ino
         return conn
@@ -270,15 +310,27 @@ class DecisionLedger:
         outcome: str,
         memories: list,
         pending_ids: list[str],
-    ) -> ActionDecision:
+        request_key: str | None = None,
+    ) -> ActionDecision | RecordedDecision:
+        """A new decision; or, when `request_key` was seen before for this caller, the
+        decision recorded then (as a `RecordedDecision`: ids only, the engine loads them)."""
         decision = new_decision(outcome, memories, pending_ids)
-        await asyncio.to_thread(self._insert_decision, user_id, query, decision)
-        return decision
+        recorded = await asyncio.to_thread(
+            self._insert_decision, user_id, query, decision, request_key
+        )
+        return decision if recorded is None else recorded
 
-    def _insert_decision(self, user_id: str, query: str, decision: ActionDecision) -> None:
-        with self._connect() as conn:
+    def _insert_decision(
+        self, user_id: str, query: str, decision: ActionDecision, request_key: str | None
+    ) -> RecordedDecision | None:
+        with self._connect() as conn, immediate_transaction(conn):
+            if request_key is not None:
+                found = self._find_request(conn, user_id, request_key)
+                if found is not None:
+                    return found
             conn.execute(
-                "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO decisions (decision_id, user_id, query, outcome, memory_ids,"
+                " pending_ids, created_at, request_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     decision.decision_id,
                     user_id,
@@ -287,8 +339,62 @@ class DecisionLedger:
                     json.dumps([m.id for m in decision.memories]),
                     json.dumps(decision.pending_confirmation_ids),
                     _now(),
+                    request_key,
                 ),
             )
+        return None
+
+    async def find_request(self, user_id: str, request_key: str) -> RecordedDecision | None:
+        """The decision recorded under this caller's request key, if any."""
+
+        def find() -> RecordedDecision | None:
+            with self._connect() as conn:
+                return self._find_request(conn, user_id, request_key)
+
+        return await asyncio.to_thread(find)
+
+    @staticmethod
+    def _find_request(
+        conn: sqlite3.Connection, user_id: str, request_key: str
+    ) -> RecordedDecision | None:
+        row = conn.execute(
+            "SELECT decision_id, outcome, memory_ids, pending_ids FROM decisions"
+            " WHERE user_id = ? AND request_key = ?",
+            (user_id, request_key),
+        ).fetchone()
+        if row is None:
+            return None
+        return RecordedDecision(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
+
+    async def sweep_open(self, older_than_s: float, *, limit: int = 500) -> list[str]:
+        """Close every decision still without a receipt `older_than_s` after it was made
+        (see the module docstring); returns the ids closed."""
+
+        def sweep() -> list[str]:
+            cutoff = datetime.now(UTC).timestamp() - older_than_s
+            closed: list[str] = []
+            with self._connect() as conn, immediate_transaction(conn):
+                rows = conn.execute(
+                    "SELECT d.decision_id, d.created_at FROM decisions d"
+                    " LEFT JOIN receipts r USING (decision_id) WHERE r.decision_id IS NULL"
+                    " ORDER BY d.created_at LIMIT ?",
+                    (limit,),
+                ).fetchall()
+                for decision_id, created_at in rows:
+                    if datetime.fromisoformat(created_at).timestamp() > cutoff:
+                        continue
+                    conn.execute(
+                        "INSERT INTO receipts VALUES (?, ?, ?, ?, ?, 'failed', 'aligned',"
+                        " NULL, ?, ?)",
+                        (decision_id, f"rcpt_{uuid.uuid4().hex}", sweep_key(decision_id),
+                         "sweeper", SWEEP_ACTION, SWEEP_ERROR, _now()),
+                    )  # fmt: skip
+                    closed.append(decision_id)
+            if closed:
+                log.warning("closed %d decision(s) nobody closed: %s", len(closed), SWEEP_ERROR)
+            return closed
+
+        return await asyncio.to_thread(sweep)
 
     async def report(self, request: ReceiptRequest) -> ExecutionReceiptResponse:
         request.validate()

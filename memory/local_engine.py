@@ -29,7 +29,7 @@ from contextdb_cloud_client import Memory, RecallResult
 from memory import embedders, sqlite_stats
 from memory.decisions import decide_in_slot
 from memory.errors import MemoryNotFound, MemoryRejected, MemoryUnavailable
-from memory.ledger import DecisionLedger, DecisionRecord, ReceiptRequest
+from memory.ledger import DecisionLedger, DecisionRecord, ReceiptRequest, RecordedDecision
 from memory.models import (
     ActionDecision,
     ActionSlot,
@@ -139,22 +139,53 @@ class LocalEngine:
         )
 
     async def evaluate_action(
-        self, user_id: str, query: str, *, slot: ActionSlot | None = None, top_k: int = 5
+        self,
+        user_id: str,
+        query: str,
+        *,
+        slot: ActionSlot | None = None,
+        top_k: int = 5,
+        request_key: str | None = None,
     ) -> ActionDecision:
+        """A recorded decision. With `request_key` (the host's key for this evaluation),
+        asking again returns the decision recorded the first time: a retry after a lost
+        answer never leaves a decision nobody knows about."""
+        if request_key is not None:
+            found = await self._guard(self._ledger.find_request(user_id, request_key))
+            if found is not None:
+                return await self._recorded(user_id, found)
         if slot is None:
             decided = await self._guard(self._verifier_for(user_id).decide(query, user_id=user_id))
             outcome, items, pending = decided.kind, decided.memories, decided.pending_confirmation
         else:
             outcome, items, pending = await self._decide_in_slot(user_id, query, slot, top_k)
-        return await self._guard(
+        await self._fault_point("decision:decided")
+        decision = await self._guard(
             self._ledger.record_decision(
                 user_id=user_id,
                 query=query,
                 outcome=outcome,
                 memories=[memory_from_item(m) for m in items],
                 pending_ids=pending,
+                request_key=request_key,
             )
         )
+        if isinstance(decision, RecordedDecision):  # a concurrent ask with the same key
+            decision = await self._recorded(user_id, decision)
+        await self._fault_point("decision:recorded")
+        return decision
+
+    async def _recorded(self, user_id: str, found: RecordedDecision) -> ActionDecision:
+        return ActionDecision(
+            decision_id=found.decision_id,
+            outcome=found.outcome,  # type: ignore[arg-type]
+            memories=await self._load(user_id, found.memory_ids),
+            pending_confirmation_ids=found.pending_ids,
+        )
+
+    async def sweep_open_decisions(self, older_than_s: float) -> list[str]:
+        """Close decisions nobody closed (`memory.ledger`); returns their ids."""
+        return await self._guard(self._ledger.sweep_open(older_than_s))  # type: ignore[no-any-return]
 
     async def _decide_in_slot(
         self, user_id: str, query: str, slot: ActionSlot, top_k: int
@@ -187,7 +218,7 @@ class LocalEngine:
         external_ref: str | None = None,
         error_code: str | None = None,
     ) -> ExecutionReceiptResponse:
-        return await self._ledger.report(
+        response = await self._ledger.report(
             ReceiptRequest(
                 user_id=user_id,
                 decision_id=decision_id,
@@ -198,6 +229,8 @@ class LocalEngine:
                 error_code=error_code,
             )
         )
+        await self._fault_point("receipt:reported")
+        return response
 
     async def pending_confirmations(self, user_id: str) -> list[Memory]:
         items = await self._guard(
@@ -246,8 +279,9 @@ class LocalEngine:
             await self._fault_point("recorded")
         return [memory_from_item(m) for m in stored]
 
-    # Fault-injection point for the replay tests (kill or raise after a named step:
-    # "begun", "fact:<i>", "recorded"). Always None in production.
+    # Fault-injection point for the replay tests (kill or raise after a named step: a write's
+    # "begun", "fact:<i>", "recorded"; a decision's "decision:decided", "decision:recorded";
+    # a receipt's "receipt:reported"). Always None in production.
     fault_hook: ClassVar[Callable[[str], Awaitable[None]] | None] = None
 
     async def _fault_point(self, step: str) -> None:

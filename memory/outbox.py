@@ -22,6 +22,13 @@ until the configured key changes (401/403), or park as `dead` (422, 404, 409, or
 `max_attempts`). Parked rows keep their reason; `python -m memory.outbox` lists and
 re-drives them.
 
+Times are this host's clock. Every write that sets a deadline (a lease, a next attempt) also
+stamps the row with the time it was written (`stamped_at`); a reader that finds a stamp in its
+future knows the clock went back, and re-bases the row's deadlines on its own clock, keeping
+only the wait that was left. A jump back by minutes therefore delays a row by at most the
+wait it already had (a lease, a backoff), never by the size of the jump. (The shared Postgres
+outbox uses the database's clock instead, `memory.pg_outbox`.)
+
 A damaged outbox file (garbage bytes, a deleted file) is moved aside with a log line and
 recreated; a file that cannot be written at all raises `OutboxUnavailable`, so callers
 deliver directly instead.
@@ -87,7 +94,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     lease_owner TEXT,
     version INTEGER NOT NULL DEFAULT 1,
     config_fingerprint TEXT,
-    parked_from TEXT
+    parked_from TEXT,
+    stamped_at REAL
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(state, next_attempt_at);
 """
@@ -97,12 +105,34 @@ _ADDED_COLUMNS = {
     "version": "INTEGER NOT NULL DEFAULT 1",
     "config_fingerprint": "TEXT",
     "parked_from": "TEXT",
+    "stamped_at": "REAL",
 }
 _COLUMNS = (
     "idempotency_key, kind, user_id, payload, state, attempts, created_at, last_error,"
     " version, next_attempt_at, lease_until, lease_owner"
 )
-_DUE = "state IN ('pending', 'intent') AND lease_until <= ? AND next_attempt_at <= ?"
+_DUE = "state IN ('pending', 'intent') AND lease_until <= :now AND next_attempt_at <= :now"
+# What a spill hands over to the shared outbox: any row nobody holds, parked ones included.
+_MOVABLE = (
+    "(state IN ('pending', 'intent') AND lease_until <= :now) OR state IN ('needs_config', 'dead')"
+)
+# A clock is trusted to this much disagreement between two processes' reads before a row
+# stamped in the future counts as written before a jump back.
+_CLOCK_SLACK_S = 1.0
+# Rows written "in the future" (the clock went back since): deadlines re-based on now.
+_REBASE = (
+    "UPDATE outbox SET next_attempt_at = :now + MAX(0, next_attempt_at - stamped_at),"
+    " lease_until = CASE WHEN lease_until > 0 THEN :now + MAX(0, lease_until - stamped_at)"
+    " ELSE 0 END, stamped_at = :now WHERE stamped_at > :now + :slack"
+)
+
+
+def rebase_after_clock_jump(conn: sqlite3.Connection, now: float) -> int:
+    """Call inside the transaction that reads due rows; returns how many were re-based."""
+    count = conn.execute(_REBASE, {"now": now, "slack": _CLOCK_SLACK_S}).rowcount
+    if count:
+        log.warning("outbox: clock went back; %d row(s) re-based on the current clock", count)
+    return count
 
 
 @dataclass(frozen=True)
@@ -270,10 +300,10 @@ class Outbox:
         now = time.time()
         await self._sql(
             "INSERT OR IGNORE INTO outbox (idempotency_key, kind, user_id, payload, state,"
-            " next_attempt_at, lease_until, lease_owner, created_at)"
-            " VALUES (?, ?, ?, ?, 'intent', ?, ?, ?, ?)",
+            " next_attempt_at, lease_until, lease_owner, created_at, stamped_at)"
+            " VALUES (?, ?, ?, ?, 'intent', ?, ?, ?, ?, ?)",
             (key, kind, user_id, json.dumps(payload), now, now + self._intent_grace_s,
-             self.owner, now),
+             self.owner, now, now),
         )  # fmt: skip
 
     async def put(
@@ -301,11 +331,12 @@ class Outbox:
             with immediate_transaction(conn):
                 conn.execute(
                     "INSERT INTO outbox (idempotency_key, kind, user_id, payload, state,"
-                    " next_attempt_at, lease_until, lease_owner, created_at)"
-                    " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?)"
+                    " next_attempt_at, lease_until, lease_owner, created_at, stamped_at)"
+                    " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)"
                     " ON CONFLICT(idempotency_key) DO UPDATE SET"
                     "  payload = excluded.payload, state = 'pending',"
                     "  next_attempt_at = excluded.next_attempt_at,"
+                    "  stamped_at = excluded.stamped_at,"
                     "  version = outbox.version + 1,"
                     # Never steal a live lease from another sender: it is sending right now.
                     "  lease_owner = CASE WHEN outbox.lease_until > ?"
@@ -316,7 +347,7 @@ class Outbox:
                     "   ELSE excluded.lease_until END"
                     " WHERE outbox.state IN ('intent', 'pending')",
                     (key, kind, user_id, json.dumps(payload), now, lease_until, owner, now,
-                     now, self.owner, now, self.owner),
+                     now, now, self.owner, now, self.owner),
                 )  # fmt: skip
                 row = conn.execute(
                     "SELECT state, lease_owner FROM outbox WHERE idempotency_key = ?", (key,)
@@ -336,9 +367,9 @@ class Outbox:
         if not deleted:
             # Rewritten while in flight: release it so the newer payload goes out next.
             await self._sql(
-                "UPDATE outbox SET lease_until = 0, lease_owner = NULL, next_attempt_at = ?"
-                " WHERE idempotency_key = ?",
-                (time.time(), key),
+                "UPDATE outbox SET lease_until = 0, lease_owner = NULL, next_attempt_at = ?,"
+                " stamped_at = ? WHERE idempotency_key = ?",
+                (now := time.time(), now, key),
             )
 
     async def settle(
@@ -362,12 +393,14 @@ class Outbox:
                     return None
                 attempts = row[0] + 1
                 state, reason, wait = self._settlement(failure, attempts, row[1], delay_s)
+                now = time.time()
                 conn.execute(
                     "UPDATE outbox SET attempts = ?, state = ?, last_error = ?,"
                     " next_attempt_at = ?, lease_until = 0, lease_owner = NULL,"
-                    " config_fingerprint = ?, parked_from = ? WHERE idempotency_key = ?",
-                    (attempts, state, reason[:500], time.time() + wait,
-                     self.config_fingerprint, row[1] if state in PARKED_STATES else None, key),
+                    " config_fingerprint = ?, parked_from = ?, stamped_at = ?"
+                    " WHERE idempotency_key = ?",
+                    (attempts, state, reason[:500], now + wait, self.config_fingerprint,
+                     row[1] if state in PARKED_STATES else None, now, key),
                 )  # fmt: skip
             if state in PARKED_STATES:
                 log.error("outbox row %s parked as %s: %s", key, state, reason)
@@ -408,38 +441,72 @@ class Outbox:
     async def reschedule(self, key: str, delay_s: float, error: str) -> None:
         await self._sql(
             "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, lease_until = 0,"
-            " lease_owner = NULL, last_error = ? WHERE idempotency_key = ?",
-            (time.time() + delay_s, error[:500], key),
+            " lease_owner = NULL, last_error = ?, stamped_at = ? WHERE idempotency_key = ?",
+            ((now := time.time()) + delay_s, error[:500], now, key),
         )
 
     # -- flusher side ----------------------------------------------------------------------
 
     async def claim_due(self, *, limit: int = 10, lease_s: float = 30.0) -> list[OutboxItem]:
         """Lease due rows under one claim token; renew each (`renew`) right before sending."""
+        return await self._claim(_DUE, limit, lease_s)
+
+    async def claim_movable(self, *, limit: int = 100, lease_s: float = 30.0) -> list[OutboxItem]:
+        """Lease every row nobody holds, due or not, parked or not (a spill handing its rows
+        to the shared outbox, `memory.spill`); `mark_done(key, version=...)` each once moved."""
+        return await self._claim(_MOVABLE, limit, lease_s)
+
+    async def _claim(self, where: str, limit: int, lease_s: float) -> list[OutboxItem]:
         token = f"claim:{os.getpid()}:{uuid.uuid4().hex[:12]}"
 
         def claim(conn: sqlite3.Connection) -> list[OutboxItem]:
-            now = time.time()
             with immediate_transaction(conn):
+                now = time.time()
+                rebase_after_clock_jump(conn, now)
                 rows = conn.execute(
-                    f"SELECT {_COLUMNS} FROM outbox WHERE {_DUE} ORDER BY created_at LIMIT ?",
-                    (now, now, limit),
+                    f"SELECT {_COLUMNS} FROM outbox WHERE {where} ORDER BY created_at LIMIT :limit",
+                    {"now": now, "limit": limit},
                 ).fetchall()
                 conn.executemany(
-                    "UPDATE outbox SET lease_until = ?, lease_owner = ? WHERE idempotency_key = ?",
-                    [(now + lease_s, token, row[0]) for row in rows],
+                    "UPDATE outbox SET lease_until = ?, lease_owner = ?, stamped_at = ?"
+                    " WHERE idempotency_key = ?",
+                    [(now + lease_s, token, now, row[0]) for row in rows],
                 )
             return [item_from_row((*row[:10], now + lease_s, token)) for row in rows]
 
         return await self._run(claim)
 
+    async def release(self, item: OutboxItem) -> None:
+        """Give back a claimed row untouched (a move that stopped part-way)."""
+        await self._sql(
+            "UPDATE outbox SET lease_until = 0, lease_owner = NULL"
+            " WHERE idempotency_key = ? AND lease_owner = ?",
+            (item.idempotency_key, item.lease_owner),
+        )
+
+    async def finish_claim(self, item: OutboxItem) -> None:
+        """A claimed row was delivered (the flusher's `mark_done`)."""
+        await self.mark_done(item.idempotency_key, version=item.version)
+
+    async def settle_claim(
+        self, item: OutboxItem, failure: Failure, *, delay_s: float | None = None
+    ) -> OutboxState | None:
+        """A claimed row's delivery failed (the flusher's `settle`)."""
+        return await self.settle(item.idempotency_key, failure, delay_s=delay_s)
+
     async def renew(self, item: OutboxItem, lease_s: float) -> bool:
         """Extend this claim's lease on one row; False when it was lost (another sender has
         it now, or it was delivered or changed meanwhile) — then do not send it."""
         renewed = await self._sql(
-            "UPDATE outbox SET lease_until = ? WHERE idempotency_key = ? AND lease_owner = ?"
-            " AND version = ? AND state IN ('pending', 'intent')",
-            (time.time() + lease_s, item.idempotency_key, item.lease_owner, item.version),
+            "UPDATE outbox SET lease_until = ?, stamped_at = ? WHERE idempotency_key = ?"
+            " AND lease_owner = ? AND version = ? AND state IN ('pending', 'intent')",
+            (
+                (now := time.time()) + lease_s,
+                now,
+                item.idempotency_key,
+                item.lease_owner,
+                item.version,
+            ),
         )
         return renewed == 1
 
@@ -465,10 +532,10 @@ class Outbox:
             return 0
         count = await self._sql(
             "UPDATE outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
-            " next_attempt_at = ?,"
+            " next_attempt_at = ?, stamped_at = ?,"
             " last_error = 'redriven after a configuration change: ' || COALESCE(last_error, '')"
             " WHERE state = 'needs_config' AND config_fingerprint IS NOT ?",
-            (time.time(), current),
+            (now := time.time(), now, current),
         )
         if count:
             log.info("outbox: %d rows parked for configuration re-driven (key changed)", count)
@@ -480,15 +547,16 @@ class Outbox:
         now = time.time()
         base = (
             "UPDATE outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
-            " next_attempt_at = ?, lease_until = 0, lease_owner = NULL"
+            " next_attempt_at = ?, stamped_at = ?, lease_until = 0, lease_owner = NULL"
             " WHERE state IN ('needs_config', 'dead')"
         )
         if keys is None:
-            return await self._sql(base, (now,))
+            return await self._sql(base, (now, now))
 
         def each(conn: sqlite3.Connection) -> int:
             return sum(
-                conn.execute(base + " AND idempotency_key = ?", (now, key)).rowcount for key in keys
+                conn.execute(base + " AND idempotency_key = ?", (now, now, key)).rowcount
+                for key in keys
             )
 
         return await self._run(each)
@@ -512,13 +580,20 @@ class Outbox:
         return await self.items(states=PARKED_STATES)
 
     async def has_due(self) -> bool:
-        now = time.time()
-        return await self._run(
-            lambda conn: (
-                conn.execute(f"SELECT 1 FROM outbox WHERE {_DUE} LIMIT 1", (now, now)).fetchone()
-                is not None
-            )
-        )
+        return await self._exists(_DUE)
+
+    async def has_movable(self) -> bool:
+        return await self._exists(_MOVABLE)
+
+    async def _exists(self, where: str) -> bool:
+        def found(conn: sqlite3.Connection) -> bool:
+            with immediate_transaction(conn):
+                now = time.time()
+                rebase_after_clock_jump(conn, now)
+                row = conn.execute(f"SELECT 1 FROM outbox WHERE {where} LIMIT 1", {"now": now})
+                return row.fetchone() is not None
+
+        return await self._run(found)
 
 
 def __getattr__(name: str) -> Any:

@@ -1,6 +1,7 @@
 """`python -m memory.outbox list | parked | redrive KEY... | redrive --all [--path FILE]`.
 
-With DATABASE_URL set (and no --path) it reads the shared Postgres outbox.
+With DATABASE_URL set (and no --path) it reads the shared Postgres outbox and this host's
+spill (rows kept while Postgres did not answer, memory.spill).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from pathlib import Path
 
 from memory.errors import OutboxUnavailable
 from memory.outbox import PARKED_STATES, Outbox, OutboxItem
-from memory.pg_outbox import PgOutbox
 from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
+from memory.spill import SpillingOutbox
 
 
 def _age(ts: float) -> str:
@@ -43,7 +44,8 @@ async def _cli(args: argparse.Namespace) -> int:
         # DATABASE_URL: the one queue every host shares.
         database = SharedDatabase(settings.database_dsn)
         try:
-            return await _command(args, PgOutbox.for_database(database, settings))
+            # This host's spill (rows kept while Postgres did not answer) is listed too.
+            return await _command(args, SpillingOutbox.for_settings(database, settings))
         finally:
             await database.close()
     path = args.path or settings.outbox_path

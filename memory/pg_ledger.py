@@ -5,6 +5,10 @@ What one engine process used to serialise in memory is serialised by the databas
 a receipt is reported under a row lock on its decision (`FOR UPDATE`), and one idempotent
 fact write per key runs at a time across hosts under a session advisory lock, which the
 database releases by itself if the host holding it dies.
+
+Request keys and the sweeper work as in `memory.ledger`; here the sweeper also leaves alone
+a decision whose receipt is still queued in the shared outbox (`receipt:<decision id>`), and
+it runs on the database's clock, so hosts whose clocks disagree sweep alike.
 """
 
 from __future__ import annotations
@@ -19,15 +23,19 @@ import asyncpg
 
 from memory.errors import MemoryConflict, MemoryNotFound, MemoryUnavailable
 from memory.ledger import (
+    SWEEP_ACTION,
+    SWEEP_ERROR,
     DecisionRecord,
     ReceiptRequest,
+    RecordedDecision,
     WriteRecord,
     key_reused,
     new_decision,
     policy_alignment,
     receipt_response,
+    sweep_key,
 )
-from memory.models import ActionDecision, ExecutionReceiptResponse
+from memory.models import ActionDecision, ExecutionReceiptResponse, receipt_idempotency_key
 from memory.postgres import SharedDatabase, SharedStateUnavailable
 
 
@@ -54,20 +62,78 @@ class PgDecisionLedger:
         outcome: str,
         memories: list,
         pending_ids: list[str],
-    ) -> ActionDecision:
+        request_key: str | None = None,
+    ) -> ActionDecision | RecordedDecision:
         decision = new_decision(outcome, memories, pending_ids)
         async with self._connection() as conn:
-            await conn.execute(
+            inserted = await conn.fetchval(
                 "INSERT INTO host_decisions (decision_id, user_id, query, outcome, memory_ids,"
-                " pending_ids) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb)",
+                " pending_ids, request_key) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7)"
+                " ON CONFLICT (user_id, request_key) WHERE request_key IS NOT NULL DO NOTHING"
+                " RETURNING 1",
                 decision.decision_id,
                 user_id,
                 query,
                 outcome,
                 json.dumps([m.id for m in memories]),
                 json.dumps(pending_ids),
+                request_key,
             )
-        return decision
+            if inserted or request_key is None:
+                return decision
+            found = await self._find_request(conn, user_id, request_key)
+        assert found is not None  # the conflicting row exists: decisions are never deleted
+        return found
+
+    async def find_request(self, user_id: str, request_key: str) -> RecordedDecision | None:
+        async with self._connection() as conn:
+            return await self._find_request(conn, user_id, request_key)
+
+    @staticmethod
+    async def _find_request(conn: Any, user_id: str, request_key: str) -> RecordedDecision | None:
+        row = await conn.fetchrow(
+            "SELECT decision_id, outcome, memory_ids::text, pending_ids::text FROM host_decisions"
+            " WHERE user_id = $1 AND request_key = $2",
+            user_id,
+            request_key,
+        )
+        if row is None:
+            return None
+        return RecordedDecision(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
+
+    async def sweep_open(self, older_than_s: float, *, limit: int = 500) -> list[str]:
+        """Close every decision still without a receipt `older_than_s` after it was made
+        (database clock), unless its receipt is queued in the shared outbox; hosts sweeping
+        at once skip each other's rows."""
+        async with self._connection() as conn, conn.transaction():
+            rows = await conn.fetch(
+                "SELECT d.decision_id FROM host_decisions d"
+                " WHERE d.created_at < now() - make_interval(secs => $1)"
+                " AND NOT EXISTS (SELECT 1 FROM host_receipts r"
+                "  WHERE r.decision_id = d.decision_id)"
+                " AND NOT EXISTS (SELECT 1 FROM host_outbox o"
+                "  WHERE o.idempotency_key = $3 || d.decision_id)"
+                " ORDER BY d.created_at LIMIT $2 FOR UPDATE SKIP LOCKED",
+                float(older_than_s),
+                limit,
+                receipt_idempotency_key(""),
+            )
+            closed = []
+            for (decision_id,) in rows:
+                done = await conn.fetchval(
+                    "INSERT INTO host_receipts (decision_id, receipt_id, idempotency_key,"
+                    " payload_hash, action_name, status, policy_alignment, error_code)"
+                    " VALUES ($1, $2, $3, 'sweeper', $4, 'failed', 'aligned', $5)"
+                    " ON CONFLICT DO NOTHING RETURNING 1",
+                    decision_id,
+                    f"rcpt_{uuid.uuid4().hex}",
+                    sweep_key(decision_id),
+                    SWEEP_ACTION,
+                    SWEEP_ERROR,
+                )
+                if done:
+                    closed.append(decision_id)
+        return closed
 
     async def report(self, request: ReceiptRequest) -> ExecutionReceiptResponse:
         request.validate()

@@ -6,15 +6,19 @@ can deliver a row: any host. A host killed mid-call leaves its rows leased to it
 lease runs out, another host's flusher or drain claims and delivers them. Claims use
 `FOR UPDATE SKIP LOCKED`, so hosts draining together never block on (or double-claim) a row.
 
-A database that does not answer raises `OutboxUnavailable`, as an unwritable file does, and
-the callers deliver directly instead.
+Every time in the table (leases, next attempts, creation) is the database's clock
+(`now()`), never a host's: hosts whose clocks disagree, or a host whose clock jumps by
+minutes, still agree on when a lease runs out and when a row is due.
+
+A database that does not answer raises `OutboxUnavailable`, as an unwritable file does; the
+worker's `memory.spill.SpillingOutbox` then keeps the row in a local spill file until the
+database is back.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -41,7 +45,9 @@ _COLUMNS = (
     " version, next_attempt_at, lease_until, lease_owner"
 )
 _RETURNED = ", ".join(f"o.{column.strip()}" for column in _COLUMNS.split(","))
-_DUE = "state IN ('pending', 'intent') AND lease_until <= $1 AND next_attempt_at <= $1"
+# The database's clock in epoch seconds, the unit of every time column in host_outbox.
+NOW = "extract(epoch FROM now())::double precision"
+_DUE = f"state IN ('pending', 'intent') AND lease_until <= {NOW} AND next_attempt_at <= {NOW}"
 _LABEL = Path("postgres:host_outbox")
 
 
@@ -94,14 +100,14 @@ class PgOutbox(Outbox):
     async def record_intent(
         self, key: str, kind: OutboxKind, user_id: str, payload: dict[str, Any]
     ) -> None:
-        now = time.time()
         await self._query(
             "execute",
             "INSERT INTO host_outbox (idempotency_key, kind, user_id, payload, state,"
             " next_attempt_at, lease_until, lease_owner, created_at)"
-            " VALUES ($1, $2, $3, $4::jsonb, 'intent', $5, $6, $7, $5)"
+            f" SELECT $1::text, $2::text, $3::text, $4::jsonb, 'intent', {NOW},"
+            f"  {NOW} + $5::double precision, $6::text, {NOW}"
             " ON CONFLICT (idempotency_key) DO NOTHING",
-            key, kind, user_id, json.dumps(payload), now, now + self._intent_grace_s, self.owner,
+            key, kind, user_id, json.dumps(payload), self._intent_grace_s, self.owner,
         )  # fmt: skip
 
     async def put(
@@ -113,25 +119,25 @@ class PgOutbox(Outbox):
         *,
         hold: bool = True,
     ) -> bool:
-        now = time.time()
-        lease_until = now + self.owner_lease_s if hold else 0.0
         owner = self.owner if hold else None
+        # A lease is live while it runs past now (next_attempt_at is set to now on write).
+        live = "o.lease_until > excluded.next_attempt_at AND o.lease_owner IS DISTINCT FROM $7"
         row = await self._query(
             "fetchrow",
             "INSERT INTO host_outbox AS o (idempotency_key, kind, user_id, payload, state,"
             " next_attempt_at, lease_until, lease_owner, created_at)"
-            " VALUES ($1, $2, $3, $4::jsonb, 'pending', $5, $6, $7, $5)"
+            f" SELECT $1::text, $2::text, $3::text, $4::jsonb, 'pending', {NOW},"
+            f"  CASE WHEN $6::text IS NULL THEN 0 ELSE {NOW} + $5::double precision END,"
+            f"  $6::text, {NOW}"
             " ON CONFLICT (idempotency_key) DO UPDATE SET"
             "  payload = excluded.payload, state = 'pending',"
             "  next_attempt_at = excluded.next_attempt_at, version = o.version + 1,"
             # Never steal a live lease from another sender: it is sending right now.
-            "  lease_owner = CASE WHEN o.lease_until > $5 AND o.lease_owner IS DISTINCT FROM $8"
-            "   THEN o.lease_owner ELSE excluded.lease_owner END,"
-            "  lease_until = CASE WHEN o.lease_until > $5 AND o.lease_owner IS DISTINCT FROM $8"
-            "   THEN o.lease_until ELSE excluded.lease_until END"
+            f"  lease_owner = CASE WHEN {live} THEN o.lease_owner ELSE excluded.lease_owner END,"
+            f"  lease_until = CASE WHEN {live} THEN o.lease_until ELSE excluded.lease_until END"
             " WHERE o.state IN ('intent', 'pending')"
             " RETURNING state, lease_owner",
-            key, kind, user_id, json.dumps(payload), now, lease_until, owner, self.owner,
+            key, kind, user_id, json.dumps(payload), self.owner_lease_s, owner, self.owner,
         )  # fmt: skip
         # No row returned: the key exists and is parked (the WHERE refused the update).
         return hold and row is not None and tuple(row) == ("pending", self.owner)
@@ -147,10 +153,9 @@ class PgOutbox(Outbox):
             # Rewritten while in flight: release it so the newer payload goes out next.
             await self._query(
                 "execute",
-                "UPDATE host_outbox SET lease_until = 0, lease_owner = NULL, next_attempt_at = $2"
-                " WHERE idempotency_key = $1",
+                "UPDATE host_outbox SET lease_until = 0, lease_owner = NULL,"
+                f" next_attempt_at = {NOW} WHERE idempotency_key = $1",
                 key,
-                time.time(),
             )
 
     async def settle(
@@ -173,9 +178,9 @@ class PgOutbox(Outbox):
                 state, reason, wait = self._settlement(failure, attempts, row[1], delay_s)
                 await conn.execute(
                     "UPDATE host_outbox SET attempts = $2, state = $3, last_error = $4,"
-                    " next_attempt_at = $5, lease_until = 0, lease_owner = NULL,"
+                    f" next_attempt_at = {NOW} + $5, lease_until = 0, lease_owner = NULL,"
                     " config_fingerprint = $6, parked_from = $7 WHERE idempotency_key = $1",
-                    key, attempts, state, reason[:500], time.time() + wait,
+                    key, attempts, state, reason[:500], wait,
                     self.config_fingerprint, row[1] if state in PARKED_STATES else None,
                 )  # fmt: skip
         except SharedStateUnavailable as exc:
@@ -197,33 +202,59 @@ class PgOutbox(Outbox):
     async def reschedule(self, key: str, delay_s: float, error: str) -> None:
         await self._query(
             "execute",
-            "UPDATE host_outbox SET attempts = attempts + 1, next_attempt_at = $2,"
+            f"UPDATE host_outbox SET attempts = attempts + 1, next_attempt_at = {NOW} + $2,"
             " lease_until = 0, lease_owner = NULL, last_error = $3 WHERE idempotency_key = $1",
             key,
-            time.time() + delay_s,
+            delay_s,
             error[:500],
         )
+
+    async def adopt(self, item: OutboxItem, *, wait_s: float = 0.0) -> None:
+        """Take over a row from a host's local spill (`memory.spill`), under its own key.
+
+        A row already here under that key (written before the database went away, or left
+        by an earlier move that was interrupted) is kept, unless the spilled row is a newer
+        sendable payload: that replaces it as `put` would, without taking a live lease. The
+        row's attempts, last error and parked state come along; it is due after `wait_s`.
+        Spilled rows are parked only by their sender (from `pending`), never mid-intent.
+        """
+        parked = item.state in PARKED_STATES
+        await self._query(
+            "execute",
+            "INSERT INTO host_outbox AS o (idempotency_key, kind, user_id, payload, state,"
+            " attempts, next_attempt_at, lease_until, created_at, last_error,"
+            " config_fingerprint, parked_from)"
+            f" SELECT $1::text, $2::text, $3::text, $4::jsonb, $5::text, $6::integer,"
+            f"  {NOW} + $7::double precision, 0, {NOW}, $8::text, $9::text, $10::text"
+            " ON CONFLICT (idempotency_key) DO UPDATE SET payload = excluded.payload,"
+            "  state = 'pending', version = o.version + 1,"
+            "  next_attempt_at = excluded.next_attempt_at"
+            " WHERE excluded.state = 'pending' AND o.state IN ('intent', 'pending')"
+            "  AND o.payload IS DISTINCT FROM excluded.payload",
+            item.idempotency_key, item.kind, item.user_id, json.dumps(item.payload), item.state,
+            item.attempts, wait_s, item.last_error, self.config_fingerprint,
+            "pending" if parked else None,
+        )  # fmt: skip
 
     # -- flusher side ----------------------------------------------------------------------
 
     async def claim_due(self, *, limit: int = 10, lease_s: float = 30.0) -> list[OutboxItem]:
         token = f"claim:{os.getpid()}:{uuid.uuid4().hex[:12]}"
-        now = time.time()
         rows = await self._query(
             "fetch",
-            "UPDATE host_outbox AS o SET lease_until = $2, lease_owner = $3"
+            f"UPDATE host_outbox AS o SET lease_until = {NOW} + $1, lease_owner = $2"
             " FROM (SELECT idempotency_key FROM host_outbox"
-            f"  WHERE {_DUE} ORDER BY created_at LIMIT $4 FOR UPDATE SKIP LOCKED) AS due"
+            f"  WHERE {_DUE} ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED) AS due"
             f" WHERE o.idempotency_key = due.idempotency_key RETURNING {_RETURNED}",
-            now, now + lease_s, token, limit,
+            lease_s, token, limit,
         )  # fmt: skip
         return sorted((item_from_row(row) for row in rows), key=lambda item: item.created_at)
 
     async def renew(self, item: OutboxItem, lease_s: float) -> bool:
         renewed = await self._count(
-            "UPDATE host_outbox SET lease_until = $1 WHERE idempotency_key = $2"
+            f"UPDATE host_outbox SET lease_until = {NOW} + $1 WHERE idempotency_key = $2"
             " AND lease_owner = $3 AND version = $4 AND state IN ('pending', 'intent')",
-            time.time() + lease_s,
+            lease_s,
             item.idempotency_key,
             item.lease_owner,
             item.version,
@@ -250,10 +281,9 @@ class PgOutbox(Outbox):
             return 0
         count = await self._count(
             "UPDATE host_outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
-            " next_attempt_at = $1,"
+            f" next_attempt_at = {NOW},"
             " last_error = 'redriven after a configuration change: ' || COALESCE(last_error, '')"
-            " WHERE state = 'needs_config' AND config_fingerprint IS DISTINCT FROM $2",
-            time.time(),
+            " WHERE state = 'needs_config' AND config_fingerprint IS DISTINCT FROM $1",
             current,
         )
         if count:
@@ -263,12 +293,12 @@ class PgOutbox(Outbox):
     async def redrive(self, keys: Sequence[str] | None = None) -> int:
         sql = (
             "UPDATE host_outbox SET state = COALESCE(parked_from, 'pending'), attempts = 0,"
-            " next_attempt_at = $1, lease_until = 0, lease_owner = NULL"
+            f" next_attempt_at = {NOW}, lease_until = 0, lease_owner = NULL"
             " WHERE state IN ('needs_config', 'dead')"
         )
         if keys is None:
-            return await self._count(sql, time.time())
-        return await self._count(sql + " AND idempotency_key = ANY($2)", time.time(), list(keys))
+            return await self._count(sql)
+        return await self._count(sql + " AND idempotency_key = ANY($1)", list(keys))
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -286,7 +316,5 @@ class PgOutbox(Outbox):
         return [item_from_row(row) for row in rows]
 
     async def has_due(self) -> bool:
-        found = await self._query(
-            "fetchval", f"SELECT 1 FROM host_outbox WHERE {_DUE} LIMIT 1", time.time()
-        )
+        found = await self._query("fetchval", f"SELECT 1 FROM host_outbox WHERE {_DUE} LIMIT 1")
         return found is not None

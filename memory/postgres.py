@@ -23,10 +23,13 @@ log = logging.getLogger("memory.postgres")
 
 # One advisory lock key for "applying migrations"; any constant unique to this project.
 _MIGRATION_LOCK = 0x6364625F686F7374  # "cdb_host"
-# Errors that mean "the database is unreachable or refused", never a bug in our SQL.
+# Errors that mean "the database is unreachable or refused", never a bug in our SQL. A
+# connection whose server session was terminated mid-query can also surface as asyncpg's
+# InternalClientError ("cannot switch to state ...; another operation is in progress").
 DATABASE_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.PostgresError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
     OSError,
     TimeoutError,
 )

@@ -30,11 +30,19 @@ class MemorySettings(BaseSettings):
     embedding_model: str = Field(default="mock", alias="CONTEXTDB_EMBEDDING_MODEL")
     engine_idle_exit_s: float = Field(default=900.0, gt=0, alias="CONTEXTDB_ENGINE_IDLE_EXIT_S")
     outbox_path: Path = Field(default=Path(".contextdb/outbox.sqlite3"), alias="MEMORY_OUTBOX_PATH")
+    # With DATABASE_URL: where this host keeps outbox rows while the shared Postgres does
+    # not answer, until they are moved into it (memory.spill).
+    spill_path: Path = Field(default=Path(".contextdb/spill.sqlite3"), alias="MEMORY_SPILL_PATH")
     prefetch_budget_ms: int = Field(default=300, ge=1, le=5000, alias="MEMORY_PREFETCH_BUDGET_MS")
     turn_recall_budget_ms: int = Field(
         default=120, ge=1, le=2000, alias="MEMORY_TURN_RECALL_BUDGET_MS"
     )
     gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
+    # A decision still without a receipt this long after it was made is closed by the
+    # sweeper (the local engine process; `memory.drain` on the shared Postgres).
+    decision_sweep_after_s: float = Field(
+        default=3600.0, gt=0, alias="CONTEXTDB_DECISION_SWEEP_AFTER_S"
+    )
     shutdown_write_budget_ms: int = Field(
         default=3000, ge=1, le=8000, alias="MEMORY_SHUTDOWN_WRITE_BUDGET_MS"
     )

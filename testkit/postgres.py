@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 _ENV_URL = "DATABASE_URL_FOR_TESTS"
 
@@ -59,6 +60,114 @@ def _as_server_user(argv: list[str]) -> tuple[list[str], dict[str, object]]:
     return argv, {"user": user.pw_uid, "group": user.pw_gid}
 
 
+class PostgresCluster:
+    """A fresh cluster in a temporary directory that a test can stop and start again on the
+    same port and data (the outage tests: `stop()`, `start()`, `terminate_backends()`)."""
+
+    def __init__(self, *, log=sys.stderr) -> None:  # type: ignore[no-untyped-def]
+        bindir = find_postgres_bin()
+        if bindir is None:
+            raise RuntimeError(
+                "Postgres not found: install the Debian package `postgresql` (the multi-host"
+                f" tests start their own server), or set {_ENV_URL} to a server of yours"
+            )
+        self.bindir = bindir
+        self.root = Path(tempfile.mkdtemp(prefix="contextdb-pg-"))
+        self.data = self.root / "data"
+        self.port = _free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self._log = log
+        self._process: subprocess.Popen[bytes] | None = None
+        self._server_log: Any = None
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chown(self.root, user.pw_uid, user.pw_gid)
+        argv, ids = _as_server_user(
+            [str(bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+             "-E", "UTF8"]
+        )  # fmt: skip
+        subprocess.run(argv, check=True, capture_output=True, **ids)  # type: ignore[arg-type]
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self, *, timeout_s: float = 30.0) -> None:
+        argv, ids = _as_server_user(
+            [
+                str(self.bindir / "postgres"),
+                "-D", str(self.data),
+                "-h", "127.0.0.1",
+                "-p", str(self.port),
+                "-k", str(self.root),
+                "-c", "fsync=off",
+                "-c", "synchronous_commit=off",
+                "-c", "full_page_writes=off",
+                "-c", "max_connections=300",
+            ]
+        )  # fmt: skip
+        self._server_log = open(self.root / "server.log", "ab")  # noqa: SIM115 - closed in stop
+        self._process = subprocess.Popen(
+            argv,
+            stdout=self._server_log,
+            stderr=subprocess.STDOUT,
+            **ids,  # type: ignore[arg-type]
+        )
+        deadline = time.monotonic() + timeout_s
+        while True:
+            ready = subprocess.run(
+                [str(self.bindir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
+                capture_output=True,
+            )
+            if ready.returncode == 0:
+                break
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    "Postgres did not start: " + (self.root / "server.log").read_text()[-2000:]
+                )
+            time.sleep(0.1)
+        print(f"postgres {self.bindir.parent.name} on 127.0.0.1:{self.port} ({self.data})",
+              file=self._log)  # fmt: skip
+
+    def stop(self, *, immediate: bool = False) -> None:
+        """Fast shutdown (SIGINT: open sessions are ended, then the server exits), or
+        immediate (SIGQUIT: no clean shutdown at all, as a crash)."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        process.send_signal(signal.SIGQUIT if immediate else signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if self._server_log is not None:
+            self._server_log.close()
+            self._server_log = None
+
+    async def terminate_backends(self, database: str | None = None) -> int:
+        """`pg_terminate_backend` on every client connection (of one database); returns how
+        many were ended."""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            return int(
+                await conn.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'"
+                    " AND ($1::text IS NULL OR datname = $1)",
+                    database,
+                )
+            )
+        finally:
+            await conn.close()
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
 @contextlib.contextmanager
 def running_postgres(*, log=sys.stderr) -> Iterator[PostgresServer]:  # type: ignore[no-untyped-def]
     """Yield a reachable server: the configured one, or a fresh cluster stopped afterwards."""
@@ -66,70 +175,12 @@ def running_postgres(*, log=sys.stderr) -> Iterator[PostgresServer]:  # type: ig
     if configured:
         yield PostgresServer(configured)
         return
-    bindir = find_postgres_bin()
-    if bindir is None:
-        raise RuntimeError(
-            "Postgres not found: install the Debian package `postgresql` (the multi-host tests"
-            f" start their own server), or set {_ENV_URL} to a server of yours"
-        )
-    root = Path(tempfile.mkdtemp(prefix="contextdb-pg-"))
-    data = root / "data"
-    port = _free_port()
-    if os.geteuid() == 0:
-        user = pwd.getpwnam("postgres")
-        os.chown(root, user.pw_uid, user.pw_gid)
-    argv, ids = _as_server_user(
-        [str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"]
-    )
-    subprocess.run(argv, check=True, capture_output=True, **ids)  # type: ignore[arg-type]
-    argv, ids = _as_server_user(
-        [
-            str(bindir / "postgres"),
-            "-D",
-            str(data),
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "-k",
-            str(root),
-            "-c",
-            "fsync=off",
-            "-c",
-            "synchronous_commit=off",
-            "-c",
-            "full_page_writes=off",
-            "-c",
-            "max_connections=300",
-        ]
-    )
-    server_log = open(root / "server.log", "wb")  # noqa: SIM115 - closed below
-    process = subprocess.Popen(argv, stdout=server_log, stderr=subprocess.STDOUT, **ids)  # type: ignore[arg-type]
+    cluster = PostgresCluster(log=log)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            ready = subprocess.run(
-                [str(bindir / "pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
-                capture_output=True,
-            )
-            if ready.returncode == 0:
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    "Postgres did not start: " + (root / "server.log").read_text()[-2000:]
-                )
-            time.sleep(0.1)
-        print(f"postgres {bindir.parent.name} on 127.0.0.1:{port} ({data})", file=log)
-        yield PostgresServer(f"postgresql://postgres@127.0.0.1:{port}/postgres", data)
+        cluster.start()
+        yield PostgresServer(cluster.url, cluster.data)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        server_log.close()
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
 
 
 async def create_database(server_url: str, name: str) -> str:

@@ -3,7 +3,10 @@
     one host (default)   outbox, attestations, directory, used claims: SQLite files on the
                          host's disk (the container's /data volume)
     DATABASE_URL set     the same four in Postgres tables (memory/migrations), shared by
-                         every host; a replaced or scaled-down container loses nothing
+                         every host; a replaced or scaled-down container loses nothing.
+                         While Postgres does not answer, outbox rows go to a local spill
+                         (MEMORY_SPILL_PATH) and move into Postgres once it is back
+                         (memory.spill)
 
 The decision ledger follows the memory backend (the local engine's file, the Postgres
 engine's table, or ContextDB Cloud itself), see memory.factory.
@@ -22,9 +25,9 @@ from identity import (
     SqliteCustomerDirectory,
 )
 from memory.outbox import Outbox
-from memory.pg_outbox import PgOutbox
 from memory.postgres import SharedDatabase
 from memory.settings import MemorySettings
+from memory.spill import SpillingOutbox
 from tools.attestations import AttestationStore, PgAttestationStore
 from worker.settings import WorkerSettings
 
@@ -49,7 +52,7 @@ def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState
     if memory.database_dsn is not None:
         database = SharedDatabase(memory.database_dsn)
         return HostState(
-            outbox=PgOutbox.for_database(database, memory),
+            outbox=SpillingOutbox.for_settings(database, memory),
             attestations=PgAttestationStore(database),
             directory=PgCustomerDirectory(database),
             claims=PgClaimRegistry(database),

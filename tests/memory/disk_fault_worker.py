@@ -23,7 +23,7 @@ from typing import Any
 from memory.errors import MemoryLayerError, OutboxUnavailable
 from memory.ledger import DecisionLedger
 from memory.outbox import Outbox
-from worker.startup import probe_writable
+from worker.startup import _PROBE_BYTES, probe_writable
 
 
 def outcome(exc: BaseException | None) -> dict[str, Any]:
@@ -94,7 +94,10 @@ async def main(mode: str, directory: Path) -> dict[str, Any]:
     else:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of a killed process
         current = max(p.stat().st_size for p in directory.iterdir())
-        resource.setrlimit(resource.RLIMIT_FSIZE, (current + 8192, resource.RLIM_INFINITY))
+        # Never above the startup probe's own write: the files already here (a ledger's WAL
+        # is ~60 KB after its schema) must not lift the limit past what the probe writes.
+        limit = min(current + 8192, _PROBE_BYTES - 1)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, resource.RLIM_INFINITY))
     report["outbox_put"] = await puts(outbox, 400, 4096)
     if "ledger_open" not in report:
         report["ledger_write"] = await decisions(ledger, 400)

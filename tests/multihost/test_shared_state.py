@@ -22,21 +22,27 @@ from memory.outbox import Outbox
 from memory.pg_engine import PostgresEngine
 from memory.pg_ledger import PgDecisionLedger
 from memory.pg_outbox import PgOutbox
-from memory.postgres import SharedDatabase, migrate
+from memory.postgres import SharedDatabase, migrate, migrations
+from memory.spill import SpillingOutbox
 from tools.attestations import PgAttestationStore
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "postgres", "spilling"])
 def make_outbox(request, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """Two outboxes on one store behave like two hosts (or job processes) sharing it."""
+    """Two outboxes on one store behave like two hosts (or job processes) sharing it. The
+    worker's own outbox with DATABASE_URL is the spilling one (each host its own spill)."""
 
-    database = request.getfixturevalue("shared_database") if request.param == "postgres" else None
+    database = request.getfixturevalue("shared_database") if request.param != "sqlite" else None
+    hosts = iter(range(100))
 
     def make(**kwargs):  # type: ignore[no-untyped-def]
         if database is None:
             return Outbox(tmp_path / "outbox.sqlite3", **kwargs)
+        if request.param == "spilling":
+            spill = Outbox(tmp_path / f"spill-{next(hosts)}.sqlite3")
+            return SpillingOutbox(PgOutbox(database, **kwargs), spill)
         return PgOutbox(database, **kwargs)
 
     return make
@@ -139,7 +145,7 @@ async def test_migrations_apply_once_when_hosts_start_together(database_url) -> 
         async with hosts[0].connection() as conn:
             assert await migrate(conn) == []  # nothing left to apply
             versions = await conn.fetch("SELECT version FROM host_schema_migrations")
-        assert [row["version"] for row in versions] == [1]
+        assert [row["version"] for row in versions] == [v for v, _, _ in migrations()]
     finally:
         for db in hosts:
             await db.close()

@@ -1,0 +1,35 @@
+"""The local engine service, SIGKILLed at one named step of the engine (a fault test only).
+
+    FAULT_STEP=decision:recorded FAULT_AT=3 python -m tests.memory.faulty_engine --db ... \
+        --socket ... --version ...
+
+Steps are `LocalEngine`'s fault points: "decision:decided" (decided, not recorded),
+"decision:recorded" (recorded, not answered), "receipt:reported" (receipt stored, not
+answered). The process kills itself the FAULT_AT-th time it reaches the step; the worker's
+client then starts an ordinary engine on the same file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from memory.engine_service import main
+from memory.local_engine import LocalEngine
+
+STEP = os.environ["FAULT_STEP"]
+AT = int(os.environ.get("FAULT_AT", "1"))
+_reached = [0]
+
+
+async def _kill_at(step: str) -> None:
+    if step == STEP:
+        _reached[0] += 1
+        if _reached[0] == AT:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    LocalEngine.fault_hook = staticmethod(_kill_at)  # type: ignore[assignment]
+    sys.exit(main())
