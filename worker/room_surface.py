@@ -42,11 +42,11 @@ from livekit.agents.types import (
     ATTRIBUTE_TRANSCRIPTION_TRACK_ID,
     TOPIC_TRANSCRIPTION,
 )
-from livekit.agents.voice.room_io.types import _default_text_input_cb
 from livekit.agents.voice.transcription import TranscriptSynchronizer
 
 from memory.caller_text import clean_caller_text
 from worker.room_guard import CallerGuard
+from worker.side_turns import deliver_text, keeper_for
 
 log = logging.getLogger("worker.room_surface")
 
@@ -68,7 +68,8 @@ def start_options(guard: CallerGuard) -> dict[str, Any]:
 
 def caller_text_input(guard: CallerGuard):  # type: ignore[no-untyped-def]
     """lk.chat: the admitted caller's connection only, cleaned and bounded, then LiveKit's
-    own handling (claim the turn, interrupt, reply)."""
+    own handling (claim the turn, interrupt, reply), or, while a side effect is speaking,
+    queued behind it (worker.side_turns)."""
 
     async def on_text(session: AgentSession, event: room_io.TextInputEvent) -> None:
         if not guard.admits(event.participant):
@@ -77,7 +78,7 @@ def caller_text_input(guard: CallerGuard):  # type: ignore[no-untyped-def]
         text = clean_caller_text(event.text)
         if not text.strip():
             return
-        await _default_text_input_cb(session, dataclasses.replace(event, text=text))
+        await deliver_text(session, dataclasses.replace(event, text=text))
 
     return on_text
 
@@ -184,6 +185,7 @@ async def start_in_room(
     """`call.start` with every room surface set as above; then the caller-only transcript,
     and the guard may speak. `call` is a worker.call.Call."""
     await call.start(session, room=room, **start_options(guard))
+    keeper_for(session)  # what the caller says while a side effect speaks is kept
     synchronizer = attach_caller_transcript(session, room, guard)
     guard.session_started()
     return synchronizer
