@@ -39,7 +39,7 @@ from worker.job import (
 )
 from worker.log_policy import install_caller_data_filter
 from worker.metrics import attach_call_metrics
-from worker.preload import PRELOAD_MODULES, warm_process
+from worker.preload import PRELOAD_MODULES, openai_client, warm_process
 from worker.ring import is_ringing, wait_until_answered
 from worker.room_guard import CallerGuard
 from worker.room_surface import start_in_room
@@ -98,15 +98,17 @@ server = build_server(STARTUP_SETTINGS)
 
 
 def pipeline_plugins(settings: WorkerSettings) -> dict[str, Any]:
-    """The call's OpenAI plugins. Built in prewarm (a job process serves one call): each opens
-    an HTTP client with its own SSL context, 0.1-0.3 s of a busy host's CPU that would
-    otherwise block the job's event loop as the call starts."""
-    openai_kwargs = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    """The call's OpenAI plugins. Built in prewarm (a job process serves one call), on one
+    HTTP client whose TLS context the forkserver built (worker.preload): left to themselves
+    they open a client and load the CA bundle each, 0.1-0.3 s of a busy host's CPU."""
+    base = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+    openai_kwargs = {**base, "client": openai_client(key, settings.openai_base_url)}
     tts = openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs)
     if settings.use_realtime_model:
         # The host's read-back is spoken with session.say, never generated: the realtime
         # API has no say(), so host speech goes through the TTS.
-        model = openai.realtime.RealtimeModel(model=settings.realtime_model, **openai_kwargs)
+        model = openai.realtime.RealtimeModel(model=settings.realtime_model, **base)
         return {"llm": model, "tts": tts}
     return {
         "stt": openai.STT(model=settings.stt_model, **openai_kwargs),
