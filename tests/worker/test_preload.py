@@ -48,3 +48,37 @@ def test_the_worker_hands_the_preload_list_to_livekit():
     source = (ROOT / "agent.py").read_text()
     assert "preload_modules=PRELOAD_MODULES" in source
     assert "warm_process()" in source
+
+
+def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
+    # In a fresh interpreter: the TLS context is built at import (the forkserver's); building
+    # the plugins afterwards (prewarm) must not load another.
+    probe = (
+        "import ssl, agent\n"
+        "from worker.settings import WorkerSettings\n"
+        "built = []\n"
+        "real = ssl.create_default_context\n"
+        "ssl.create_default_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"
+        "p = agent.pipeline_plugins(WorkerSettings())\n"
+        "print(len({id(p[k]._client) for k in ('stt', 'llm', 'tts')}), len(built))\n"
+    )
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+        "OPENAI_API_KEY": "sk-test",
+        "LIVEKIT_URL": "ws://127.0.0.1:7880",
+        "LIVEKIT_API_KEY": "devkey",
+        "LIVEKIT_API_SECRET": "a-livekit-secret-of-thirty-two-bytes-x",
+        "IDENTITY_SIGNING_SECRET": "k8Qw3nZ1pV7rT2yX9mB4cL6hJ0sD5fG8aE3uI7oP1qW",
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["1", "0"]
