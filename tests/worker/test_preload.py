@@ -54,11 +54,11 @@ def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
     # In a fresh interpreter: the TLS context is built at import (the forkserver's); building
     # the plugins afterwards (prewarm) must not load another.
     probe = (
-        "import ssl, agent\n"
+        "import httpcore2, agent\n"
         "from worker.settings import WorkerSettings\n"
         "built = []\n"
-        "real = ssl.create_default_context\n"
-        "ssl.create_default_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"
+        "real = httpcore2.default_ssl_context\n"
+        "httpcore2.default_ssl_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"
         "p = agent.pipeline_plugins(WorkerSettings())\n"
         "print(len({id(p[k]._client) for k in ('stt', 'llm', 'tts')}), len(built))\n"
     )
