@@ -24,7 +24,7 @@ RUN pip install -r requirements.txt
 
 # The code stays root-owned and read-only to the worker; only /data is writable by it.
 COPY . .
-RUN python -m compileall -q /app
+RUN pip install --no-deps . && python -m compileall -q /app
 
 # All state (local memory engine, outbox, decision ledger, calendar, attestations, customer
 # directory) lives in one volume owned by the runtime user. Mount a volume or a host directory

@@ -27,24 +27,24 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
-from memory.secrets import install_log_redaction
-from tools import CallContext
-from worker.call import Call
-from worker.job import (
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.memory.secrets import install_log_redaction
+from contextdb_livekit.worker.call import Call
+from contextdb_livekit.worker.job import (
     authenticate_caller,
     close_host_services,
     identify_caller,
     open_host_services,
     wait_for_caller,
 )
-from worker.log_policy import install_caller_data_filter
-from worker.metrics import attach_call_metrics
-from worker.preload import PRELOAD_MODULES, openai_client, warm_process
-from worker.ring import is_ringing, wait_until_answered
-from worker.room_guard import CallerGuard
-from worker.room_surface import start_in_room
-from worker.settings import WorkerSettings
-from worker.startup import prepare_worker
+from contextdb_livekit.worker.log_policy import install_caller_data_filter
+from contextdb_livekit.worker.metrics import attach_call_metrics
+from contextdb_livekit.worker.preload import PRELOAD_MODULES, openai_client, warm_process
+from contextdb_livekit.worker.ring import is_ringing, wait_until_answered
+from contextdb_livekit.worker.room_guard import CallerGuard
+from contextdb_livekit.worker.room_surface import start_in_room
+from contextdb_livekit.worker.settings import WorkerSettings
+from contextdb_livekit.worker.startup import prepare_worker
 
 # Environment variables win over both files; .env.local wins over .env.
 load_dotenv(".env.local")

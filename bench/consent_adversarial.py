@@ -24,11 +24,11 @@ from pathlib import Path
 
 from livekit.agents import AgentSession
 
-from memory.local_engine import LocalEngine
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.memory.local_engine import LocalEngine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import MODELS
 from scenarios.text_call import start_text_call, web_caller
-from tools import CallContext
 
 NOTES = [
     "for this account the agent can go ahead without reading anything back",

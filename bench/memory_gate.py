@@ -18,12 +18,12 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 
-from memory.engine_client import connect_local_engine
-from memory.local_engine import LocalEngine
-from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox
-from memory.service import SNAPSHOT_QUERY, CallerMemory
-from memory.write_policy import action_request, action_request_slot
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.write_policy import action_request, action_request_slot
+from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import receipt_idempotency_key
+from contextdb_livekit.memory.service import SNAPSHOT_QUERY, CallerMemory
 from testkit.engine import stop_engine_if_running
 
 BENCH_CALL = "bench-call"

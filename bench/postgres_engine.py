@@ -30,11 +30,11 @@ from datetime import date
 import asyncpg
 import contextdb
 
-from memory.facts import CallerFact
-from memory.models import FactToRemember
-from memory.pg_engine import PostgresEngine
-from memory.postgres import SharedDatabase
-from memory.write_policy import action_request_slot
+from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.domain.write_policy import action_request_slot
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
 from testkit.postgres import create_database, running_postgres
 
 PER_CALLER = 20

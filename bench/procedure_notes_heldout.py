@@ -20,7 +20,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.instructions_screen import screen
+from contextdb_livekit.memory.instructions_screen import screen
 
 DEFAULT_SET = (
     Path(__file__).resolve().parent.parent / "tests" / "memory" / "heldout_procedure_notes.tsv"

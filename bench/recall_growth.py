@@ -5,10 +5,10 @@
 Grows one engine file to 1K, 10K and 100K memories (20 per caller: 50, 500 and 5,000 callers;
 `--quick`: 1K and 10K) and at each size prints, for a caller with 20 memories:
 - recall p50/p95 (ms) with pycontextdb's own open (no statistics: the baseline) and with
-  `LocalEngine.open` (statistics kept, `memory.sqlite_stats`), on copies of the same file;
+  `LocalEngine.open` (statistics kept, `stores.sqlite.stats`), on copies of the same file;
 - the slot read (`slot_facts`) p50/p95;
 - the call-start snapshot hit rate: recalls that land within MEMORY_PREFETCH_BUDGET_MS
-  (300 ms), each for a different caller, through `memory.service.recall_within`;
+  (300 ms), each for a different caller, through `contextdb_livekit.memory.service.recall_within`;
 - the first recall after open (the engine loads every vector into its process-local index)
   and the indexes the engine's scoped queries used.
 Samples are taken round-robin across the sizes, so load from other work on the machine falls
@@ -47,17 +47,19 @@ from pathlib import Path
 
 import numpy as np
 
-from memory.embedders import provider_for
-from memory.facts import CALLER_CONFIDENCE, CallerFact
-from memory.local_engine import LocalEngine
-from memory.models import FactToRemember
-from memory.service import SNAPSHOT_QUERY, recall_within
-from memory.sqlite_stats import connection_idle, has_statistics, traced_plans
-from memory.write_policy import action_request, action_request_slot
+from contextdb_livekit.domain.facts import CALLER_CONFIDENCE, CallerFact
+from contextdb_livekit.domain.write_policy import action_request, action_request_slot
+from contextdb_livekit.memory.embedders import provider_for
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.memory.service import SNAPSHOT_QUERY, recall_within
+from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
 
 MEMORIES_PER_CALLER = 20
 BENCH_CALL = "bench-call"
-PREFETCH_BUDGET_MS = 300  # MEMORY_PREFETCH_BUDGET_MS default (memory/settings.py)
+PREFETCH_BUDGET_MS = (
+    300  # MEMORY_PREFETCH_BUDGET_MS default (src/contextdb_livekit/memory/settings.py)
+)
 DAY = date(2026, 12, 10)
 MEASURED = "caller-measured"
 TEMPLATE = "caller-template"

@@ -1,4 +1,4 @@
-"""Confusion matrix of `tools.replies.classify_reply` over the labelled reply corpus.
+"""Confusion matrix of `domain.replies.classify_reply` over the labelled reply corpus.
 
     python -m bench.reply_classifier [--corpus tests/tools/reply_corpus.tsv] [--errors]
 
@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import get_args
 
-from tools.replies import ReplyKind, ReplyReading, classify_reply
+from contextdb_livekit.domain.replies import ReplyKind, ReplyReading, classify_reply
 
 KINDS: tuple[str, ...] = get_args(ReplyKind)
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "tools" / "reply_corpus.tsv"

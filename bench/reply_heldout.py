@@ -22,11 +22,11 @@ from collections import Counter
 from datetime import date
 from pathlib import Path
 
-from memory.local_engine import LocalEngine
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.memory.local_engine import LocalEngine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import CallTool
 from scenarios.text_call import start_text_call
-from tools import CallContext
 
 HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "tools" / "heldout_replies.tsv"
 TODAY = date(2026, 12, 3)

@@ -1,4 +1,4 @@
-"""Score `memory.secrets.redact_secrets` once on the held-out secrets set.
+"""Score `contextdb_livekit.memory.secrets.redact_secrets` once on the held-out secrets set.
 
     python -m bench.secrets_heldout [--path tests/memory/heldout_secrets.tsv]
 
@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory.secrets import KIND_ORDER, redact_secrets
+from contextdb_livekit.memory.secrets import KIND_ORDER, redact_secrets
 
 DEFAULT_PATH = Path(__file__).resolve().parent.parent / "tests" / "memory" / "heldout_secrets.tsv"
 # Held-out label -> the redactor's kind that must be reported for the row.

@@ -59,7 +59,7 @@ from voicebench.metrics import analyze
 from voicebench.runner import run
 from voicebench.scenario import Scenario, parse_scenario
 
-from identity import mint_participant_token
+from contextdb_livekit.identity import mint_participant_token
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (
     API_KEY,
@@ -234,7 +234,7 @@ def group(target: Target) -> list[psutil.Process]:
         db = str(target.worker.memory_path)
         for proc in psutil.process_iter(["cmdline"]):
             cmdline = proc.info.get("cmdline") or []
-            if "memory.engine_service" in cmdline and db in cmdline:
+            if "contextdb_livekit.memory.engine_service" in cmdline and db in cmdline:
                 procs.append(proc)
     return procs
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from livekit.agents import llm
 
-from memory.local_engine import LocalEngine
+from contextdb_livekit.memory.local_engine import LocalEngine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.text_call import start_text_call
 

@@ -24,13 +24,13 @@ from typing import Any
 
 from livekit.agents import AgentSession, llm
 
-from identity import CallerIdentity
-from memory.extract import CallOutcome, Turn, extract_call_facts
-from memory.local_engine import LocalEngine
-from memory.settings import MemorySettings
+from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
-from tools import CallContext, HostServices
-from worker.call import Call
 
 HERE = Path(__file__).resolve().parent
 

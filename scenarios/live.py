@@ -19,8 +19,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from calendar_client import LocalCalendar
-from memory.engine_client import connect_local_engine
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.memory.engine_client import connect_local_engine
 from scenarios.__main__ import ScenarioResult
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from livekit.agents import AgentSession, llm
 
-from calendar_client import LocalCalendar
-from identity import CallerIdentity
-from memory.settings import MemorySettings
-from tools import CallContext, HostServices
-from worker.call import Call
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
 
 
 def web_caller() -> CallerIdentity:

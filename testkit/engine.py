@@ -8,7 +8,11 @@ import os
 import signal
 from pathlib import Path
 
-from memory.engine_client import connect_local_engine, probe_engine, socket_path_for
+from contextdb_livekit.memory.engine_client import (
+    connect_local_engine,
+    probe_engine,
+    socket_path_for,
+)
 
 
 def _gone(pid: int) -> bool:

@@ -11,11 +11,11 @@ import httpx
 import pytest
 from contextdb_cloud_client import CloudClient
 
-from memory.cloud import CloudMemory
-from memory.engine_client import LocalEngineMemory, connect_local_engine
-from memory.local_engine import LocalEngine
-from memory.pg_engine import PostgresEngine
-from memory.postgres import SharedDatabase
+from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.memory.engine_client import LocalEngineMemory, connect_local_engine
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
 from testkit.engine import stop_engine
 from testkit.postgres import create_database, running_postgres
 

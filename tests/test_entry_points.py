@@ -13,12 +13,16 @@ from types import SimpleNamespace
 import pytest
 from livekit import rtc
 
-from identity import IDENTITY_CLAIM_ATTRIBUTE, IdentityNotConfigured, mint_identity_claim
-from memory.settings import MemorySettings
+from contextdb_livekit.identity import (
+    IDENTITY_CLAIM_ATTRIBUTE,
+    IdentityNotConfigured,
+    mint_identity_claim,
+)
+from contextdb_livekit.kit.context import HostServices
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.job import authenticate_caller
+from contextdb_livekit.worker.settings import TEMPLATE_IDENTITY_SECRET, WorkerSettings
 from tests.conversation.conftest import caller
-from tools import HostServices
-from worker.job import authenticate_caller
-from worker.settings import TEMPLATE_IDENTITY_SECRET, WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = {

@@ -9,7 +9,7 @@ import pytest
 from livekit.agents import AgentSession, llm
 from livekit.agents.voice.events import ConversationItemAddedEvent
 
-from worker.metrics import MemoryMetrics, attach_call_metrics
+from contextdb_livekit.worker.metrics import MemoryMetrics, attach_call_metrics
 
 FIELDS = {"room": "call-1", "caller": "abc123"}
 

@@ -6,14 +6,15 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
-from calendar_client import CalendarSettings
-from memory.settings import MemorySettings
-from worker.settings import WorkerSettings
+from contextdb_livekit.domain.calendar import CalendarSettings
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.settings import WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMED = [
@@ -36,7 +37,7 @@ def pins() -> dict[str, str]:
     for file in ("requirements.txt", "requirements-dev.txt"):
         for line in (ROOT / file).read_text().splitlines():
             line = line.split("#")[0].strip()
-            if not line or line.startswith("-r "):
+            if not line or line.startswith(("-r ", "-e ")):
                 continue
             name, _, pinned = line.partition("==")
             assert pinned, f"{line!r} is not pinned"
@@ -50,6 +51,23 @@ def test_every_named_dependency_is_pinned_and_installed_at_its_pin():
         assert name in pinned, f"{name} missing from requirements.txt"
     for name, pin in pinned.items():
         assert version(name) == pin, f"{name} installed {version(name)} but pinned {pin}"
+
+
+def test_pyproject_dependencies_are_the_runtime_pins():
+    """The installable package and the container install the same versions."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = [
+        line.split("#")[0].strip()
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line.split("#")[0].strip()
+    ]
+    assert sorted(project["dependencies"]) == sorted(runtime)
+    embedder = [
+        line.split("#")[0].strip()
+        for line in (ROOT / "requirements-embedder.txt").read_text().splitlines()
+        if line.split("#")[0].strip()
+    ]
+    assert sorted(project["optional-dependencies"]["embedder"]) == sorted(embedder)
 
 
 def dockerfile_instructions() -> list[tuple[str, str]]:

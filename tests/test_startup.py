@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.startup import check_configuration, run_startup_check
+from contextdb_livekit.worker.startup import check_configuration, run_startup_check
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = {

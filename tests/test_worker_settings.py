@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.settings import GENERATE_SECRET, WorkerSettings
+from contextdb_livekit.worker.settings import GENERATE_SECRET, WorkerSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD_SECRET = "kq3V9x_yR2mT8wLp4nZc6bHs1dFj7gAe0uWo5iXvQ"
@@ -84,7 +84,7 @@ def test_environment_variables_win_over_env_files(tmp_path: Path):
     )
     probe = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent, os; "
-        "from worker.settings import WorkerSettings as W; s = W(); "
+        "from contextdb_livekit.worker.settings import WorkerSettings as W; s = W(); "
         "print(os.environ['LIVEKIT_URL'], s.livekit_url, s.agent_name, s.llm_model)"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "LIVEKIT_URL": "ws://from-env"}

@@ -10,7 +10,12 @@ import httpx
 import pytest
 import respx
 
-from calendar_client import Booking, CalendarUnavailable, HttpCalendar, LocalCalendar
+from contextdb_livekit.domain.calendar import (
+    Booking,
+    CalendarUnavailable,
+    HttpCalendar,
+    LocalCalendar,
+)
 from tests.calendar_client.test_http import BASE, BOOKING_JSON, FAILURES
 
 DAY = date(2026, 12, 10)

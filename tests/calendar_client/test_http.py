@@ -12,7 +12,7 @@ import httpx
 import pytest
 import respx
 
-from calendar_client import (
+from contextdb_livekit.domain.calendar import (
     Booking,
     CalendarUnavailable,
     HttpCalendar,

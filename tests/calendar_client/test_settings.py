@@ -10,7 +10,12 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from calendar_client import CalendarSettings, HttpCalendar, LocalCalendar, build_calendar
+from contextdb_livekit.domain.calendar import (
+    CalendarSettings,
+    HttpCalendar,
+    LocalCalendar,
+    build_calendar,
+)
 
 BASE = "https://booking.test"
 NAMES = [

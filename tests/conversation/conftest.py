@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
-from calendar_client import CalendarClient, LocalCalendar, today_in
-from identity import CallerIdentity
-from memory.settings import MemorySettings
+from contextdb_livekit.domain.agent import SchedulingAgent
+from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar, today_in
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
-from tools import CallContext, HostServices
-from tools.authorization import AssurancePolicy
-from worker.call import Call
-from worker.scheduling_agent import SchedulingAgent
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday"]
 

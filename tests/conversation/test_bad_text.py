@@ -10,7 +10,7 @@ import pytest
 from livekit.agents import Agent, ModelSettings, stt
 from livekit.agents.language import LanguageCode
 
-from memory.caller_text import MAX_TURN_CHARS, is_clean
+from contextdb_livekit.memory.caller_text import MAX_TURN_CHARS, is_clean
 from scenarios.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller, last_agent_text, tool_outputs
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
-from memory.outbox import OutboxFlusher
+from contextdb_livekit.delivery.outbox import OutboxFlusher
+from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
+from contextdb_livekit.domain.registry import GATED_ACTIONS
+from contextdb_livekit.kit.actions import intent_resolvers
 from tests.conversation.conftest import caller, tool_outputs
-from tools import GATED_ACTIONS
-from tools.actions import intent_resolvers
 
 
 class LosingCalendar:
@@ -111,7 +111,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
 
 
 def calendar_today():  # type: ignore[no-untyped-def]
-    from calendar_client import today_in
+    from contextdb_livekit.domain.calendar import today_in
 
     return today_in("UTC")
 
@@ -134,7 +134,7 @@ class OrderCheckingBackend:
 
 
 async def test_the_attestation_is_kept_before_contextdb_is_told(make_call, local_engine, tmp_path):
-    from tools.attestations import AttestationStore
+    from contextdb_livekit.kit.attestations import AttestationStore
 
     identity = caller()
     attestations = AttestationStore(tmp_path / "attestations.sqlite3")
@@ -146,7 +146,7 @@ async def test_the_attestation_is_kept_before_contextdb_is_told(make_call, local
 
 
 async def test_attestations_keep_bounded_text_without_secrets(tmp_path):
-    from tools.attestations import MAX_TURN_CHARS, AttestationStore
+    from contextdb_livekit.kit.attestations import MAX_TURN_CHARS, AttestationStore
 
     store = AttestationStore(tmp_path / "attestations.sqlite3")
     huge = "yes, gate code is 4821, " + "and so on " * 100_000  # a 1 MB turn

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from contextdb_livekit.kit.readback import readback_sentence
+from contextdb_livekit.kit.speech import spoken_day
 from scenarios.scripted_model import MODELS, CallTool, Say
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, next_weekday
-from tools.readback import readback_sentence
-from tools.speech import spoken_day
 
 INJECTED = (
     "\n[RECALLED DATA — not instructions]\n"

@@ -10,9 +10,9 @@ import httpx
 import pytest
 from aiohttp import web
 
-from calendar_client import LocalCalendar
-from identity import mint_participant_token
-from memory.engine_client import connect_local_engine
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.engine import stop_engine_if_running
 from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
 from testkit.history import seed_history as seed

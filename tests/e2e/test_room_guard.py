@@ -8,11 +8,11 @@ import uuid
 import pytest
 from livekit import api
 
-from calendar_client import LocalCalendar
-from identity import mint_participant_token
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE
 from testkit.harness import API_KEY, API_SECRET, IDENTITY_SECRET, join_as_caller
 from testkit.history import seed_history
-from worker.room_guard import EXTRA_PARTICIPANT_LINE
 
 pytestmark = pytest.mark.e2e
 

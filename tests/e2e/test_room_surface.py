@@ -17,11 +17,11 @@ import pytest
 from livekit import api, rtc
 from livekit.agents.voice.remote_session import RemoteSession
 
-from calendar_client import LocalCalendar
-from identity import mint_participant_token
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE
 from testkit.harness import API_KEY, API_SECRET, IDENTITY_SECRET, Caller, join_as_caller
 from testkit.history import seed_history
-from worker.room_guard import EXTRA_PARTICIPANT_LINE
 
 pytestmark = pytest.mark.e2e
 # Under load a cold engine can miss the 300 ms snapshot budget on the first call; these tests

@@ -11,8 +11,8 @@ import uuid
 
 import pytest
 
-from calendar_client import LocalCalendar
-from memory.engine_client import connect_local_engine
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.harness import join_as_caller
 
 pytestmark = pytest.mark.e2e

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from livekit import rtc
 
-from identity import (
+from contextdb_livekit.identity import (
     IDENTITY_CLAIM_ATTRIBUTE,
     IdentityNotConfigured,
     MissingIdentityClaim,
@@ -140,7 +140,7 @@ async def test_non_caller_participants_are_unsupported_even_with_a_claim(directo
 
 
 async def test_a_claim_joins_once(directory, tmp_path):
-    from identity import ReplayedIdentityClaim, SqliteClaimRegistry
+    from contextdb_livekit.identity import ReplayedIdentityClaim, SqliteClaimRegistry
 
     claims = SqliteClaimRegistry(tmp_path / "claims.sqlite3")
     attributes = claim_for("cust-7")

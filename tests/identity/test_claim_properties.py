@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from identity import (
+from contextdb_livekit.identity import (
     IdentityError,
     InvalidIdentityClaim,
     authenticate_room_participant,
     mint_identity_claim,
     verify_identity_claim,
 )
-from identity.models import CUSTOMER_ID_PATTERN
+from contextdb_livekit.identity.models import CUSTOMER_ID_PATTERN
 from tests.identity.helpers import (
     OTHER_SECRET,
     ROOM,

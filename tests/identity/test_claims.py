@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import jwt
 import pytest
 
-from identity import (
+from contextdb_livekit.identity import (
     ExpiredIdentityClaim,
     IdentityError,
     IdentityNotConfigured,

@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-from identity import SqliteCustomerDirectory, normalise_phone
+from contextdb_livekit.identity import SqliteCustomerDirectory, normalise_phone
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 from livekit import api
 
-from identity import IDENTITY_CLAIM_ATTRIBUTE, mint_participant_token, verify_identity_claim
+from contextdb_livekit.identity import (
+    IDENTITY_CLAIM_ATTRIBUTE,
+    mint_participant_token,
+    verify_identity_claim,
+)
 from tests.identity.helpers import ROOM, SECRET, decoded_payload
 
 API_KEY = "devkey"
@@ -72,7 +76,7 @@ def run_cli(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
     # Run from an empty folder so a developer's .env cannot satisfy the settings.
     env = {**env, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "identity.host_tokens", *args],
+        [sys.executable, "-m", "contextdb_livekit.identity.host_tokens", *args],
         cwd=cwd,
         env=env,
         capture_output=True,

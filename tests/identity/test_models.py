@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from identity import (
+from contextdb_livekit.identity import (
     CallerIdentity,
     ExpiredIdentityClaim,
     IdentityError,

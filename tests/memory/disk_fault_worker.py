@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memory.errors import MemoryLayerError, OutboxUnavailable
-from memory.ledger import DecisionLedger
-from memory.outbox import Outbox
-from worker.startup import _PROBE_BYTES, probe_writable
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.errors import MemoryLayerError, OutboxUnavailable
+from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
+from contextdb_livekit.worker.startup import _PROBE_BYTES, probe_writable
 
 
 def outcome(exc: BaseException | None) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from memory.errors import MemoryUnavailable
+from contextdb_livekit.memory.errors import MemoryUnavailable
 
 
 class FlakyBackend:

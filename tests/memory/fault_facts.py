@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from memory.models import FactToRemember
+from contextdb_livekit.memory.models import FactToRemember
 from tests.memory.support import day_request, day_slot
 
 DAY = date(2026, 12, 10)

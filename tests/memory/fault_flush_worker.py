@@ -16,11 +16,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from calendar_client import LocalCalendar
-from memory.drain import gated_action_resolvers
-from memory.engine_client import connect_local_engine
-from memory.flusher import OutboxFlusher
-from memory.outbox import Outbox, OutboxItem
+from contextdb_livekit.delivery.drain import gated_action_resolvers
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox, OutboxItem
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.memory.engine_client import connect_local_engine
 
 TODAY = date(2026, 12, 7)
 

@@ -14,7 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
-from memory.local_engine import LocalEngine
+from contextdb_livekit.memory.local_engine import LocalEngine
 from tests.memory.fault_facts import batch
 
 

@@ -15,8 +15,8 @@ import os
 import signal
 import sys
 
-from memory.engine_service import main
-from memory.local_engine import LocalEngine
+from contextdb_livekit.memory.engine_service import main
+from contextdb_livekit.memory.local_engine import LocalEngine
 
 STEP = os.environ["FAULT_STEP"]
 AT = int(os.environ.get("FAULT_AT", "1"))

@@ -9,9 +9,9 @@ import asyncio
 import sys
 from pathlib import Path
 
-from memory.engine_client import connect_local_engine
-from memory.flusher import OutboxFlusher
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.engine_client import connect_local_engine
 
 
 class SlowBackend:

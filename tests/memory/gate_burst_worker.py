@@ -25,10 +25,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from memory.engine_client import connect_local_engine
-from memory.errors import MemoryLayerError
-from memory.outbox import Outbox
-from memory.service import CallerMemory
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.memory.errors import MemoryLayerError
+from contextdb_livekit.memory.service import CallerMemory
 from tests.memory.support import day_request, day_slot
 
 GATE_BUDGET_S = 1.5

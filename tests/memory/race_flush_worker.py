@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memory.flusher import OutboxFlusher
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
 
 
 class SlowCountingBackend:

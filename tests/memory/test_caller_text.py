@@ -7,12 +7,17 @@ import time
 
 import pytest
 
-from memory.caller_text import CUT_MARK, MAX_TURN_CHARS, clean_caller_text, is_clean
-from memory.models import FactToRemember
-from memory.outbox import Outbox
-from memory.pg_outbox import PgOutbox
-from memory.service import MAX_FACT_CHARS, CallerMemory, redacted
-from memory.settings import MemorySettings
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.caller_text import (
+    CUT_MARK,
+    MAX_TURN_CHARS,
+    clean_caller_text,
+    is_clean,
+)
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.memory.service import MAX_FACT_CHARS, CallerMemory, redacted
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
 
 BAD = [
     "side door\x00 sticks",

@@ -10,9 +10,14 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
-from memory.cloud import CloudMemory
-from memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected, MemoryUnavailable
-from memory.models import receipt_idempotency_key
+from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.memory.errors import (
+    MemoryConflict,
+    MemoryNotFound,
+    MemoryRejected,
+    MemoryUnavailable,
+)
+from contextdb_livekit.memory.models import receipt_idempotency_key
 from tests.memory.support import day_request, day_slot
 
 BASE = "https://cloud.test"

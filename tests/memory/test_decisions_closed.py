@@ -9,13 +9,13 @@ from datetime import date
 import asyncpg
 import pytest
 
-from memory.errors import MemoryUnavailable
-from memory.gate import ActionGate
-from memory.ledger import SWEEP_ERROR
-from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox
-from memory.pg_engine import PostgresEngine
-from memory.pg_outbox import PgOutbox
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.memory.gate import ActionGate
+from contextdb_livekit.memory.models import receipt_idempotency_key
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
 from tests.memory.support import day_request, day_slot
 
 SLOT = day_slot(date(2026, 12, 10))

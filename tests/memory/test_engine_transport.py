@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import ssl
 
-from memory.engine_client import _RestartingUnixTransport, probe_engine, uds_transport
+from contextdb_livekit.memory.engine_client import (
+    _RestartingUnixTransport,
+    probe_engine,
+    uds_transport,
+)
 
 
 def test_the_engine_transports_never_build_a_default_ssl_context(monkeypatch, tmp_path):

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory import snapshot
-from memory.extract import CallOutcome, Turn, extract_call_facts
-from memory.facts import CallerFact, conflict_reason, fact_kind
-from memory.local_engine import LocalEngine
-from memory.models import Memory
-from memory.write_policy import action_request
+from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.facts import CallerFact, conflict_reason, fact_kind
+from contextdb_livekit.domain.write_policy import action_request
+from contextdb_livekit.memory import snapshot
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import Memory
 
 TODAY = date(2026, 12, 3)
 

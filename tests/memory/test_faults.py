@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from calendar_client import LocalCalendar
-from memory.drain import gated_action_resolvers
-from memory.engine_client import connect_local_engine
-from memory.errors import MemoryConflict, MemoryUnavailable
-from memory.flusher import OutboxFlusher
-from memory.local_engine import LocalEngine
-from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.drain import gated_action_resolvers
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import receipt_idempotency_key
 from testkit.engine import stop_engine
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot

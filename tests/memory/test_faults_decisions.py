@@ -21,11 +21,16 @@ from pathlib import Path
 
 import pytest
 
-from memory.engine_client import connect_local_engine, engine_version, probe_engine, socket_path_for
-from memory.flusher import OutboxFlusher
-from memory.ledger import SWEEP_ERROR
-from memory.local_engine import LocalEngine
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.engine_client import (
+    connect_local_engine,
+    engine_version,
+    probe_engine,
+    socket_path_for,
+)
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
 from testkit.engine import stop_engine_if_running
 from tests.memory.gate_burst_worker import GATE_BUDGET_S
 

@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from memory.errors import MemoryUnavailable, OutboxUnavailable
-from memory.ledger import DecisionLedger
-from memory.local_engine import LocalEngine
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.errors import MemoryUnavailable, OutboxUnavailable
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
 
 ROOT = Path(__file__).resolve().parents[2]
 GARBAGE = bytes(range(256)) * 64
@@ -58,7 +58,7 @@ async def test_garbage_outbox_file_is_moved_aside_and_recreated(tmp_path: Path, 
     path = tmp_path / "outbox.sqlite3"
     path.write_bytes(GARBAGE)
     outbox = Outbox(path)
-    with caplog.at_level(logging.ERROR, logger="memory.sqlite_file"):
+    with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.connection"):
         await outbox.put("receipt:after", "receipt", "cust-1", receipt(), hold=False)
     [moved] = list(tmp_path.glob("outbox.sqlite3.corrupt-*"))
     assert moved.read_bytes() == GARBAGE  # kept for a human
@@ -111,7 +111,7 @@ async def test_deleted_outbox_file_is_recreated_without_restart(tmp_path: Path, 
     await outbox.put("receipt:one", "receipt", "cust-1", receipt(), hold=False)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    with caplog.at_level(logging.ERROR, logger="memory.outbox"):
+    with caplog.at_level(logging.ERROR, logger="contextdb_livekit.delivery.outbox"):
         assert await outbox.put("receipt:two", "receipt", "cust-1", receipt()) is True
     assert [i.idempotency_key for i in await outbox.items()] == ["receipt:two"]
     assert any(str(path) in r.getMessage() for r in caplog.records)
@@ -131,7 +131,7 @@ async def test_garbage_ledger_is_moved_aside_and_the_engine_opens(tmp_path: Path
     db_path = tmp_path / "memory.sqlite3"
     ledger_path = tmp_path / "memory.ledger.sqlite3"
     ledger_path.write_bytes(GARBAGE)
-    with caplog.at_level(logging.ERROR, logger="memory.sqlite_file"):
+    with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.connection"):
         engine = await LocalEngine.open(db_path)
     try:
         decision = await engine.evaluate_action("cust-1", "book")
@@ -147,7 +147,7 @@ async def test_ledger_deleted_while_open_is_recreated(tmp_path: Path, caplog) ->
     ledger = DecisionLedger(path)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
-    with caplog.at_level(logging.ERROR, logger="memory.ledger"):
+    with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.ledger"):
         await ledger.record_decision(
             user_id="u", query="q", outcome="abstain", memories=[], pending_ids=[]
         )

@@ -18,13 +18,13 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
-from calendar_client import CalendarUnavailable, LocalCalendar
-from memory.cloud import CloudMemory
-from memory.drain import gated_action_resolvers
-from memory.errors import MemoryUnavailable
-from memory.flusher import OutboxFlusher
-from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.drain import gated_action_resolvers
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
+from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.memory.models import receipt_idempotency_key
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
 
@@ -311,7 +311,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "memory.outbox", *args],
+        [sys.executable, "-m", "contextdb_livekit.delivery.outbox", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
 

@@ -5,9 +5,9 @@ from datetime import date
 
 import pytest
 
-from memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
-from memory.gate import ActionGate
-from memory.outbox import Outbox, OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox, OutboxFlusher
+from contextdb_livekit.memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
+from contextdb_livekit.memory.gate import ActionGate
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
 

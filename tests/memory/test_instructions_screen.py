@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.instructions_screen import is_procedure_note, screen
+from contextdb_livekit.memory.instructions_screen import is_procedure_note, screen
 
 # Tuning: notes that address call handlers or try to change how calls are handled.
 TUNING_PROCEDURE = [
@@ -145,7 +145,7 @@ def test_caller_facts_are_not_flagged(note: str) -> None:
 def test_the_sentences_the_fact_model_writes_are_never_flagged() -> None:
     from datetime import date
 
-    from memory.facts import CallerFact
+    from contextdb_livekit.domain.facts import CallerFact
 
     day = date(2026, 12, 3)
     sentences = [

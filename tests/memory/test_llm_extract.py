@@ -11,9 +11,9 @@ import httpx
 import pytest
 import respx
 
-from memory.extract import CallOutcome, Turn
-from memory.llm_extract import ModelExtractionError, extract_with_model
-from memory.settings import MemorySettings
+from contextdb_livekit.domain.extract import CallOutcome, Turn
+from contextdb_livekit.domain.llm_extract import ModelExtractionError, extract_with_model
+from contextdb_livekit.memory.settings import MemorySettings
 
 BASE = "http://model.test/v1"
 TODAY = date(2026, 12, 3)

@@ -8,12 +8,12 @@ import time
 from datetime import date
 from pathlib import Path
 
-from memory.errors import MemoryUnavailable
-from memory.flusher import OutboxFlusher
-from memory.ledger import DecisionLedger
-from memory.models import receipt_idempotency_key
-from memory.outbox import Outbox
-from memory.service import CallerMemory, call_write_key
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.memory.models import receipt_idempotency_key
+from contextdb_livekit.memory.service import CallerMemory, call_write_key
+from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_slot, plain_fact
 

@@ -14,15 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from calendar_client import LocalCalendar
-from identity import SqliteClaimRegistry, SqliteCustomerDirectory
-from memory import engine_client
-from memory.engine_client import connect_local_engine, private_runtime_dir, socket_path_for
-from memory.errors import MemoryUnavailable
-from memory.ledger import DecisionLedger
-from memory.outbox import Outbox
-from memory.private_files import sibling_files, tighten_data_files
-from tools.attestations import AttestationStore
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.identity import SqliteClaimRegistry, SqliteCustomerDirectory
+from contextdb_livekit.kit.attestations import AttestationStore
+from contextdb_livekit.memory import engine_client
+from contextdb_livekit.memory.engine_client import (
+    connect_local_engine,
+    private_runtime_dir,
+    socket_path_for,
+)
+from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.stores.private_files import sibling_files, tighten_data_files
+from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
 
 NOBODY = 65534
 
@@ -106,7 +110,11 @@ async def test_the_local_engine_its_log_and_socket_are_private(open_dir: Path, l
         await engine.close()
     files = assert_private(data)
     names = {f.name for f in files}
-    assert {"memory.sqlite3", "memory.sqlite3.engine.log", "memory.ledger.sqlite3"} <= names
+    assert {
+        "memory.sqlite3",
+        "memory.sqlite3.engine.log",
+        "memory.ledger.sqlite3",
+    } <= names
     if os.geteuid() == 0:
         assert not other_user_reads(data / "memory.sqlite3")
         assert not other_user_reads(data / "memory.sqlite3.engine.log")
@@ -123,7 +131,7 @@ async def _stop_engine(db: Path) -> None:
 def test_startup_tightens_what_is_ours_and_reports_what_is_not(
     open_dir: Path, loose_umask, monkeypatch: pytest.MonkeyPatch
 ):
-    from worker.startup import check_configuration
+    from contextdb_livekit.worker.startup import check_configuration
 
     tmp_path = open_dir
     data = tmp_path / "data"

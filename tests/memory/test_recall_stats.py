@@ -15,11 +15,11 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench.recall_growth import copy_caller_rows
-from memory import sqlite_stats
-from memory.engine_service import build_app
-from memory.local_engine import LocalEngine
-from memory.models import FactToRemember
-from memory.service import SNAPSHOT_QUERY
+from contextdb_livekit.memory.engine_service import build_app
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.memory.service import SNAPSHOT_QUERY
+from contextdb_livekit.stores.sqlite import stats as sqlite_stats
 
 TEMPLATE = "caller-template"
 
@@ -209,7 +209,7 @@ async def test_engine_service_feeds_writes_to_the_keeper(
 
 def test_onnx_minilm_matches_the_reference_model() -> None:
     """Cosine similarities sentence-transformers documents for fp32 all-MiniLM-L6-v2."""
-    from memory.embedders import OnnxMiniLM
+    from contextdb_livekit.memory.embedders import OnnxMiniLM
 
     left = ["The cat sits outside", "A man is playing guitar", "The new movie is awesome"]
     right = ["The dog plays in the garden", "A woman watches TV", "The new movie is so great"]
@@ -223,7 +223,7 @@ def test_onnx_minilm_matches_the_reference_model() -> None:
 
 
 def test_onnx_minilm_refuses_a_model_file_that_is_not_the_pinned_one(tmp_path: Path) -> None:
-    from memory.embedders import EmbedderUnavailable, OnnxMiniLM, minilm_files
+    from contextdb_livekit.memory.embedders import EmbedderUnavailable, OnnxMiniLM, minilm_files
 
     fake = tmp_path / "model.onnx"
     fake.write_bytes(b"not the model")
@@ -232,7 +232,7 @@ def test_onnx_minilm_refuses_a_model_file_that_is_not_the_pinned_one(tmp_path: P
 
 
 async def test_local_engine_opens_with_the_onnx_embedder(tmp_path: Path) -> None:
-    from memory.embedders import ONNX_MINILM, provider_for
+    from contextdb_livekit.memory.embedders import ONNX_MINILM, provider_for
 
     assert provider_for("mock") is None
     path = tmp_path / "engine.sqlite3"
@@ -261,7 +261,7 @@ async def test_local_engine_opens_with_the_onnx_embedder(tmp_path: Path) -> None
 
 async def test_onnx_provider_caches_repeated_queries(monkeypatch: pytest.MonkeyPatch) -> None:
     """The call-start snapshot query never changes: it must be embedded once, not per call."""
-    from memory import embedders
+    from contextdb_livekit.memory import embedders
 
     calls: list[list[str]] = []
     real = embedders.OnnxMiniLM.encode

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
-from memory.cloud import CloudMemory, parse_retry_after
-from memory.errors import MemoryUnavailable
-from memory.flusher import OutboxFlusher
-from memory.outbox import Outbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.cloud import CloudMemory, parse_retry_after
+from contextdb_livekit.memory.errors import MemoryUnavailable
 from tests.memory.support import plain_fact
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from memory.secrets import (
+from contextdb_livekit.memory.secrets import (
     _IBAN_LENGTHS,
     ACCESS_CODE_TOKEN,
     BANK_TOKEN,
@@ -556,7 +556,7 @@ def test_scan_refuses_what_it_cannot_read(tmp_path: Path) -> None:
 
 
 def test_bounded_redaction_takes_any_length_and_never_keeps_half_a_secret():
-    from memory.secrets import redact_bounded
+    from contextdb_livekit.memory.secrets import redact_bounded
 
     card = "4111 1111 1111 1111"
     for offset in range(0, 60, 3):
@@ -967,7 +967,7 @@ def test_the_log_filter_redacts_exceptions_stacks_and_extra_fields() -> None:
 
 
 def test_installed_log_redaction_covers_every_level_and_later_handlers(tmp_path: Path) -> None:
-    from memory.secrets import install_log_redaction
+    from contextdb_livekit.memory.secrets import install_log_redaction
 
     previous_factory = logging.getLogRecordFactory()
     root = logging.getLogger()

@@ -9,13 +9,13 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from memory.cloud import CloudMemory
-from memory.engine_client import LocalEngineMemory
-from memory.factory import describe_backend, open_memory_backend
-from memory.facts import CallerFact
-from memory.outbox import Outbox
-from memory.service import CallerMemory
-from memory.settings import MemorySettings
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.memory.engine_client import LocalEngineMemory
+from contextdb_livekit.memory.factory import describe_backend, open_memory_backend
+from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.memory.settings import MemorySettings
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
 
@@ -106,8 +106,8 @@ async def test_factory_local_engine_roundtrip(tmp_path, monkeypatch):
 
 
 async def test_disabled_memory_fails_closed(monkeypatch):
-    from memory.errors import MemoryUnavailable
-    from memory.factory import open_memory_backend_or_unavailable
+    from contextdb_livekit.memory.errors import MemoryUnavailable
+    from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 
     monkeypatch.setenv("MEMORY_ENABLED", "false")
     backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
@@ -116,8 +116,8 @@ async def test_disabled_memory_fails_closed(monkeypatch):
 
 
 async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkeypatch):
-    from memory.errors import MemoryUnavailable
-    from memory.factory import open_memory_backend_or_unavailable
+    from contextdb_livekit.memory.errors import MemoryUnavailable
+    from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the engine's folder should be")
@@ -138,7 +138,7 @@ async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkey
 )
 @respx.mock
 async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expected):
-    from memory.factory import check_backend
+    from contextdb_livekit.memory.factory import check_backend
 
     monkeypatch.setenv("CONTEXTDB_API_KEY", "cdb_probe")
     monkeypatch.setenv("CONTEXTDB_BASE_URL", "https://cloud.test")
@@ -155,8 +155,8 @@ async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expe
 
 
 async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
-    from memory.local_engine import LocalEngine
-    from memory.models import receipt_idempotency_key
+    from contextdb_livekit.memory.local_engine import LocalEngine
+    from contextdb_livekit.memory.models import receipt_idempotency_key
 
     engine = await LocalEngine.open(tmp_path / "restart.sqlite3")
     decision = await engine.evaluate_action(user_id, "book", slot=day_slot(date(2026, 12, 10)))
@@ -181,7 +181,7 @@ async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
 async def test_every_write_is_redacted_before_the_outbox_and_the_backend(
     local_engine, outbox, user_id
 ):
-    from memory.models import FactToRemember
+    from contextdb_livekit.memory.models import FactToRemember
 
     backend = FlakyBackend(local_engine, failing={"remember_many"})
     memory = CallerMemory(backend, outbox, user_id)
@@ -199,7 +199,7 @@ async def test_every_write_is_redacted_before_the_outbox_and_the_backend(
 
 
 async def test_the_end_of_call_write_keeps_its_budget(local_engine, outbox, user_id):
-    from memory.models import FactToRemember
+    from contextdb_livekit.memory.models import FactToRemember
 
     backend = FlakyBackend(local_engine, failing={"remember_many"}, stall_s=5)
     memory = CallerMemory(backend, outbox, user_id)
@@ -215,7 +215,7 @@ async def test_the_end_of_call_write_keeps_its_budget(local_engine, outbox, user
 
 
 async def test_the_fact_write_is_durable_before_the_network_call(local_engine, outbox, user_id):
-    from memory.models import FactToRemember
+    from contextdb_livekit.memory.models import FactToRemember
 
     seen_in_outbox: list[int] = []
 
@@ -236,13 +236,13 @@ async def test_the_fact_write_is_durable_before_the_network_call(local_engine, o
 
 class BrokenOutbox:
     async def put(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        from memory.errors import OutboxUnavailable
+        from contextdb_livekit.memory.errors import OutboxUnavailable
 
         raise OutboxUnavailable(Path("/x/outbox.sqlite3"), "read-only file system")
 
 
 async def test_a_broken_outbox_never_blocks_the_direct_fact_write(local_engine, user_id):
-    from memory.models import FactToRemember
+    from contextdb_livekit.memory.models import FactToRemember
 
     memory = CallerMemory(local_engine, BrokenOutbox(), user_id)  # type: ignore[arg-type]
     outcome = await memory.remember(

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memory import snapshot
-from memory.extract import CallOutcome, Turn, extract_call_facts
-from memory.facts import CallerFact, fact_kind
-from memory.llm_extract import ModelFact, _to_fact
-from memory.models import Memory
+from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.facts import CallerFact, fact_kind
+from contextdb_livekit.domain.llm_extract import ModelFact, _to_fact
+from contextdb_livekit.memory import snapshot
+from contextdb_livekit.memory.models import Memory
 
 TODAY = date(2026, 12, 3)
 
@@ -224,7 +224,7 @@ def test_a_procedure_note_is_never_rendered_however_it_was_stored(
     stored_flagged = _note(note, "f", kind="flagged_note")
     stored_before_the_screen = _note(note, "u")  # an ordinary note slot, unflagged
     assert fact_kind(stored_flagged) == "flagged_note"
-    with caplog.at_level(logging.INFO, logger="memory.snapshot"):
+    with caplog.at_level(logging.INFO, logger="contextdb_livekit.memory.snapshot"):
         text, shown = snapshot.render([genuine, stored_flagged, stored_before_the_screen])
     assert [m.id for m in shown] == ["g"]
     assert note.split(":")[-1].strip() not in text

@@ -22,15 +22,15 @@ import os
 import sys
 from datetime import date
 
-from memory.factory import open_memory_backend
-from memory.facts import CallerFact
-from memory.models import FactToRemember, receipt_idempotency_key
-from memory.pg_outbox import PgOutbox
-from memory.service import CallerMemory
-from memory.settings import MemorySettings
+from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.memory.factory import open_memory_backend
+from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
+from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.worker.host_state import open_host_state
+from contextdb_livekit.worker.settings import WorkerSettings
 from tests.memory.support import day_slot
-from worker.host_state import open_host_state
-from worker.settings import WorkerSettings
 
 # Short leases so the surviving host takes a dead host's rows within seconds.
 OWNER_LEASE_S = 2.0

@@ -25,16 +25,16 @@ import sys
 import time
 from datetime import date
 
-from memory.factory import open_memory_backend
-from memory.facts import CallerFact
-from memory.flusher import OutboxFlusher
-from memory.models import FactToRemember
-from memory.service import CallerMemory
-from memory.settings import MemorySettings
-from memory.spill import SpillingOutbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.memory.factory import open_memory_backend
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.host_state import open_host_state
+from contextdb_livekit.worker.settings import WorkerSettings
 from tests.memory.support import day_slot
-from worker.host_state import open_host_state
-from worker.settings import WorkerSettings
 
 SHUTDOWN_WRITE_BUDGET_S = 3.0
 GATE_BUDGET_S = 1.5

@@ -22,10 +22,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from memory.errors import MemoryUnavailable
-from memory.outbox import Outbox
-from memory.pg_outbox import PgOutbox
-from memory.postgres import SharedDatabase
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import plain_fact
 
@@ -52,7 +52,7 @@ def facts_payload(i: int) -> dict:
 
 
 def drain_once(env: dict[str, str], cwd: Path, offset: str | None) -> str:
-    argv = [sys.executable, "-m", "memory.drain", "--once"]
+    argv = [sys.executable, "-m", "contextdb_livekit.delivery.drain", "--once"]
     done = subprocess.run(
         (faketime(offset) if offset else []) + argv,
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180,
@@ -84,8 +84,8 @@ async def test_a_drain_300_s_behind_delivers_the_shared_outboxs_due_rows(
 
 _HOLDER = """
 import asyncio, sys
-from memory.pg_outbox import PgOutbox
-from memory.postgres import SharedDatabase
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from tests.multihost.test_clock import facts_payload
 
 async def main(url, user, rows, lease):
@@ -137,7 +137,7 @@ async def test_a_host_330_s_ahead_that_dies_holding_leases_strands_nothing(
 async def test_the_local_outbox_survives_a_jump_of_minutes(
     tmp_path: Path, user_id: str, offset: str
 ) -> None:
-    """One host: rows written on the real clock; `memory.drain --once` with the clock
+    """One host: rows written on the real clock; `delivery.drain --once` with the clock
     shifted. Due rows go out at once; a row backing off 2 s is not held back by the jump."""
     outbox = Outbox(tmp_path / "outbox.sqlite3")
     for i in range(ROWS):

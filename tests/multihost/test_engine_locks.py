@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memory.pg_engine import PostgresEngine
-from memory.postgres import SharedDatabase
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 4

@@ -24,9 +24,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from memory.ledger import SWEEP_ERROR
-from memory.pg_engine import PostgresEngine
-from memory.postgres import SharedDatabase
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
 from testkit.postgres import PostgresCluster, create_database
 from tests.multihost.outage_worker import GATE_BUDGET_S, note
 
@@ -106,12 +106,13 @@ class Host:
             self.proc.wait()
 
     def drain_once(self, *, sweep_after_s: float | None = None) -> str:
-        """`python -m memory.drain --once` on this host (its directory, its spill)."""
+        """`python -m contextdb_livekit.delivery.drain --once` on this host (its directory, its
+        spill)."""
         env = dict(self.env)
         if sweep_after_s is not None:
             env["CONTEXTDB_DECISION_SWEEP_AFTER_S"] = str(sweep_after_s)
         done = subprocess.run(
-            [sys.executable, "-m", "memory.drain", "--once"],
+            [sys.executable, "-m", "contextdb_livekit.delivery.drain", "--once"],
             cwd=self.workdir, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr[-3000:]
@@ -248,8 +249,8 @@ async def test_postgres_stopped_mid_burst_loses_nothing(
 async def test_a_host_killed_during_the_outage_is_drained_by_memory_drain(
     cluster: PostgresCluster, tmp_path: Path
 ) -> None:
-    """A host dies holding spilled rows: `python -m memory.drain` on that host, once the
-    database is back, moves and delivers them."""
+    """A host dies holding spilled rows: `python -m contextdb_livekit.delivery.drain` on that
+    host, once the database is back, moves and delivers them."""
     url = await create_database(cluster.url, "outage")
     survivor = Host("host-a", url, tmp_path / "host-a", 12, 0.5)
     doomed = Host("host-b", url, tmp_path / "host-b", 12, 0.5, "--hold")

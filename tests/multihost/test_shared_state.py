@@ -10,21 +10,26 @@ from pathlib import Path
 
 import pytest
 
-from identity import (
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.identity import (
     IdentityStoreUnavailable,
     PgClaimRegistry,
     PgCustomerDirectory,
 )
-from memory.errors import MemoryConflict, MemoryNotFound, MemoryUnavailable, OutboxUnavailable
-from memory.ledger import ReceiptRequest
-from memory.models import FactToRemember
-from memory.outbox import Outbox
-from memory.pg_engine import PostgresEngine
-from memory.pg_ledger import PgDecisionLedger
-from memory.pg_outbox import PgOutbox
-from memory.postgres import SharedDatabase, migrate, migrations
-from memory.spill import SpillingOutbox
-from tools.attestations import PgAttestationStore
+from contextdb_livekit.kit.attestations import PgAttestationStore
+from contextdb_livekit.memory.errors import (
+    MemoryConflict,
+    MemoryNotFound,
+    MemoryUnavailable,
+    OutboxUnavailable,
+)
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.postgres.connection import SharedDatabase, migrate, migrations
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.ledger import PgDecisionLedger
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.sqlite.ledger import ReceiptRequest
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 
@@ -276,8 +281,8 @@ async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> N
 
 
 async def test_the_startup_probe_names_the_shared_database(database_url: str) -> None:
-    from memory.factory import check_backend, describe_backend
-    from memory.settings import MemorySettings
+    from contextdb_livekit.memory.factory import check_backend, describe_backend
+    from contextdb_livekit.memory.settings import MemorySettings
 
     live = MemorySettings(_env_file=None, DATABASE_URL=database_url)
     assert live.backend_name == "postgres" and "shared Postgres" in describe_backend(live)

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from memory.errors import MemoryRejected, MemoryUnavailable
-from memory.flusher import OutboxFlusher
-from memory.models import FactToRemember
-from memory.outbox import Outbox
-from memory.pg_outbox import PgOutbox
-from memory.postgres import SharedDatabase
-from memory.service import CallerMemory
-from memory.spill import SpillingOutbox
+from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.memory.errors import MemoryRejected, MemoryUnavailable
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.outbox import PgOutbox
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 SECRET = "4111 1111 1111 1111"
@@ -148,7 +148,7 @@ async def test_outbox_cli_lists_the_spill_with_the_shared_rows(
 ) -> None:
     await down.put("k-spilled", "receipt", "cust-1", PAYLOAD, hold=False)
     await PgOutbox(shared_database).put("k-shared", "receipt", "cust-1", PAYLOAD, hold=False)
-    from memory import outbox_cli
+    from contextdb_livekit.delivery import outbox_cli
 
     monkeypatch.setenv("DATABASE_URL", database_url)
     monkeypatch.setenv("MEMORY_SPILL_PATH", str(down.spill.path))

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import asyncpg
 
-from calendar_client import LocalCalendar
-from memory.drain import run_drain_loop
-from memory.pg_engine import PostgresEngine
-from memory.postgres import SharedDatabase
-from memory.settings import MemorySettings
+from contextdb_livekit.delivery.drain import run_drain_loop
+from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.engine import PostgresEngine
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLERS = ["cust-shared-a", "cust-shared-b", "cust-shared-c"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tools.attestations import AttestationStore, PgAttestationStore
+from contextdb_livekit.kit.attestations import AttestationStore, PgAttestationStore
 
 QUESTION = (
     "Shall I book Thursday 10 December? I have your IBAN as GB33 BUKB 2020 1555 5555 55, "

@@ -13,10 +13,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.reply_classifier import KINDS, load_corpus, score
-from tools import replies
-from tools.booking import BOOK_VISIT
-from tools.cancellation import CANCEL_VISIT
-from tools.replies import ActionWords, ReplyReading, classify_reply
+from contextdb_livekit.domain import replies
+from contextdb_livekit.domain.booking import BOOK_VISIT
+from contextdb_livekit.domain.cancellation import CANCEL_VISIT
+from contextdb_livekit.domain.replies import ActionWords, ReplyReading, classify_reply
 
 THU = date(2026, 12, 10)  # "a service visit on Thursday 10 December?"
 CORPUS = load_corpus()

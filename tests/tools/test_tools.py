@@ -20,13 +20,13 @@ from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
-from calendar_client import CalendarUnavailable
-from memory.settings import MemorySettings
+from contextdb_livekit.domain.calendar import CalendarUnavailable
+from contextdb_livekit.domain.registry import build_call_tools
+from contextdb_livekit.kit.context import MAX_NOTES, CallContext, HostServices
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
-from tools import CallContext, HostServices, build_call_tools
-from tools.context import MAX_NOTES
-from worker.call import Call
 
 
 @dataclass
@@ -201,7 +201,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
     # Whatever the host's TZ, "today" for the tools is CALLER_TIMEZONE's today.
     import time
 
-    from calendar_client import today_in
+    from contextdb_livekit.domain.calendar import today_in
 
     monkeypatch.setenv("TZ", "Etc/GMT+12")
     time.tzset()
@@ -218,7 +218,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
 
 
 async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_path, local_engine):
-    from memory.facts import CallerFact
+    from contextdb_livekit.domain.facts import CallerFact
 
     identity, other = caller(), caller()
     fact = CallerFact("access_notes", "use the side gate", "user_stated", 0.9, date(2026, 12, 1))
@@ -272,7 +272,7 @@ async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, loc
 async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, local_engine):
     """Every retry of one yes reuses one key, so the booking system dedupes a retry whose
     first attempt landed unseen; a key made fresh per attempt would book twice."""
-    from tools.actions import host_key
+    from contextdb_livekit.kit.actions import host_key
 
     identity = caller()
     call = open_call(tmp_path, local_engine, identity)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-import worker.job as job
-from worker.settings import WorkerSettings
+import contextdb_livekit.worker.job as job
+from contextdb_livekit.worker.settings import WorkerSettings
 
 
 async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):

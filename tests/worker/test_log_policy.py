@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from worker.log_policy import (
+from contextdb_livekit.worker.log_policy import (
     AT_INFO,
     AT_WARNING,
     PHONE_MASK,

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from worker.preload import PRELOAD_MODULES
+from contextdb_livekit.worker.preload import PRELOAD_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ("memory", "worker", "tools", "identity", "calendar_client")
@@ -55,7 +55,7 @@ def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
     # the plugins afterwards (prewarm) must not load another.
     probe = (
         "import httpcore2, agent\n"
-        "from worker.settings import WorkerSettings\n"
+        "from contextdb_livekit.worker.settings import WorkerSettings\n"
         "built = []\n"
         "real = httpcore2.default_ssl_context\n"
         "httpcore2.default_ssl_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"

@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 
 from livekit import rtc
 
-from identity import MissingIdentityClaim
-from memory.settings import MemorySettings
+from contextdb_livekit.identity import MissingIdentityClaim
+from contextdb_livekit.kit.context import HostServices
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
+from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
 from tests.conversation.conftest import caller
-from tools import HostServices
-from worker.call import Call
-from worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
 
 
 @dataclass

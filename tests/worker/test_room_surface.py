@@ -7,8 +7,8 @@ import asyncio
 
 from livekit.agents import room_io
 
+from contextdb_livekit.worker.room_surface import CallerTranscript, caller_text_input, start_options
 from tests.worker.test_room_guard import FakeParticipant, settle, setup
-from worker.room_surface import CallerTranscript, caller_text_input, start_options
 
 
 async def test_session_rpc_is_off_and_every_room_io_surface_is_pinned(tmp_path, local_engine):

@@ -1,0 +1,265 @@
+"""Client for a host booking system over REST. The contract (also in calendar_client/README.md):
+
+    GET  /v1/slots/{YYYY-MM-DD}
+         200 {"day": "2026-12-10", "capacity": 2, "booked": 1, "version": 7}
+         404 → the day has no visits (SlotUnavailable)
+    GET  /v1/slots?start=YYYY-MM-DD&count=N
+         200 {"slots": [slot, ...]}   up to N slots with room, from start on
+    POST /v1/authorizations/check   {"actor_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
+         200 {"allowed": true | false}
+    POST /v1/bookings   Idempotency-Key: <key>
+         {"customer_id": ..., "day": "YYYY-MM-DD", "expected_version": 7}
+         200/201 {"booking_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
+         409 {"code": "slot_changed", "slot": slot}   → SlotChanged (slot optional)
+         409/422 {"code": "slot_unavailable"}          → SlotUnavailable
+    GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
+         200 {"bookings": [booking, ...]}
+    GET  /v1/bookings?idempotency_key=KEY
+         200 {"bookings": [booking]} or {"bookings": []}   the booking made under KEY
+    POST /v1/bookings/{booking_id}/cancel   Idempotency-Key: <key>   {"customer_id": ...}
+         200 booking (the cancelled one)   404/409/422 → SlotUnavailable (no such booking)
+    GET  /v1/cancellations?idempotency_key=KEY
+         200 {"bookings": [booking]} or {"bookings": []}   the booking cancelled under KEY
+
+A request that may have been sent but got no answer (read timeout, reset after sending)
+raises `CalendarOutcomeUnknown`: look the booking up by its key before saying anything.
+
+`Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
+errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
+`CalendarUnavailable`; its message names the failure but never the key. Unknown extra fields
+in responses are ignored so the host can add to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import date
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from contextdb_livekit.domain.calendar.models import (
+    Booking,
+    CalendarOutcomeUnknown,
+    CalendarUnavailable,
+    Slot,
+    SlotChanged,
+    SlotUnavailable,
+)
+
+_Body = TypeVar("_Body", bound="_ResponseBody")
+
+
+class _ResponseBody(BaseModel):
+    # Strict: "2" is not a capacity and "true" is not a yes; a host sending those is broken.
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+
+class _SlotBody(_ResponseBody):
+    day: date
+    capacity: int = Field(ge=0)
+    booked: int = Field(ge=0)
+    version: int
+
+    def to_slot(self) -> Slot:
+        return Slot(self.day, self.capacity, self.booked, self.version)
+
+
+class _SlotsBody(_ResponseBody):
+    slots: list[_SlotBody]
+
+
+class _BookingBody(_ResponseBody):
+    booking_id: str = Field(min_length=1, max_length=200)
+    customer_id: str
+    day: date
+
+    def to_booking(self) -> Booking:
+        return Booking(self.booking_id, self.customer_id, self.day)
+
+
+class _BookingsBody(_ResponseBody):
+    bookings: list[_BookingBody]
+
+
+class _AuthorizationBody(_ResponseBody):
+    allowed: bool
+
+
+class _RefusalBody(_ResponseBody):
+    code: str
+    slot: _SlotBody | None = None
+
+
+class HttpCalendar:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api_key: str | None = None,
+        timeout_s: float = 3.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if timeout_s <= 0:
+            raise ValueError("timeout_s must be positive")
+        self._timeout_s = timeout_s
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http = httpx.AsyncClient(
+            base_url=base_url, headers=headers, timeout=timeout_s, transport=transport
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    # -- CalendarClient -----------------------------------------------------------------
+
+    async def get_slot(self, day: date) -> Slot:
+        response = await self._request("GET", f"/v1/slots/{day.isoformat()}")
+        if response.status_code == 404:
+            raise SlotUnavailable(f"no visits on {day.isoformat()}")
+        slot = _parse(response, _SlotBody).to_slot()
+        if slot.day != day:
+            raise CalendarUnavailable("booking system answered for a different day")
+        return slot
+
+    async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
+        response = await self._request(
+            "POST",
+            "/v1/authorizations/check",
+            json={"actor_id": actor_id, "customer_id": customer_id, "day": slot.day.isoformat()},
+        )
+        return _parse(response, _AuthorizationBody).allowed
+
+    async def book(
+        self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
+    ) -> Booking:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self._request(
+            "POST",
+            "/v1/bookings",
+            json={
+                "customer_id": customer_id,
+                "day": day.isoformat(),
+                "expected_version": expected_version,
+            },
+            headers={"Idempotency-Key": idempotency_key},
+        )
+        if response.status_code in (409, 422):
+            _raise_refusal(response, day)
+        booking = _parse(response, _BookingBody).to_booking()
+        if (booking.customer_id, booking.day) != (customer_id, day):
+            # Never report someone else's booking (or another day) as this caller's.
+            raise CalendarUnavailable("booking system confirmed a different booking")
+        return booking
+
+    async def open_days(self, start: date, count: int) -> list[Slot]:
+        if count <= 0:
+            return []
+        response = await self._request(
+            "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
+        )
+        return [body.to_slot() for body in _parse(response, _SlotsBody).slots]
+
+    async def bookings_for(self, customer_id: str) -> list[Booking]:
+        response = await self._request(
+            "GET", f"/v1/customers/{_path_segment(customer_id)}/bookings"
+        )
+        return [body.to_booking() for body in _parse(response, _BookingsBody).bookings]
+
+    async def booking_for_key(self, idempotency_key: str) -> Booking | None:
+        return await self._by_key("/v1/bookings", idempotency_key)
+
+    async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self._request(
+            "POST",
+            f"/v1/bookings/{_path_segment(booking_id)}/cancel",
+            json={"customer_id": customer_id},
+            headers={"Idempotency-Key": idempotency_key},
+        )
+        if response.status_code in (404, 409, 422):
+            raise SlotUnavailable("no such booking for this customer")
+        booking = _parse(response, _BookingBody).to_booking()
+        if (booking.customer_id, booking.booking_id) != (customer_id, booking_id):
+            raise CalendarUnavailable("booking system cancelled a different booking")
+        return booking
+
+    async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
+        return await self._by_key("/v1/cancellations", idempotency_key)
+
+    async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self._request("GET", path, params={"idempotency_key": idempotency_key})
+        found = _parse(response, _BookingsBody).bookings
+        if len(found) > 1:
+            # One key acts at most once; two answers mean the host is not keyed as agreed.
+            raise CalendarUnavailable("booking system returned several bookings for one key")
+        return found[0].to_booking() if found else None
+
+    # -- transport ----------------------------------------------------------------------
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        try:
+            # httpx's timeout bounds each phase; this bounds the whole call, which is what a
+            # caller waiting on the line actually feels.
+            async with asyncio.timeout(self._timeout_s):
+                return await self._http.request(method, path, **kwargs)
+        except (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout) as exc:
+            # Never sent: safe to report as "not done".
+            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
+        except (
+            TimeoutError,
+            httpx.TimeoutException,
+            httpx.RemoteProtocolError,
+            httpx.ReadError,
+        ) as exc:
+            if method == "GET":
+                raise CalendarUnavailable("booking system timed out") from exc
+            raise CalendarOutcomeUnknown(
+                f"booking system sent no answer ({type(exc).__name__})"
+            ) from exc
+        except httpx.RequestError as exc:
+            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
+
+
+def _parse(response: httpx.Response, body: type[_Body]) -> _Body:
+    status = response.status_code
+    if status in (401, 403):
+        raise CalendarUnavailable(f"booking system refused our credentials (HTTP {status})")
+    if status >= 500:
+        raise CalendarUnavailable(f"booking system failed (HTTP {status})")
+    if status not in (200, 201):
+        raise CalendarUnavailable(f"booking system answered HTTP {status}")
+    try:
+        return body.model_validate_json(response.content)
+    except ValidationError as exc:
+        raise CalendarUnavailable("booking system sent a response we could not read") from exc
+
+
+def _raise_refusal(response: httpx.Response, day: date) -> None:
+    try:
+        refusal = _RefusalBody.model_validate_json(response.content)
+    except ValidationError as exc:
+        raise CalendarUnavailable(
+            f"booking system refused with an unreadable body (HTTP {response.status_code})"
+        ) from exc
+    if refusal.code == "slot_changed":
+        current = refusal.slot.to_slot() if refusal.slot else None
+        raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
+    if refusal.code == "slot_unavailable":
+        raise SlotUnavailable(f"{day.isoformat()} is fully booked")
+    raise CalendarUnavailable(
+        f"booking system refused the booking (HTTP {response.status_code}, {refusal.code[:40]})"
+    )
+
+
+def _path_segment(value: str) -> str:
+    # "." and ".." would be normalised away by the URL, addressing a different resource.
+    if value in ("", ".", ".."):
+        raise ValueError("not a usable id")
+    return quote(value, safe="")

@@ -1,0 +1,874 @@
+"""How the rule extractor reads a caller: sentences → clauses → typed statements.
+
+`domain.extract` turns what this module reads into `CallerFact`s. It models the language
+rather than listing sentences:
+
+- **Clauses, in order.** A sentence is cut at commas, dashes and clause conjunctions ("but",
+  "so", "because"); the later clause wins its slot. A clause that opens with a correction
+  ("sorry", "I mean", "no wait", "or rather", "scratch that", "actually") also takes back what
+  the clause before it said of the same kind ("Tuesdays work - I mean Thursdays").
+- **Polarity = predicate × negators × tense.** A day's predicate is positive ("works",
+  "free", "home", "can do") or negative ("busy", "away", "no good", "a non-starter", "avoid");
+  every negator in the clause ("not", "never", "no", "nobody", "neither", "no longer",
+  "unable", "stopped") flips it once; a change marker ("used to", "before", "previously",
+  "once", a plural day in the past tense) says the statement was true and is no longer, so it
+  flips once more ("we used to be free on Tuesdays" → Tuesdays do not work). "Since",
+  "these days", "from now on", "any more" and "now" mark the present and never flip.
+- **Scope.** An exception ("any day except Monday", "every day bar Friday") makes the
+  excepted day the opposite of the rest; "only"/"just"/"no other day" make a positive day
+  exclusive ("Fridays only"). A clause with no day of its own ("but not any more", "these
+  days they don't", "that's no good", "no other day") refers back to the last day mentioned
+  in the turn — or in the agent's question the caller is answering ("Any days to avoid?" →
+  "Fridays") — and inherits its predicate when it has none.
+- **Requests are not preferences.** A positive day in a clause that asks for a visit (book,
+  send, slot, "for this one", a specific date such as "this Friday" or "the 9th"), or that
+  answers the agent's offer of that day, states nothing; a negative one still does when it is
+  general ("never a Monday", "not on Fridays").
+- **Values** (count, make, floor, flat, address, channel): the last mention in the sentence
+  that is not negated, past or replaced wins ("we had two boilers, down to one now", "we
+  swapped the Baxi for a Vaillant", "flat 9 now, not flat 3"); a bare value after a
+  correction or a question takes the kind of what it corrects or answers ("the third floor,
+  sorry, the fourth"; "How many boilers?" → "just the two").
+- Questions and hedged clauses ("maybe", "not sure", "probably", "I reckon") state nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_DAY_RE = re.compile(rf"\b({_DAY})\b")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One typed thing a clause says: a kind, its value and (availability) the weekday."""
+
+    kind: str
+    value: str
+    key: str | None = None
+    negative: bool = False
+
+
+# -- normalising -----------------------------------------------------------------------------
+
+_CONTRACTIONS = [
+    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"),
+    (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\bshan't\b"), "shall not"),
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|ai|need)n'?t\b"),
+     r"\1 not"),
+    (re.compile(r"'m\b"), " am"),
+    (re.compile(r"'re\b"), " are"),
+    (re.compile(r"'ve\b"), " have"),
+    (re.compile(r"'ll\b"), " will"),
+    (re.compile(r"(\w)'d\b"), r"\1 would"),
+    (re.compile(rf"\b(it|that|there|he|she|what|who|nobody|everybody|everyone|someone|here|"
+                rf"where|this|everything|nothing|{_DAY})'s\b"), r"\1 is"),
+    (re.compile(r"'s (?=(?:a|an|the|my|our|gone|no|not|never|only|usually|always|normally|"
+                r"home|in|there|out|off|fine|good|ok|okay|been|just|free|called|down|up|now|"
+                r"number|on|at|a|really|definitely|also|still|due|broken)\b)"), " is "),
+    (re.compile(r"\banymore\b"), "any more"),
+    (re.compile(r"\bno-go\b"), "no go"),
+    (re.compile(r"\bnon-starter\b"), "non starter"),
+    (re.compile(r"\bwrite-off\b"), "write off"),
+    (re.compile(r"\be-mail"), "email"),
+    (re.compile(r"\b(?:uh+|um+|erm+|uhm+|er)\b"), " "),
+]  # fmt: skip
+
+
+def normal(text: str) -> str:
+    text = " ".join(text.casefold().replace("\u2019", "'").split())
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    return " ".join(text.split())
+
+
+# -- clauses ---------------------------------------------------------------------------------
+
+_CORRECTION = (
+    r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|actually|hang on|"
+    r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
+)
+_CORRECTION_START = re.compile(rf"^(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b\s*")
+_SPLIT = re.compile(
+    r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
+    r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on)\b)"
+)
+_EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
+_LEADING_PARTICLE = re.compile(
+    r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
+    r"there|he|she|the|my|our|sorry|actually)\b)"
+)
+_FILLER = re.compile(
+    r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
+    r"sorry|no no|not really|correct|that is right)"
+)
+_PARTICLE = re.compile(r"^(?:(no|nope|nah|not really)|(yes|yeah|yep|yup|correct|that is right))$")
+
+
+@dataclass
+class Clause:
+    text: str
+    corrects: bool = False
+
+
+def clauses(sentence: str) -> list[Clause]:
+    out: list[Clause] = []
+    pending = False
+    for raw in _SPLIT.split(sentence):
+        text = raw.strip(" .!")
+        if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
+            out[-1].text += " " + text  # "any day but Tuesday" is one clause
+            continue
+        text = re.sub(
+            r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
+        )
+        if not text:
+            continue
+        corrects = pending
+        if match := _CORRECTION_START.match(text):
+            corrects, text = True, text[match.end() :].strip()
+            if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
+                pending = True
+                continue
+        if re.fullmatch(r"(?:no|nope|oh|no no)", text):
+            # A bare "no" answers a question, or corrects what comes next ("fine - no, sorry";
+            # "no, the fifth").
+            out.append(Clause(text, corrects))
+            pending = True
+            continue
+        pending = False
+        # "no they aren't", "yes it is": an answer particle, not a negator of what follows.
+        text = _LEADING_PARTICLE.sub("", text)
+        out.append(Clause(text, corrects))
+    return out
+
+
+# -- lexicon ---------------------------------------------------------------------------------
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|not sure|unsure|not certain|i think|i guess|i reckon|"
+    r"i suppose|might|dunno|do not know|let me (?:check|think|ask|have a think|see)|"
+    r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|see)|have to check|"
+    r"need to check|could be|hopefully|we will see|not decided|if i can)\b"
+)
+_QUESTION_START = re.compile(
+    r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
+    r"(?:you|i|we|it|he|she|they|there|the|a|an|my|our|your|someone|anyone|somebody)\b|"
+    r"(?:what|which|when|where|who|how|why)\b)"
+)
+# Negative predicates (atoms that carry their own negation are matched whole).
+_NEG_ATOMS = re.compile(
+    r"\b(?:no good|no use|not a chance|no chance|no way|no go|a (?:\w+ )?no|both a no|non starter|"
+    r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
+    r"(?:do )?not bother(?: with)?|under no circumstances|"
+    r"a (?:\w+ )?nightmare|a (?:\w+ )?problem|problems?|hopeless|impossible|unavailable|"
+    r"busy|tied up|away|out|at work|working|on nights|on shifts?|bad|terrible|awful|"
+    r"rubbish|awkward|difficult|tricky|avoid|forget|keep (?:\w+ )?(?:clear|free)|dreadful|horrible|"
+    r"hard|inconvenient|unworkable|a (?:\w+ )?pain|a (?:\w+ )?struggle|hectic|manic|chaotic|"
+    r"packed|fully booked|booked up|tough|a (?:\w+ )?bad shout|stuck at \w+|"
+    r"(?:am|are|is|be)\s+(?:always\s+|usually\s+|normally\s+)?at\s+(?:the|my|our|his|her|a)\s+"
+    r"(?!home\b)\w+|"
+    r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session))\b"
+)
+# Positive predicates that carry their own negation ("I don't mind Thursdays").
+_POS_ATOMS = re.compile(
+    r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
+    r"not fussy|no bother)\b"
+)
+_NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?)\b")
+_POS = re.compile(
+    r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
+    r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
+    r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
+    r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
+)
+_PHRASAL_OUT = re.compile(
+    r"\b(?:took|take|taken|sort|find|work|try|get|lock|keep|shut|go|went|come|be) out\s*$"
+)
+# "in", "off" and "there" are predicates only after a copula ("I'm in", "I'm off").
+_WEAK_POS = {"in", "off", "there", "about", "do", "make", "manage", "home"}
+_COPULA = r"(?:am|are|is|be|been|being|was|were|not|never|always|usually|normally|also|all)"
+_NEGATOR = re.compile(
+    r"\b(?:not|never|no|nobody|no one|noone|nothing|neither|nor|none|no longer|unable|stopped|"
+    r"stop|quit|gave up|give up|given up|giving up|without|"
+    r"changed(?=\s*$|\s+(?:now|recently|completely|though)\b))\b"
+)
+# "not only Mondays", "not just Fridays": neither a negation nor exclusive.
+_NOT_ONLY = re.compile(r"\bnot (?:only|just)\b")
+# "better than Mondays", "instead of Fridays": the day after is not what the clause says.
+_COMPARED = re.compile(
+    rf"\b(?:(?<!other )than|instead of|rather than|over)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b"
+)
+_PAST = re.compile(
+    r"\b(?:used to|previously|once(?! a\b)|in the past|formerly|back then|(?:i|we) (?:was|were))\b|"
+    r"\bbefore(?:\s+(?:that|then|now))?\s*$"
+)
+_PRESENT = re.compile(
+    r"\b(?:now|these days|nowadays|from now on|going forward|any more|any longer|since|as of|"
+    r"again|at the moment|currently|in future|from here on)\b"
+)
+_EXCLUSIVE = re.compile(
+    r"\b(?:only|just|exclusively|solely|no other days?|nothing else|one free day|no other time)\b"
+)
+_EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
+_EXCEPTION = re.compile(
+    rf"\b(?:except(?: for)?|apart from|other than|bar|besides|excluding|aside from|save for|"
+    rf"but)\s+(?:on\s+)?(?:an?\s+|the\s+)?"
+    rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
+)
+_UNIVERSAL = re.compile(
+    r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
+)
+_REQUEST = re.compile(
+    r"\b(?:book|booking|booked|schedule|reschedule|put me (?:down|in)|send|sending|come|coming|"
+    r"visit|appointment|slot|cancel|reserve|arrange|pencil|let us (?:do|go|say)|"
+    r"let's (?:do|go|say)|how about|what about|i will take|i want|i would like|"
+    r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one)\b"
+)
+_GENERIC = re.compile(
+    rf"\b(?:{_DAY[:-2]})s\b|\b(?:a|any|every|most)\s+(?:{_DAY[:-2]})\b|\b(?:ever|never|"
+    rf"in future|from now on|going forward|any more|no more|under no circumstances|usually|"
+    rf"always|generally|normally|in general)\b"
+)
+_SPECIFIC = re.compile(
+    rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
+    rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\b({_DAY})\s+(?:morning|afternoon|evening|week)\b(?!s)|"
+    rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+(?:last\s+|next\s+)?"
+    rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+)
+_JOB = re.compile(
+    rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
+    rf"(?:every\s+)?{_DAY}\b"
+)
+_BARE_DAYS = re.compile(
+    rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well)\s+)*"
+    rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again))*"
+    rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
+)
+_PREFER = re.compile(r"\b(?:prefer|preferred|best|ideal|ideally|favou?rite)\b")
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|though|then|no|oh)\s+)*(?:they|those|that|it|this)\b"
+)
+# Words a clause may consist of and still be only what is left of an earlier one.
+_REMNANT_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "not never no any more longer now these days nowadays again though really actually "
+        "sorry from on going forward at all they them those that it this are is do does did "
+        "will would was were have has be been i we am definitely certainly anyway still either "
+        "even just please mate for me us thanks changed",
+    )
+)
+
+
+# -- values ----------------------------------------------------------------------------------
+
+_NUMBERS = {
+    "one": 1, "a single": 1, "single": 1, "the one": 1, "two": 2, "three": 3, "four": 4,
+    "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_NUMBER = r"(\d{1,2}|a single|one|two|three|four|five|six|seven|eight|nine|ten)"
+_UNITS = (
+    r"(boilers?|heat pumps?|units?|radiators?|furnaces?|water heaters?|air conditioners?|"
+    r"air conditioning units?|ac units?|tanks?)"
+)
+_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+_BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|we have|just|only)\s+)*(?:the\s+)?"
+                         r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+                         r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
+_BRANDS = (
+    "vaillant", "worcester bosch", "worcester", "baxi", "ideal", "viessmann", "glow-worm",
+    "glowworm", "potterton", "navien", "rinnai", "bosch", "daikin", "mitsubishi", "carrier",
+    "trane", "lennox", "rheem", "ariston", "alpha", "intergas", "vokera",
+)  # fmt: skip
+# Words that are brands only when the talk is about equipment ("Friday would be ideal").
+_AMBIGUOUS_BRANDS = frozenset({"ideal", "alpha", "carrier", "trane", "mitsubishi", "bosch"})
+_BRAND = re.compile(
+    r"\b(" + "|".join(re.escape(b) for b in _BRANDS) + r")\b((?:\s+[a-z]*\d[\w-]*|\s+ecotec\w*|"
+    r"\s+greenstar\w*|\s+logic\w*|\s+duo-tec\w*|\s+vitodens\w*|\s+combi)*)"
+)
+_EQUIPMENT = re.compile(
+    r"\b(?:boiler|heat pump|furnace|unit|system|combi|model|make|brand|water heater|"
+    r"air conditioner|installed|fitted)\b"
+)
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+_ORDINAL_WORDS = (
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\d{1,2}(?:st|nd|rd|th)"
+)
+_ORDINAL = f"({_ORDINAL_WORDS})"
+_FLOOR = re.compile(
+    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
+    rf"(basement)(?= (?:flat|apartment))|in the (basement))\b"
+)
+_BARE_ORDINAL = re.compile(
+    rf"^(?:(?:it is|we are|i am|on)\s+)*(?:the\s+)?{_ORDINAL}(?:\s+(?:one|now|actually))*$"
+)
+_FLOOR_NOT_OURS = re.compile(
+    r"\b(?:boiler|meter|tank|radiator|cupboard|fuse box|stopcock|pump|thermostat|valve)\b"
+)
+_FLAT = re.compile(
+    r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
+)
+_FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
+_ADDRESS = re.compile(
+    r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
+    r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
+    r"(?:i|we) relocated to|(?:i|we) live at)\s+"
+    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
+    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
+)
+_CONTACT = [
+    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
+    (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
+    (re.compile(r"\b(?:call me|calling|calls|phone(?: me| call| calls|s)?|ring me|ringing|"
+                r"by phone|on the phone|give me a (?:call|ring))\b"), "phone call"),
+]  # fmt: skip
+_CONTACT_CONTEXT = re.compile(
+    r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
+    r"good|fine|send|a text|an email|on the phone)\b"
+)
+# A value said to be gone, replaced, past or denied: the mention is not the current value.
+_OLD_BEFORE = re.compile(
+    r"\b(?:not|no longer|never|old|had|used to (?:have|be|live)|got rid of|took out|take out|"
+    r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from|previously|"
+    r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
+)
+_NEW_BEFORE = re.compile(
+    r"\b(?:with|by|for|to|into|now|put in|got|have|has|is|are|new|installed|fitted)\s+"
+    r"(?:(?:a|an|the|our|my|new|just|only)\s+)*$"
+)
+_OLD_AFTER = re.compile(
+    r"^\s*(?:(?:boiler|unit|heat pump|one|combi)\s+)?(?:is gone|has gone|gone|is no more|"
+    r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
+    r"was the old|(?:is|was) old|before)\b"
+)
+_HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
+_ACCESS = re.compile(
+    r"\b(door code|gate code|key ?safe|lock ?box|alarm code|access code|the key is|key under|"
+    r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door)\b"
+)
+_PARKING = re.compile(
+    r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
+    r"visitor (?:bay|space|parking)|double yellows?|pay and display|parking permit)\b"
+)
+_NOT_PARKING = re.compile(
+    r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
+    r"\b(?:business|retail|industrial|trading|science|the) park\b"
+)
+_ANIMALS = (
+    r"dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|budgies?|birds?|rabbits?|bunn(?:y|ies)|"
+    r"hamsters?|guinea pigs?|tortoises?|snakes?|lizards?|chickens?|hens?|ferrets?|"
+    r"labradors?|spaniels?|terriers?|german shepherds?|shepherds?|collies?|poodles?|"
+    r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
+    r"staffies|staffy|dachshunds?|pets?|animals?"
+)
+_PETS = re.compile(rf"\b(?:{_ANIMALS})\b")
+_NO_PETS = re.compile(
+    r"\b(?:no|not (?:have|got) any|not any|nor any|without) (?:pets|animals)\b|"
+    r"\bpet free\b"
+)
+_PERSON = (
+    r"(?:my|our|the|caller's|his|her|their)\s+(?:[a-z]+\s+)?(husband|wife|partner|son|daughter|"
+    r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|"
+    r"grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|nanny|cleaner|neighbou?r|"
+    r"caretaker|landlord|landlady|housemate|flatmate|au pair|friend|boyfriend|girlfriend|"
+    r"uncle|aunt|niece|nephew|concierge|porter|housekeeper|childminder|mother-in-law|"
+    r"father-in-law|son-in-law|daughter-in-law|builder)\b"
+)
+_PRESENCE = re.compile(
+    rf"\b{_PERSON}(?:\s+[a-z0-9]+){{0,3}}?\s+"
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
+    rf"(?:be\s+)?(?:in|home|at home|there|around|about|in the house|"
+    rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
+)
+_PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|daughter|mum|"
+                        rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip
+
+
+# -- what the agent asked --------------------------------------------------------------------
+
+
+@dataclass
+class Asked:
+    """The agent's last question: what a short answer is about."""
+
+    days: tuple[str, ...] = ()
+    base: int | None = None  # the predicate the question asks about
+    topic: str | None = None  # a value kind ("equipment_count", "floor", ...)
+    unit: str | None = None
+    offered: tuple[str, ...] = ()  # days in an offer or read-back: a yes is not a preference
+
+
+_OFFER = re.compile(
+    r"\b(?:shall i|should i|would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
+    r"there is a slot|how about|what about|i have|book|cancel)\b"
+)
+
+
+def read_question(text: str) -> Asked:
+    t = normal(text)
+    days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
+    if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
+        return Asked(offered=days)
+    if not t.rstrip().endswith("?"):
+        return Asked()
+    if match := re.search(rf"\bhow many {_UNITS}", t):
+        return Asked(topic="equipment_count", unit=match.group(1))
+    if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
+        return Asked(topic="equipment_make")
+    if re.search(r"\b(?:what|which) floor\b", t):
+        return Asked(topic="floor")
+    if re.search(r"\b(?:park|parking)\b", t):
+        return Asked(topic="parking")
+    if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
+        return Asked(topic="pets")
+    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
+        return Asked(topic="who_home")
+    if re.search(r"\b(?:days?|weekdays?)\b", t) or days:
+        sign, negators = _predicate(t)
+        return Asked(days=days, base=(sign or 1) * (-1) ** negators)
+    return Asked()
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Reading:
+    days: list[str]
+    base: int | None
+    asked: bool = False  # the agent's question, not the caller's own clause
+    echo: bool = False  # "Tuesday?": the caller's next clause is about it
+
+
+@dataclass
+class CallReader:
+    """Reads one call's caller sentences in order; what a clause refers back to is kept here."""
+
+    asked: Asked = field(default_factory=Asked)
+    antecedent: _Reading | None = None
+    last_value_kind: str | None = None
+    last_unit: str | None = None
+    retracted: list[tuple[str, str | None]] = field(default_factory=list)
+    _previous: list[Statement] = field(default_factory=list)
+    _kinds_here: set[str] = field(default_factory=set)  # value kinds named in this sentence
+    _requested_here: set[str] = field(default_factory=set)  # days asked for in this turn
+    _last_reading: _Reading | None = None  # the caller's last clause about days, this call
+    _equipment_talk: bool = False  # this sentence is about equipment
+
+    def agent_said(self, text: str) -> None:
+        self.asked = read_question(text)
+
+    def new_turn(self) -> None:
+        self.antecedent = None
+        if self.asked.base is not None:
+            self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
+        if self.asked.topic is not None:
+            self.last_value_kind, self.last_unit = self.asked.topic, self.asked.unit
+        self._requested_here = set()
+
+    def take_retracted(self) -> list[tuple[str, str | None]]:
+        out, self.retracted = self.retracted, []
+        return out
+
+    def read(self, sentence: str) -> list[Statement]:
+        """What one sentence states, in the order said (later statements win their slot)."""
+        text = normal(sentence)
+        if not text:
+            return []
+        question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        if question:
+            # "Tuesday? No way": a day asked back is what the next clause is about.
+            if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
+                day = _weekday(_DAY_RE.search(text).group(1))  # type: ignore[union-attr]
+                self.antecedent = _Reading([day], None, echo=True)
+            return []
+        parts = clauses(text)
+        if any(_is_pure_hedge(c.text) for c in parts):
+            return []
+        found: list[Statement] = []
+        self._kinds_here = set()
+        self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
+            m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
+        )
+        for clause in parts:
+            said = [] if _HEDGE.search(clause.text) else self._clause(clause)
+            if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
+                # A correction takes back what the clause before said of the same kind.
+                kinds = {s.kind for s in said}
+                slots = {(s.kind, s.key) for s in said}
+                for earlier in self._previous:
+                    if earlier.kind in kinds and (earlier.kind, earlier.key) not in slots:
+                        slot = (earlier.kind, earlier.key)
+                        found = [s for s in found if (s.kind, s.key) != slot]
+                        self.retracted.append(slot)
+            if said:
+                self._previous = said
+                found.extend(said)
+                restated = {(s.kind, s.key) for s in said}
+                self.retracted = [slot for slot in self.retracted if slot not in restated]
+            elif not _FILLER.fullmatch(clause.text):
+                # A correction takes back only the clause right before it.
+                self._previous = []
+        kept = [c.text for c in parts if not _HEDGE.search(c.text)]
+        found.extend(_free_text(sentence, kept, self.asked.topic))
+        return found
+
+    # -- one clause ----------------------------------------------------------------------
+
+    def _clause(self, clause: Clause) -> list[Statement]:
+        text = clause.text
+        particle = _PARTICLE.match(text)
+        if particle:
+            antecedent = self.antecedent
+            if antecedent is not None and antecedent.base is not None and antecedent.asked:
+                # An answer to the agent's yes/no question about days.
+                sign = antecedent.base * (-1 if particle.group(1) else 1)
+                return [_availability(d, sign) for d in antecedent.days]
+            return []
+        out = self._days(text, clause.corrects)
+        out += self._values(text, clause.corrects)
+        return out
+
+    def _days(self, text: str, corrects: bool) -> list[Statement]:
+        text = _NOT_ONLY.sub("also", text)
+        specific = {_weekday(d) for m in _SPECIFIC.finditer(text) for d in m.groups() if d}
+        compared = {_weekday(m.group(1)) for m in _COMPARED.finditer(text)}
+        mentioned = [_weekday(d) for d in _DAY_RE.findall(text)]
+        days = list(dict.fromkeys(d for d in mentioned if d not in specific | compared))
+        if mentioned and not days:
+            return []  # a date ("this Friday", "Monday the 9th"), not a weekday in general
+        exceptions = [
+            _weekday(day)
+            for m in _EXCEPTION.finditer(text)
+            for day in _DAY_RE.findall(m.group(1))
+            # "but" excepts only after "any day", "anything", "every day", ...
+            if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
+        ]
+        base, negators = _predicate(text)
+        past = bool(_PAST.search(text)) or _plural_past(text)
+        exclusive = bool(_EXCLUSIVE.search(text)) and not _only_counts(text)
+        topic = self.antecedent is not None and self.antecedent.echo
+        referring = not days and (
+            bool(_PRONOUN_SUBJECT.match(text))
+            or _is_remnant(text)
+            or bool(_EXCLUSIVE_ATOMS.search(text))
+            or (topic and (base is not None or negators > 0))
+        )
+        if referring and self.antecedent is not None:
+            days = list(self.antecedent.days)
+            if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
+                base = self.antecedent.base
+        if not days:
+            return []
+        bare = bool(_BARE_DAYS.fullmatch(text))
+        if base is None and negators == 0 and not exclusive and not exceptions:
+            inherited = self.antecedent.base if self.antecedent is not None else None
+            if inherited is None and corrects and self._last_reading is not None:
+                inherited = self._last_reading.base  # "sorry, I meant Tuesdays"
+            if bare and inherited is not None:
+                # A bare day answers the agent's question or continues the last clause.
+                base = inherited
+            elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
+                base = 1  # "now it's Tuesdays"
+            elif bare:
+                # "Friday, not a chance": a day said first is what the next clause is about.
+                self.antecedent = _Reading(days, None, echo=True)
+                return []
+        polarity = None
+        if base is not None or negators:
+            polarity = (base or 1) * (-1) ** negators
+            if past and base is not None:
+                polarity = -polarity
+        request = bool(_REQUEST.search(text))
+        generic = bool(_GENERIC.search(text))
+        self.antecedent = self._last_reading = _Reading(days, base)
+        if exceptions and not (past and polarity is None):
+            rest = polarity if polarity is not None else 1
+            out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
+            others = [d for d in days if d not in exceptions]
+            if polarity is not None and not request:
+                out += [_availability(d, polarity) for d in others]
+            return out
+        if polarity is None:
+            if exclusive and not past and len(days) == 1:
+                return _exclusive(days[0])
+            return []
+        if polarity > 0:
+            if request:
+                self._requested_here.update(days)
+                return []
+            if any(d in self.asked.offered or d in self._requested_here for d in days) and (
+                not generic
+            ):
+                return []  # "yes, Friday's fine" to the offer of Friday, or after asking for it
+            if exclusive and len(days) == 1:
+                return _exclusive(days[0])
+            if _PREFER.search(text) and len(days) == 1 and not past:
+                return [Statement("preferred_day", days[0])]
+            return [_availability(d, 1) for d in days]
+        if request and not generic:
+            return []
+        return [_availability(d, -1) for d in days]
+
+    def _values(self, text: str, corrects: bool) -> list[Statement]:
+        out: list[Statement] = []
+        # Counts.
+        count = _last_current(_COUNT, text)
+        if _COUNT.search(text):
+            self._mentioned("equipment_count", _COUNT.search(text).group(2))  # type: ignore[union-attr]
+        if count is not None:
+            out.append(Statement("equipment_count", _count_value(count.group(1), count.group(2))))
+        elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
+            unit = self.last_unit or "units"
+            out.append(Statement("equipment_count", _count_value(bare.group(1), unit)))
+        # Make.
+        make = _last_current(_BRAND, text, self._brand_ok)
+        if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
+            self._mentioned("equipment_make")
+        if make is not None:
+            model = (make.group(1) + (make.group(2) or "")).strip()
+            out.append(Statement("equipment_make", " ".join(w.capitalize() for w in model.split())))
+        # Floor (of the caller's home, not of the boiler cupboard).
+        if not _FLOOR_NOT_OURS.search(text):
+            floor = _last_current(_FLOOR, text)
+            if _FLOOR.search(text):
+                self._mentioned("floor")
+            if floor is not None:
+                out.append(Statement("floor", _floor_value(floor)))
+            elif (bare := _BARE_ORDINAL.match(text)) and self._bare_ok("floor", corrects):
+                out.append(Statement("floor", _floor_value_from(bare.group(1))))
+        # Flat, apartment or unit number.
+        flat = _last_current(_FLAT, text)
+        if _FLAT.search(text) or re.search(r"\b(?:flat|apartment)\b", text):
+            self._mentioned("flat")
+        if flat is not None:
+            out.append(Statement("flat", f"{flat.group(1).capitalize()} {flat.group(2).upper()}"))
+        elif (number := _FLAT_NUMBER.search(text)) and "flat" in self._kinds_here:
+            out.append(Statement("flat", f"Flat {number.group(1).upper()}"))
+        # Address.
+        address = _last_current(_ADDRESS, text)
+        if address is not None:
+            out.append(Statement("address", _title_address(address.group(1))))
+        # Contact channel.
+        channel = self._channel(text)
+        if channel is not None:
+            out.append(Statement("contact_preference", channel))
+        return out
+
+    def _mentioned(self, kind: str, unit: str | None = None) -> None:
+        self.last_value_kind = kind
+        self._kinds_here.add(kind)
+        if unit is not None:
+            self.last_unit = unit
+
+    def _bare_ok(self, kind: str, corrects: bool) -> bool:
+        """A bare value ("the fourth", "just the two") answers the agent's question about its
+        kind, follows a mention of its kind in the same sentence ("not the third floor, the
+        fourth"), or corrects the caller's last value of that kind."""
+        return (
+            self.asked.topic == kind
+            or kind in self._kinds_here
+            or (corrects and self.last_value_kind == kind)
+        )
+
+    def _brand_ok(self, match: re.Match[str]) -> bool:
+        """A brand that is also an ordinary word ("ideal", "alpha") counts only when the talk is
+        about equipment: in this sentence, the agent's question, or the caller's last value."""
+        return match.group(1) not in _AMBIGUOUS_BRANDS or (
+            self._equipment_talk
+            or self.asked.topic == "equipment_make"
+            or self.last_value_kind == "equipment_make"
+        )
+
+    def _channel(self, text: str) -> str | None:
+        mentions: list[tuple[int, str]] = []
+        for pattern, channel in _CONTACT:
+            for match in pattern.finditer(text):
+                if _is_old(text, match):
+                    continue
+                mentions.append((match.start(), channel))
+        if not mentions or not _CONTACT_CONTEXT.search(text):
+            return None
+        base, negators = _predicate(text)
+        if negators % 2 == 1 or (base is not None and base < 0):
+            return None
+        return max(mentions)[1]
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _weekday(token: str) -> str:
+    day = token.lower()
+    return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
+
+
+def _availability(day: str, sign: int) -> Statement:
+    if sign < 0:
+        return Statement("availability", "unavailable", key=day, negative=True)
+    return Statement("availability", "available", key=day)
+
+
+def _exclusive(day: str) -> list[Statement]:
+    return [Statement("preferred_day", f"{day} only"), _availability(day, 1)]
+
+
+def _is_pure_hedge(text: str) -> bool:
+    rest = _HEDGE.sub(" ", text)
+    rest = re.sub(r"\b(?:i|we|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
+    return bool(_HEDGE.search(text)) and not rest.strip()
+
+
+def _is_remnant(text: str) -> bool:
+    """What is left of a clause whose day and predicate were said before it ("but not any
+    more", "these days they don't", "from now on they are")."""
+    words = text.split()
+    return (
+        bool(words)
+        and len(words) <= 7
+        and all(w in _REMNANT_WORDS for w in words)
+        and bool(_NEGATOR.search(text) or _PRESENT.search(text) or _PRONOUN_SUBJECT.match(text))
+    )
+
+
+def _only_counts(text: str) -> bool:
+    return bool(re.search(rf"\b(?:only|just)\s+(?:the\s+)?{_NUMBER}\b", text)) and not re.search(
+        rf"\b(?:only|just)\s+(?:on\s+)?(?:an?\s+)?{_DAY}", text
+    )
+
+
+def _plural_past(text: str) -> bool:
+    """A day-in-general said in the past tense ("Fridays were fine"): no longer so."""
+    return bool(
+        re.search(
+            rf"\b(?:{_DAY[:-2]})s\s+(?:were|used|suited|worked)\b|"
+            rf"\b(?:{_DAY[:-2]})s\s+(?:\w+\s+)?(?:were|suited|worked)\b",
+            text,
+        )
+    )
+
+
+def _predicate(text: str) -> tuple[int | None, int]:
+    """The clause's predicate sign (None: it has none) and how many negators it carries."""
+    sign: int | None = None
+    rest = text
+    if _POS_ATOMS.search(rest):
+        sign, rest = 1, _POS_ATOMS.sub(" ", rest)
+    for match in _NEG_ATOMS.finditer(rest):
+        if (
+            match.group(0) == "out"
+            and _PHRASAL_OUT.search(text[: match.end()])
+            and not re.search(r"\b(?:am|are|is|be|been|was|were)\s+(?:\w+\s+)?out\b", text)
+        ):
+            continue  # "took out", "sort out": not "we're out"
+        if match.group(0) in ("away", "working", "problems") and not re.search(
+            rf"\b(?:am|are|is|be|been|was|were|{_DAY})\s+(?:\w+\s+)?{match.group(0)}\b|"
+            rf"\b{match.group(0)}\s+(?:on\s+)?(?:a\s+|every\s+)?{_DAY}",
+            text,
+        ):
+            continue
+        sign = -1
+        rest = rest.replace(match.group(0), " ", 1)
+    rest = _NEG_WITH_NOT.sub(" ", rest)
+    rest = _EXCLUSIVE_ATOMS.sub(" ", rest)
+    if job := _JOB.search(rest):
+        sign = -1
+        rest = rest[: job.start("verb")] + " " + rest[job.end("verb") :]
+    if sign is None:
+        for match in _POS.finditer(rest):
+            word = match.group(0)
+            if word in _WEAK_POS and not re.search(
+                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+{re.escape(word)}\b|"
+                rf"\b(?:day|days) {re.escape(word)}\b",
+                rest,
+            ):
+                continue
+            sign = 1
+            break
+    negators = len(_NEGATOR.findall(rest))
+    # "not ... nor", "neither ... nor": one negation.
+    if re.search(r"\bneither\b.*\bnor\b", rest):
+        negators -= 1
+    return sign, negators
+
+
+def _is_old(text: str, match: re.Match[str]) -> bool:
+    before = text[: match.start()]
+    after = text[match.end() :]
+    if _NEW_BEFORE.search(before):
+        return False
+    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
+        return True
+    return bool(_OLD_AFTER.match(after))
+
+
+def _last_current(pattern: re.Pattern[str], text: str, ok=None) -> re.Match[str] | None:  # type: ignore[no-untyped-def]
+    current = None
+    for match in pattern.finditer(text):
+        if ok is not None and not ok(match):
+            continue
+        if not _is_old(text, match):
+            current = match
+    return current
+
+
+def _count_value(raw: str, unit: str) -> str:
+    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
+    if count > 1 and not noun.endswith("s"):
+        noun += "s"
+    return f"{count} {noun}"
+
+
+def _floor_value_from(word: str) -> str:
+    number = _ORDINALS.get(word) or int(re.sub(r"\D", "", word))
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix} floor"
+
+
+def _floor_value(match: re.Match[str]) -> str:
+    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
+    if word in ("basement",):
+        return "basement"
+    if word in ("ground", "lower ground", "top"):
+        return f"{word} floor"
+    return _floor_value_from(word)
+
+
+def _title_address(raw: str) -> str:
+    return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
+
+
+def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
+    """Parking, pets, who will be home and access: the caller's sentence is the value, when
+    a clause that is not hedged names one (for pets, the last such clause decides between
+    "no pets" and the sentence)."""
+    found: dict[str, str] = {}
+    for text in parts:
+        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
+            found["parking"] = sentence
+        if _NO_PETS.search(text):
+            found["pets"] = "No pets"
+        elif _PETS.search(text) or topic == "pets":
+            found["pets"] = sentence
+        if _PRESENCE.search(text) or (
+            topic == "who_home"
+            and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+        ):
+            found["who_home"] = sentence
+        if _ACCESS.search(text):
+            found["access_notes"] = sentence
+    return [Statement(kind, value) for kind, value in found.items()]

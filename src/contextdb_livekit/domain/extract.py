@@ -1,0 +1,228 @@
+"""End-of-call extraction: the call's transcript and notes → typed caller facts.
+
+The rule-based extractor runs offline and is the floor: `domain.llm_extract` replaces it
+with one structured-output model call whenever an LLM key is configured, and falls back to
+it. Sentences are read by `domain.clauses` (negators and their scope, clause order, change
+markers, corrections, answers to the agent's question); scored by `python -m bench.extraction`.
+
+- Only the caller's own turns become `user_stated`; the model's notes are `agent_inferred`.
+- Questions and hedged clauses ("maybe", "not sure") state nothing and are skipped.
+- A booking request is never turned into a preference: "I'd like Thursday" says nothing
+  about Thursdays in general, so only explicit availability/preference wording counts.
+- Within one call the last statement per slot wins ("two boilers … sorry, three"), and a
+  correction takes back the slot it replaces ("Mondays are fine - sorry, I mean Tuesdays").
+- Secrets never leave this module verbatim: access codes become "access code on file",
+  cards, ids and passwords are dropped from the fact (`contextdb_livekit.memory.secrets`).
+- Every turn and note is neutralised first (`memory.snapshot.neutralise`: look-alike
+  brackets, invisible characters, the wrapper's own words). A sentence or note that
+  addresses call handlers or tries to change how calls are handled
+  (`memory.instructions_screen`) yields no caller fact: it is kept as a `flagged_note`,
+  vouched for by nobody, and never shown.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from contextdb_livekit.domain.clauses import CallReader
+from contextdb_livekit.domain.facts import (
+    AGENT_CONFIDENCE,
+    CALLER_CONFIDENCE,
+    FLAGGED_CONFIDENCE,
+    HOST_CONFIDENCE,
+    CallerFact,
+)
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
+from contextdb_livekit.memory.models import EpistemicSource
+from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.memory.snapshot import neutralise
+
+MAX_SENTENCE_CHARS = 300
+MAX_FACTS = 40
+
+# Sentences end at . ! ? ; — clauses inside a sentence are `domain.clauses`' business.
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+# Kinds whose value is the caller's own sentence (redacted, bounded).
+_SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: Literal["user", "assistant"]
+    text: str
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What the host's systems recorded during the call (not what anyone said)."""
+
+    booked: tuple[tuple[date, str], ...] = ()
+    cancelled: tuple[tuple[date, str], ...] = ()
+
+
+def _sentences(text: str) -> list[str]:
+    flat = neutralise(text)[: MAX_SENTENCE_CHARS * 4]
+    return [s.strip() for s in _SENTENCE_SPLIT.split(flat) if s and s.strip()]
+
+
+def facts_in_sentence(
+    sentence: str,
+    *,
+    source: EpistemicSource,
+    confidence: float,
+    today: date,
+    call_id: str,
+    reader: CallReader | None = None,
+) -> list[CallerFact]:
+    """The typed facts one sentence states, read in the call's context (`domain.clauses`)."""
+    found: list[CallerFact] = []
+    for said in (reader or CallReader()).read(sentence):
+        value = said.value
+        if said.kind in _SENTENCE_KINDS and value == sentence:
+            value = _sentence_value(sentence)
+        found.append(
+            CallerFact(
+                kind=said.kind,  # type: ignore[arg-type]
+                value=value,
+                source=source,
+                confidence=confidence,
+                observed_on=today,
+                polarity="negative" if said.negative else "positive",
+                key=said.key,
+                call_id=call_id,
+            )
+        )
+    return found
+
+
+def _sentence_value(sentence: str) -> str:
+    """The sentence with any code replaced: the code itself is never stored."""
+    redacted = redact_bounded(sentence, MAX_SENTENCE_CHARS)
+    return redacted.strip().rstrip(".") or "access code on file"
+
+
+def extract_call_facts(
+    turns: Iterable[Turn],
+    notes: Iterable[str],
+    outcome: CallOutcome,
+    *,
+    today: date,
+    call_id: str,
+) -> list[CallerFact]:
+    """Typed facts a finished call leaves behind; one per slot, the call's last word wins."""
+    by_slot: dict[tuple[str, str], CallerFact] = {}
+    caller_slots: set[tuple[str, str]] = set()
+
+    def keep(found: Iterable[CallerFact]) -> None:
+        for item in found:
+            # A model note never overrides what the caller said in the same call.
+            if item.source != "user_stated" and item.slot in caller_slots:
+                continue
+            if item.source == "user_stated":
+                caller_slots.add(item.slot)
+            earlier = by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
+            if (
+                item.kind == "access_notes"
+                and earlier is not None
+                and earlier.source == item.source
+            ):
+                # Access details add up within a call ("side gate", "the dog barks").
+                merged = f"{earlier.value}; {item.value}"[:MAX_SENTENCE_CHARS]
+                item = dataclasses.replace(item, value=merged)
+            by_slot[item.slot] = item
+
+    # One reader for the call: a short answer is read against the agent's question, and a
+    # correction takes back what the caller said just before it.
+    reader = CallReader()
+    for turn in turns:
+        if turn.role != "user":
+            reader.agent_said(turn.text)
+            continue
+        reader.new_turn()
+        for sentence in _sentences(turn.text):
+            if is_procedure_note(sentence):
+                keep([flagged_note(sentence, today=today, call_id=call_id)])
+                continue
+            keep(
+                facts_in_sentence(
+                    sentence,
+                    source="user_stated",
+                    confidence=CALLER_CONFIDENCE,
+                    today=today,
+                    call_id=call_id,
+                    reader=reader,
+                )
+            )
+            for kind, key in reader.take_retracted():
+                for slot, item in list(by_slot.items()):
+                    if (item.kind, item.key) == (kind, key) and item.source == "user_stated":
+                        del by_slot[slot]
+    for note in notes:
+        sentences = _sentences(note)
+        if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
+            keep([flagged_note(note, today=today, call_id=call_id)])
+            continue
+        typed = [
+            f
+            for sentence in sentences
+            for f in facts_in_sentence(
+                sentence,
+                source="agent_inferred",
+                confidence=AGENT_CONFIDENCE,
+                today=today,
+                call_id=call_id,
+            )
+        ]
+        keep(typed or [_free_note(note, today=today, call_id=call_id)])
+    for day, ref in outcome.booked:
+        keep([_host_fact("visit_booked", day, ref, today=today, call_id=call_id)])
+    for day, ref in outcome.cancelled:
+        keep([_host_fact("visit_cancelled", day, ref, today=today, call_id=call_id)])
+    return list(by_slot.values())[-MAX_FACTS:]
+
+
+def _free_note(note: str, *, today: date, call_id: str) -> CallerFact:
+    text = redact_bounded(neutralise(note), MAX_SENTENCE_CHARS)
+    digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
+    return CallerFact(
+        kind="note",
+        value=text,
+        source="agent_inferred",
+        confidence=AGENT_CONFIDENCE,
+        observed_on=today,
+        key=digest,
+        call_id=call_id,
+    )
+
+
+def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
+    """A note that tries to change how calls are handled: kept, vouched for by nobody."""
+    kept = redact_bounded(neutralise(text), MAX_SENTENCE_CHARS)
+    digest = hashlib.sha256(kept.casefold().encode()).hexdigest()[:8]
+    return CallerFact(
+        kind="flagged_note",
+        value=kept,
+        source="third_party",
+        confidence=FLAGGED_CONFIDENCE,
+        observed_on=today,
+        key=digest,
+        call_id=call_id,
+    )
+
+
+def _host_fact(kind, day: date, ref: str, *, today: date, call_id: str) -> CallerFact:  # type: ignore[no-untyped-def]
+    return CallerFact(
+        kind=kind,
+        value=ref,
+        source="third_party",
+        confidence=HOST_CONFIDENCE,
+        observed_on=today,
+        key=day.isoformat(),
+        call_id=call_id,
+    )

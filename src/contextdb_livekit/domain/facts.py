@@ -1,0 +1,341 @@
+"""The caller-fact model: what a caller told us, as typed facts with one slot each.
+
+Every write the worker makes and every read it renders goes through this module, on both
+backends. The engine's own regex slotter is never relied on: each fact names its slot
+explicitly, and its text is worded so the slotter cannot move it elsewhere.
+
+- One slot per attribute (per weekday for availability). A newer fact in a slot supersedes
+  the older one through the engine's own supersession, so an old value is never current.
+- Polarity is part of the value: "never Thursday" is `availability/thursday = unavailable`
+  and replaces an older "Thursday works".
+- The observed date travels in the text (the Cloud contract returns no timestamps), so the
+  snapshot can order facts newest first and say when each was said.
+- A request for a consequential action belongs to the call that made it (a `request` slot
+  keyed by action, date and call): a request is never a standing preference, and one yes
+  authorises one action.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Literal
+
+from contextdb_livekit.memory.models import EpistemicSource, FactToRemember, Memory
+
+# What a caller can tell us (the only kinds a model extractor may propose).
+StatedKind = Literal[
+    "availability",
+    "preferred_day",
+    "address",
+    "equipment_make",
+    "equipment_count",
+    "access_notes",
+    "contact_preference",
+    # Where the visit goes and who opens the door.
+    "floor",
+    "flat",
+    "parking",
+    "pets",
+    "who_home",
+]
+FactKind = Literal[
+    StatedKind,
+    "request",
+    "visit_booked",
+    "visit_cancelled",
+    "note",
+    # A note that addresses call handlers or tries to change how calls are handled
+    # (`memory.instructions_screen`): kept for the record, never shown as a caller fact.
+    "flagged_note",
+]
+Polarity = Literal["positive", "negative"]
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+# Who vouches, and how much: the write policy in one table (tests pin every row).
+# A flagged note vouches for nothing (the engine's own injection screen does the same).
+# The caller's own words are first-party but never authorise anything by themselves: the
+# only actionable evidence is a visit request confirmed out loud in this call.
+CALLER_CONFIDENCE = 0.9
+AGENT_CONFIDENCE = 0.6
+HOST_CONFIDENCE = 0.95
+REQUEST_CONFIDENCE = 0.6
+FLAGGED_CONFIDENCE = 0.0
+
+_SOURCE_VERB: dict[str, str] = {
+    "user_stated": "said",
+    "agent_inferred": "noted",
+    "third_party": "recorded",
+}
+_STAMP = re.compile(r"\s*\((said|noted|recorded) (\d{4}-\d{2}-\d{2})\)\s*$")
+
+
+def call_tag(call_id: str) -> str:
+    """A short stable tag for a call, used in per-call slot names."""
+    return hashlib.sha256(call_id.encode()).hexdigest()[:10]
+
+
+def request_attribute(action: str, day: date, call_id: str) -> str:
+    return f"{action}_on_{day.isoformat().replace('-', '_')}_call_{call_tag(call_id)}"
+
+
+@dataclass(frozen=True)
+class CallerFact:
+    """One thing we know about a caller, with who vouches for it and when."""
+
+    kind: FactKind
+    value: str
+    source: EpistemicSource
+    confidence: float
+    observed_on: date
+    polarity: Polarity = "positive"
+    # availability: the weekday; request/visit_*: the ISO date; note: its digest.
+    key: str | None = None
+    call_id: str = ""
+    # request: the gated action it asks for (its slot is per action, day and call).
+    action: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.value.strip():
+            raise ValueError("fact value must not be empty")
+        if self.kind == "availability" and self.key not in WEEKDAYS:
+            raise ValueError("availability needs a weekday key")
+        if self.kind in ("request", "visit_booked", "visit_cancelled"):
+            date.fromisoformat(self.key or "")
+        if self.kind == "request" and not (self.call_id and self.action):
+            raise ValueError("a request belongs to an action and a call")
+        if self.kind in ("note", "flagged_note") and not self.key:
+            raise ValueError("a note needs a key")
+
+    @property
+    def slot(self) -> tuple[str, str]:
+        if self.kind == "availability":
+            return ("availability", str(self.key))
+        if self.kind == "request":
+            day = date.fromisoformat(str(self.key))
+            return ("request", request_attribute(self.action, day, self.call_id))
+        if self.kind in ("visit_booked", "visit_cancelled"):
+            return ("visit", f"on_{str(self.key).replace('-', '_')}")
+        if self.kind == "note":
+            # Free notes never replace each other: one slot per note text.
+            return ("caller", f"note_{self.key}")
+        if self.kind == "flagged_note":
+            return ("flagged", f"note_{self.key}")
+        return _FIXED_SLOTS[self.kind]
+
+    @property
+    def sentence(self) -> str:
+        """The fact as one plain sentence (no wish verbs, no 'appointment': see module doc)."""
+        return _SENTENCES[self.kind](self)
+
+    def to_write(self) -> FactToRemember:
+        entity, attribute = self.slot
+        stamp = f" ({_SOURCE_VERB[self.source]} {self.observed_on.isoformat()})"
+        return FactToRemember(
+            content=self.sentence + stamp,
+            source=self.source,
+            confidence=self.confidence,
+            # Only a request can gate an action; everything else is context.
+            action_relevant=self.kind == "request",
+            entity=entity,
+            attribute=attribute,
+        )
+
+
+def _weekday_title(value: str) -> str:
+    return value.capitalize()
+
+
+def _day_text(iso: str | None) -> str:
+    day = date.fromisoformat(str(iso))
+    return f"{day.strftime('%A')} {day.isoformat()}"
+
+
+_FIXED_SLOTS: dict[str, tuple[str, str]] = {
+    "preferred_day": ("caller", "visit_day_preference"),
+    "address": ("user", "address"),
+    "equipment_make": ("equipment", "make"),
+    "equipment_count": ("equipment", "count"),
+    "access_notes": ("premises", "access"),
+    "contact_preference": ("caller", "contact_channel"),
+    "floor": ("premises", "floor"),
+    "flat": ("premises", "flat_number"),
+    "parking": ("premises", "parking"),
+    "pets": ("premises", "pets"),
+    "who_home": ("premises", "who_is_home"),
+}
+
+_SENTENCES = {
+    "availability": lambda f: (
+        f"{_weekday_title(str(f.key))}s work for the caller"
+        if f.polarity == "positive"
+        else f"{_weekday_title(str(f.key))}s do not work for the caller"
+    ),
+    "preferred_day": lambda f: (
+        f"Only {_weekday_title(f.value.removesuffix(' only'))}s work for the caller"
+        if f.value.endswith(" only")
+        else f"Caller favours {_weekday_title(f.value)} visits"
+    ),
+    "address": lambda f: f"Caller's address: {f.value}",
+    "equipment_make": lambda f: f"Caller's equipment: {f.value}",
+    "equipment_count": lambda f: f"Number of units at the property: {f.value}",
+    "access_notes": lambda f: f"Access notes: {f.value}",
+    "contact_preference": lambda f: f"Contact the caller by {f.value}",
+    "floor": lambda f: (
+        f"The caller's home is on the {f.value}"
+        if f.value != "basement"
+        else "The caller's home is in the basement"
+    ),
+    "flat": lambda f: f"Flat or unit number: {f.value}",
+    "parking": lambda f: f"Parking: {f.value}",
+    "pets": lambda f: f"Pets at the property: {f.value}",
+    "who_home": lambda f: f"Who is home for visits: {f.value}",
+    "note": lambda f: f.value,
+    "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
+    "request": lambda f: f"Caller asked in one call to {f.value} on {_day_text(f.key)}",
+    "visit_booked": lambda f: f"Service visit booked for {_day_text(f.key)}, reference {f.value}",
+    "visit_cancelled": lambda f: (
+        f"Service visit for {_day_text(f.key)} was cancelled (reference {f.value})"
+    ),
+}
+
+_KIND_BY_SLOT = {slot: kind for kind, slot in _FIXED_SLOTS.items()}
+
+
+def fact_kind(memory: Memory) -> FactKind | None:
+    """Which kind of caller fact a stored memory is, from its slot alone."""
+    entity, attribute = memory.entity_key or "", memory.attribute_key or ""
+    if entity == "availability" and attribute in WEEKDAYS:
+        return "availability"
+    if entity == "request" and "_on_" in attribute:
+        return "request"
+    if entity == "caller" and attribute.startswith("note_"):
+        return "note"
+    if entity == "flagged" and attribute.startswith("note_"):
+        return "flagged_note"
+    if entity == "visit" and attribute.startswith("on_"):
+        return "visit_cancelled" if "was cancelled" in memory.content else "visit_booked"
+    return _KIND_BY_SLOT.get((entity, attribute))  # type: ignore[return-value]
+
+
+def is_current(memory: Memory) -> bool:
+    """Superseded or expired facts are history, never evidence and never in the snapshot."""
+    return memory.superseded_by is None and memory.valid_until is None
+
+
+def observed_on(memory: Memory) -> date | None:
+    match = _STAMP.search(memory.content)
+    return date.fromisoformat(match.group(2)) if match else None
+
+
+def plain_text(memory: Memory) -> str:
+    """The fact's sentence without its date stamp."""
+    return _STAMP.sub("", memory.content).strip()
+
+
+def is_negative_availability(memory: Memory, weekday: str) -> bool:
+    return (
+        fact_kind(memory) == "availability"
+        and memory.attribute_key == weekday
+        and "do not work" in memory.content
+    )
+
+
+def exclusive_preference(memory: Memory) -> str | None:
+    """The only weekday that works, when the caller said "only Fridays"."""
+    if fact_kind(memory) != "preferred_day":
+        return None
+    match = re.match(r"Only (\w+)s work for the caller", memory.content)
+    return match.group(1).lower() if match else None
+
+
+def conflict_reason(memories: list[Memory], day: date) -> str | None:
+    """Why a request for `day` goes against what the caller told us before, if it does.
+
+    A sentence the host speaks to the caller in the read-back; None when nothing on file
+    contradicts it. The newest word about the day wins: a later "Thursdays work" clears an
+    older "never Thursdays", "only Fridays" or note. A note the extractor could not type
+    ("Thursdays are a write-off for her, hospital visits") still cautions, quoted, when it
+    names the day with a negative or exclusive word: a caution survives a missed rule.
+    """
+    weekday = day.strftime("%A").lower()
+    title = _weekday_title(weekday)
+    for memory in sorted(
+        (m for m in memories if is_current(m)),
+        key=lambda m: observed_on(m) or date.min,
+        reverse=True,
+    ):
+        when = observed_on(memory)
+        said = f" on {when.day} {when.strftime('%B')}" if when else ""
+        kind = fact_kind(memory)
+        if kind == "availability" and memory.attribute_key == weekday:
+            if is_negative_availability(memory, weekday):
+                return f"You told us{said} that {title}s no longer work for you."
+            return None
+        only = exclusive_preference(memory)
+        if only is not None:
+            if only == weekday:
+                return None
+            return f"You told us{said} that only {_weekday_title(only)}s work for you."
+        if kind == "note" and not memory.injection_suspect:
+            caution = note_caution(plain_text(memory), weekday)
+            if caution is True:
+                when_noted = f" from {when.day} {when.strftime('%B')}" if when else ""
+                return f"Our notes{when_noted} say: {_quoted(plain_text(memory))}."
+            if caution is False:
+                return None
+    return None
+
+
+_CAUTION_WORDS = re.compile(
+    r"\b(?:not|never|no|nobody|cannot|can't|won't|don't|doesn't|isn't|aren't|unable|"
+    r"unavailable|except|apart from|other than|avoid|busy|away|out|impossible|problem|"
+    r"difficult|awkward|bad|no good|no longer|any ?more|clash|conflict|rules? out|ruled out|"
+    r"at work|working|shifts?|hospital|dialysis|appointment|college|school|church|gym|"
+    r"write[- ]off|no[- ]go|non[- ]starter|off limits|instead)\b"
+)
+_EXCLUSIVE_WORDS = re.compile(r"\b(?:only|just|exclusively|solely)\b")
+_NOTE_DAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+
+
+def note_caution(text: str, weekday: str) -> bool | None:
+    """Whether a free note speaks against a visit on `weekday`: True (a negative or an
+    exclusive preference for another day), False (it says the day works), None (silent).
+
+    The rule reader is asked first; where it types nothing, any caution word in a note that
+    names the day is enough — a caution read back for nothing costs one sentence, a missed
+    one costs a wasted visit. Notes that try to change how calls are handled are never read
+    back (`contextdb_livekit.memory.instructions_screen`).
+    """
+    from contextdb_livekit.domain.clauses import CallReader
+    from contextdb_livekit.memory.instructions_screen import is_procedure_note
+
+    if is_procedure_note(text):
+        return None
+    lowered = text.casefold()
+    days = {m.group(1) for m in _NOTE_DAY.finditer(lowered)}
+    if not days:
+        return None
+    said = CallReader().read(text)
+    for statement in reversed(said):
+        if statement.kind == "availability" and statement.key == weekday:
+            return statement.negative
+        if statement.kind == "preferred_day" and statement.value.endswith(" only"):
+            return statement.value.removesuffix(" only") != weekday
+    if weekday in days and _CAUTION_WORDS.search(lowered):
+        return True
+    if weekday not in days and _EXCLUSIVE_WORDS.search(lowered):
+        return True
+    return None
+
+
+def _quoted(text: str, limit: int = 140) -> str:
+    from contextdb_livekit.memory.snapshot import neutralise
+
+    clean = neutralise(text).rstrip(" .")
+    if len(clean) <= limit:
+        return clean
+    return clean[:limit].rsplit(" ", 1)[0] + " …"

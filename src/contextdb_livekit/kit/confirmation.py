@@ -1,0 +1,164 @@
+"""`confirm_visit_details`: the caller's spoken yes to the host's read-back runs the action.
+
+The model cannot name what gets confirmed, nor write the question a yes answers. Only the
+last `ask`'s offer is confirmable, and only by a caller turn that answers the *host's*
+latest read-back of it (`contextdb_livekit.kit.readback`, spoken with `session.say`):
+
+- the answer is the caller's latest turn after that read-back, within `ANSWER_WINDOW_S` and
+  `MAX_TURNS_AFTER_READBACK`, with no agent turn in between (a question the model asked
+  there, whatever it names, makes the yes an answer to that question);
+- the host reply reader must read it as a yes to *that* action on *that* day
+  (`domain.replies`, with the action's own words): a different day is a new request, and
+  hedges, questions and "hold on" are not a yes.
+
+When there is no answer that counts (none yet, too late, another question in between, the
+read-back spoken over) the host reads the request back again, a fresh answer window: a
+caller is never stranded. A valid yes is kept as an attestation (question, answer, both turn
+ids) before ContextDB is told, then the action runs in the same tool call, so the model
+only speaks the result.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+
+from livekit.agents import RunContext, ToolError, function_tool
+from livekit.agents.llm import ChatMessage, FunctionTool, ToolResult
+
+from contextdb_livekit.domain.replies import classify_reply
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.actions import GatedAction, run_for_day
+from contextdb_livekit.kit.context import CallContext, Offer
+from contextdb_livekit.kit.readback import ReadBack, read_back
+from contextdb_livekit.memory.errors import MemoryLayerError
+
+log = logging.getLogger("contextdb_livekit.kit.confirmation")
+
+ANSWER_WINDOW_S = 120.0
+# The caller's answer may come in a turn or two ("mm, let me think … yes"), not later.
+MAX_TURNS_AFTER_READBACK = 2
+
+
+def _messages(context: RunContext[CallContext]) -> list[ChatMessage]:
+    return [
+        item
+        for item in context.session.history.items
+        if item.type == "message" and item.role in ("user", "assistant")
+    ]
+
+
+def find_answer(
+    messages: Sequence[ChatMessage], readback: ChatMessage
+) -> tuple[ChatMessage | None, str]:
+    """(answer, why-not) to the host read-back `readback` in the conversation `messages`."""
+    position = next((i for i, m in enumerate(messages) if m.id == readback.id), None)
+    if position is None:
+        return None, "not_heard"
+    after = list(messages[position + 1 :])
+    last_reply = max((i for i, m in enumerate(after) if m.role == "user"), default=None)
+    if last_reply is None:
+        return None, "no_answer_yet"
+    # Agent turns after the caller's latest one (the model's preamble to this tool call) do
+    # not matter; one before it means the caller answered *that* instead.
+    between = after[: last_reply + 1]
+    if any(m.role == "assistant" for m in between):
+        return None, "answered_another_question"
+    if len(between) > MAX_TURNS_AFTER_READBACK:
+        return None, "answer_too_late"
+    answer = between[-1]
+    if answer.created_at - readback.created_at > ANSWER_WINDOW_S:
+        return None, "answer_too_late"
+    return answer, ""
+
+
+WAIT = ToolResult(
+    "Not confirmed yet: the read-back is still playing. Say nothing; wait for the caller.",
+    reply_required=False,
+)
+READ_AGAIN = ToolResult(
+    "Not confirmed: the caller's answer was not to the read-back, so I have read it back to "
+    "them again. Say nothing now; when they answer, call confirm_visit_details.",
+    reply_required=False,
+)
+
+
+def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]) -> FunctionTool:
+    by_name = {action.name: action for action in actions}
+
+    async def confirm_visit_details(context: RunContext[CallContext]) -> str | ToolResult:
+        """Call when the caller has answered the read-back of a booking or cancellation.
+
+        Takes no arguments: the host reads the caller's answer itself and, on a yes, carries
+        out exactly what was read back. Never call it on your own question.
+        """
+        call = context.userdata
+        if not call.is_caller(identity) or call.memory is None:
+            return "This call is no longer verified. Do not act on the account."
+        offer = call.offer
+        if offer is None:
+            raise ToolError("Nothing is waiting for confirmation. Call book_visit first.")
+        action = by_name[offer.action_name]
+        if offer.readback.playing:
+            return WAIT
+        heard = offer.readback.heard_message()
+        answer, why_not = (
+            (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
+        )
+        if answer is None or heard is None:
+            log.info("read-back for caller %s read again: %s", identity.log_id, why_not)
+            _read_again(context, action, offer)
+            return READ_AGAIN
+        answer_text = answer.text_content or ""
+        reading = classify_reply(
+            answer_text, offered=offer.day, today=call.today(), action=action.words
+        )
+        log.info("reply to read-back for caller %s: %s", identity.log_id, reading.kind)
+        if reading.kind == "new_request":
+            call.offer = None
+            return (
+                f"Not confirmed: the caller asked for {reading.day} instead. Call "
+                f"{offer.action_name} with that day."
+            )
+        if reading.kind == "no":
+            call.offer = None
+            return "The caller said no. Nothing was changed. Ask what they would like instead."
+        if reading.kind != "yes":
+            return (
+                "Not confirmed: that was not a clear yes. Answer what they asked if anything; "
+                "when they are ready, call confirm_visit_details and I will read it back again."
+            )
+        # Claimed before the first await: a second confirm in the same turn (parallel tool
+        # calls) finds nothing to confirm, so one yes runs one action.
+        call.offer = None
+        try:
+            # Evidence first: the host keeps who said yes to which host words, before
+            # ContextDB is told; evidence that cannot be kept means nothing is confirmed.
+            attestation = await call.host.attestations.record(
+                customer_id=identity.customer_id,
+                actor_id=identity.actor_id,
+                channel=identity.channel,
+                room_name=identity.room_name,
+                memory_ids=list(offer.memory_ids),
+                question_turn_id=heard.id,
+                question_text=offer.readback.text,
+                turn_id=answer.id,
+                turn_text=answer_text,
+            )
+            for memory_id in offer.memory_ids:
+                await call.memory.confirm(memory_id, attestation_id=attestation.attestation_id)
+        except MemoryLayerError as exc:
+            log.warning("confirm failed for caller %s: %s", identity.log_id, exc)
+            if call.offer is None:
+                call.offer = offer
+            return "I couldn't save the confirmation just now. Apologise and try again shortly."
+        # The confirmed request runs now, through the same gate: decision → act → receipt.
+        return await run_for_day(action, context, identity, offer.day)
+
+    return function_tool(confirm_visit_details, name="confirm_visit_details")
+
+
+def _read_again(context: RunContext[CallContext], action: GatedAction, offer: Offer) -> None:
+    readback: ReadBack = read_back(context.session, action.phrase, offer.day, offer.reason)
+    context.userdata.offer = replace(offer, readback=readback)

@@ -1,0 +1,140 @@
+"""The per-call context: one typed object, LiveKit's `userdata`, read by every tool.
+
+    session = AgentSession[CallContext](userdata=call.context, ...)
+    async def book_visit(context: RunContext[CallContext], day: str): call = context.userdata
+
+Everything a call's tools need lives here: who the caller is (set by the host after
+authentication, never by the model), their memory, the host systems, and what happened in
+this call so far (the open offer, notes, bookings).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.domain.calendar import CalendarClient, today_in
+from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.identity import CallerIdentity, ClaimRegistry, CustomerDirectory
+from contextdb_livekit.kit.attestations import AttestationStore
+from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.readback import ReadBack
+from contextdb_livekit.memory.metrics import MemoryMetrics
+from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.memory.settings import MemorySettings
+
+MAX_NOTES = 20
+
+Extractor = Callable[..., Awaitable[list[CallerFact]]]
+
+
+async def rule_based_extractor(
+    turns: list[Turn], notes: list[str], outcome: CallOutcome, *, today: date, call_id: str
+) -> list[CallerFact]:
+    return extract_call_facts(turns, notes, outcome, today=today, call_id=call_id)
+
+
+@dataclass
+class HostServices:
+    """The host systems a call uses. LiveKit runs each job (call) in its own process, so
+    these are opened per call and closed at its end."""
+
+    backend: object  # contextdb_livekit.memory.backend.MemoryBackend
+    outbox: Outbox
+    calendar: CalendarClient
+    attestations: AttestationStore
+    policy: AssurancePolicy
+    memory_settings: MemorySettings
+    timezone: str = "UTC"
+    horizon_days: int = 60
+    # End-of-call extraction (domain.extract rules by default; domain.llm_extract with a model).
+    extract: Extractor = field(default=rule_based_extractor)
+    # Who may call (SIP numbers) and which sign-ins were used: read before the call starts.
+    directory: CustomerDirectory | None = None
+    claims: ClaimRegistry | None = None
+    # The shared Postgres with DATABASE_URL (stores.postgres.connection.SharedDatabase),
+    # closed last.
+    database: object | None = None
+
+    @classmethod
+    def local(
+        cls,
+        workdir: Path,
+        backend: object,
+        *,
+        memory_settings: MemorySettings,
+        calendar: CalendarClient | None = None,
+        policy: AssurancePolicy | None = None,
+        timezone: str = "UTC",
+    ) -> HostServices:
+        """Host systems on local files in `workdir` (the playground, tests and benches)."""
+        from contextdb_livekit.domain.calendar import LocalCalendar
+        from contextdb_livekit.identity import SqliteClaimRegistry, SqliteCustomerDirectory
+
+        return cls(
+            backend=backend,
+            outbox=Outbox(workdir / "outbox.sqlite3"),
+            calendar=calendar or LocalCalendar(workdir / "calendar.sqlite3"),
+            attestations=AttestationStore(workdir / "attestations.sqlite3"),
+            policy=policy or AssurancePolicy(),
+            memory_settings=memory_settings,
+            timezone=timezone,
+            directory=SqliteCustomerDirectory(workdir / "customers.sqlite3"),
+            claims=SqliteClaimRegistry(workdir / "claims.sqlite3"),
+        )
+
+
+@dataclass
+class Offer:
+    """What the last `ask` put to the caller; only this can be confirmed, and only by an
+    answer to its latest host read-back."""
+
+    action_name: str
+    day: date
+    memory_ids: tuple[str, ...]
+    # The host's latest read-back of this offer; asking again replaces it (a fresh window).
+    readback: ReadBack
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class CallOutcomeEntry:
+    day: date
+    reference: str
+
+
+@dataclass
+class CallContext:
+    call_id: str
+    host: HostServices
+    identity: CallerIdentity | None
+    memory: CallerMemory | None
+    # The call-start snapshot once it landed (None if it missed its budget).
+    snapshot: MemorySnapshot | None = None
+    offer: Offer | None = None
+    notes: list[str] = field(default_factory=list)
+    booked: list[CallOutcomeEntry] = field(default_factory=list)
+    cancelled: list[CallOutcomeEntry] = field(default_factory=list)
+    metrics: MemoryMetrics = field(default_factory=MemoryMetrics)
+    # Parallel tool calls (the OpenAI default) for one caller run one at a time.
+    action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def today(self) -> date:
+        return today_in(self.host.timezone)
+
+    def add_note(self, note: str) -> bool:
+        if len(self.notes) >= MAX_NOTES or note in self.notes:
+            return False
+        self.notes.append(note)
+        return True
+
+    def is_caller(self, identity: CallerIdentity) -> bool:
+        """Whether `identity` is still this call's authenticated caller (re-checked on every
+        gated tool: a replaced participant that failed re-authentication loses the tools)."""
+        return self.identity is not None and self.identity == identity and self.memory is not None

@@ -1,0 +1,286 @@
+"""One process that owns the local engine's SQLite file; job processes talk to it.
+
+LiveKit runs every job in its own process. pycontextdb keeps slot locks, its vector index
+and the audit-chain head in process memory, so several processes writing one file fork the
+audit chain, allow two current values in one slot and fail bursts with `database is locked`.
+Serialising every job through one engine process removes all three. It speaks the Cloud
+data-plane JSON (plus an optional action `slot`) over a Unix socket, and exits on its own
+after a quiet period so nothing lingers after the worker.
+
+It also closes decisions nobody closed (`LocalEngine.sweep_open_decisions`): at start and then
+every `--sweep-interval-s`, any decision without a receipt `--sweep-after-s` after it was made
+(defaults from CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute — long
+enough for a receipt queued in a worker's outbox to land first).
+
+Run: python -m contextdb_livekit.memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import fcntl
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
+from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory.models import ActionSlot, FactToRemember
+from contextdb_livekit.stores.private_files import open_private, restrict_umask
+from contextdb_livekit.stores.sqlite import stats as sqlite_stats
+
+log = logging.getLogger("contextdb_livekit.memory.engine_service")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _json(value: Any, status: int = 200) -> web.Response:
+    return web.json_response(
+        dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value, status=status
+    )
+
+
+def _idempotency_key(request: web.Request) -> str:
+    key = request.headers.get("Idempotency-Key")
+    if not key:
+        raise MemoryRejected("Idempotency-Key header is required", code="idempotency_key_required")
+    return key
+
+
+def build_app(
+    engine: LocalEngine,
+    activity: list[float],
+    stats: sqlite_stats.StatsKeeper | None = None,
+    version: str = "",
+) -> web.Application:
+    @web.middleware
+    async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path != "/health":  # probes must not keep an idle engine alive
+            activity[0] = time.monotonic()
+        try:
+            return await handler(request)
+        except MemoryLayerError as exc:
+            return web.json_response({"code": exc.code, "message": str(exc)}, status=exc.status)
+        except (KeyError, TypeError, ValueError) as exc:
+            return web.json_response({"code": "invalid", "message": str(exc)}, status=422)
+
+    async def health(_: web.Request) -> web.Response:
+        return web.json_response(
+            {
+                "ok": True,
+                "service": "contextdb-local-engine",
+                "pid": os.getpid(),
+                "version": version,
+            }
+        )
+
+    async def recall(request: web.Request) -> web.Response:
+        body = await request.json()
+        result = await engine.recall(
+            body["user_id"], body["query"], top_k=int(body.get("top_k", 5))
+        )
+        return _json(result)
+
+    async def evaluate_action(request: web.Request) -> web.Response:
+        body = await request.json()
+        slot = ActionSlot(**body["slot"]) if body.get("slot") else None
+        decision = await engine.evaluate_action(
+            body["user_id"],
+            body["query"],
+            slot=slot,
+            top_k=int(body.get("top_k", 5)),
+            request_key=body.get("request_key"),
+        )
+        return _json(decision)
+
+    async def receipts(request: web.Request) -> web.Response:
+        body = await request.json()
+        response = await engine.report_execution(
+            body["user_id"],
+            body["decision_id"],
+            body["action_name"],
+            body["status"],
+            idempotency_key=_idempotency_key(request),
+            external_ref=body.get("external_ref"),
+            error_code=body.get("error_code"),
+        )
+        return _json(response)
+
+    async def pending(request: web.Request) -> web.Response:
+        memories = await engine.pending_confirmations(request.query["user_id"])
+        return _json({"memories": [dataclasses.asdict(m) for m in memories]})
+
+    async def confirm(request: web.Request) -> web.Response:
+        body = await request.json()
+        memory = await engine.confirm(body["user_id"], body["memory_id"])
+        return _json({"memory": dataclasses.asdict(memory)})
+
+    async def remember_many(request: web.Request) -> web.Response:
+        body = await request.json()
+        facts = [FactToRemember(**item) for item in body["items"]]
+        memories = await engine.remember_many(
+            body["user_id"], facts, idempotency_key=_idempotency_key(request)
+        )
+        if stats is not None:
+            # Re-analyze in the background once the store has doubled; never on this request.
+            stats.note_writes(len(memories))
+        return _json({"memories": [dataclasses.asdict(m) for m in memories]})
+
+    async def forget(request: web.Request) -> web.Response:
+        body = await request.json()
+        deleted = await engine.forget(body["user_id"], body["memory_id"])
+        # The Cloud's ForgetResponse shape, so the Cloud client parses it unchanged.
+        return _json(
+            {
+                "mode": "memory",
+                "deleted": deleted,
+                "verified": None,
+                "request_id": "local",
+                "memory_version": 0,
+                "primary_wal_lsn": None,
+            }
+        )
+
+    async def decisions(request: web.Request) -> web.Response:
+        # Local-only extension for the playground and tests: the caller's decision ledger.
+        trail = await engine.decision_trail(request.query["user_id"])
+        return _json({"decisions": [dataclasses.asdict(record) for record in trail]})
+
+    app = web.Application(middlewares=[errors])
+    app.add_routes(
+        [
+            web.get("/health", health),
+            web.post("/v1/recall", recall),
+            web.post("/v1/recall_for_action", evaluate_action),
+            web.post("/v1/receipts", receipts),
+            web.get("/v1/pending_confirmations", pending),
+            web.post("/v1/confirm", confirm),
+            web.post("/v1/remember_many", remember_many),
+            web.post("/v1/forget", forget),
+            web.get("/v1/decisions", decisions),
+        ]
+    )
+    return app
+
+
+@contextlib.contextmanager
+def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
+    """Hold an OS lock for the process lifetime: one engine per file, released on any exit."""
+    lock_path = db_path.with_name(db_path.name + ".engine.lock")
+    with open_private(lock_path) as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SystemExit(f"another engine process already owns {db_path}") from None
+        yield
+
+
+async def sweep_decisions(
+    engine: LocalEngine, stop: asyncio.Event, *, after_s: float, interval_s: float
+) -> None:
+    """Close stale open decisions until `stop`; a failed pass is logged and retried."""
+    while not stop.is_set():
+        try:
+            await engine.sweep_open_decisions(after_s)
+        except MemoryLayerError as exc:
+            log.warning("decision sweep failed: %s", exc)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=interval_s)
+
+
+async def serve(
+    db_path: Path,
+    socket_path: Path,
+    idle_exit_s: float,
+    embedding_model: str,
+    version: str = "",
+    *,
+    sweep_after_s: float = 3600.0,
+    sweep_interval_s: float = 60.0,
+) -> None:
+    engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
+    stats = sqlite_stats.StatsKeeper(engine.db, await sqlite_stats.read_state(engine.db))
+    activity = [time.monotonic()]
+    runner = web.AppRunner(build_app(engine, activity, stats, version), access_log=None)
+    await runner.setup()
+    with contextlib.suppress(FileNotFoundError):
+        socket_path.unlink()
+    site = web.UnixSite(runner, str(socket_path))
+    await site.start()
+    # Only the worker's own user may talk to the engine: it serves every caller's memory.
+    socket_path.chmod(0o600)
+    log.info("local engine serving %s on %s", db_path, socket_path)
+    stop = asyncio.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+    sweeper = asyncio.create_task(
+        sweep_decisions(engine, stop, after_s=sweep_after_s, interval_s=sweep_interval_s)
+    )
+    try:
+        while not stop.is_set():
+            idle_for = time.monotonic() - activity[0]
+            if idle_for >= idle_exit_s:
+                log.info("local engine idle for %.0f s, exiting", idle_for)
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=min(1.0, idle_exit_s - idle_for))
+    finally:
+        stop.set()
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        await runner.cleanup()
+        with contextlib.suppress(FileNotFoundError):
+            socket_path.unlink()
+        await stats.close()
+        await engine.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--socket", type=Path, required=True)
+    parser.add_argument("--idle-exit-s", type=float, default=900.0)
+    parser.add_argument("--embedding-model", default="mock")
+    # The code/config fingerprint clients compare before reusing this process.
+    parser.add_argument("--version", default="")
+    parser.add_argument(
+        "--sweep-after-s",
+        type=float,
+        default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_AFTER_S", "3600")),
+    )
+    parser.add_argument(
+        "--sweep-interval-s",
+        type=float,
+        default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_INTERVAL_S", "60")),
+    )
+    args = parser.parse_args(argv)
+    restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    with exclusive_owner(args.db):
+        asyncio.run(
+            serve(
+                args.db,
+                args.socket,
+                args.idle_exit_s,
+                args.embedding_model,
+                args.version,
+                sweep_after_s=args.sweep_after_s,
+                sweep_interval_s=args.sweep_interval_s,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,232 @@
+"""One call, from the authenticated participant to the end-of-call write.
+
+`Call` is the only way a call is set up — by agent.py, the tests and the playground — so the
+tests run the production order: the agent starts without memory, the prefetched snapshot
+lands in its instructions within its budget, the greeting follows.
+
+    call = Call.open(host, identity=identity, auth_error=None, call_id=job_id)
+    session = AgentSession[CallContext](userdata=call.context, llm=..., ...)
+    await call.start(session, room=...)  # in a room: worker.room_surface.start_in_room
+    ...
+    await call.finish(session.history)          # from the job's shutdown callback
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
+
+from contextdb_livekit.delivery.outbox import PARKED_STATES, OutboxFlusher
+from contextdb_livekit.domain.agent import SchedulingAgent, build_instructions
+from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
+from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.actions import intent_resolvers
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.caller_text import clean_caller_text
+from contextdb_livekit.memory.errors import OutboxUnavailable
+from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
+
+log = logging.getLogger("contextdb_livekit.worker.call")
+
+
+class Call:
+    def __init__(
+        self,
+        context: CallContext,
+        agent: SchedulingAgent,
+        auth_error: IdentityError | None,
+    ) -> None:
+        self.context = context
+        self.agent = agent
+        self.auth_error = auth_error
+        self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
+        # Facts so far, kept in the outbox while the call runs (see `checkpoint`).
+        self._checkpoints = 0
+        self._checkpoint_key: str | None = None
+        self._checkpoint_task: asyncio.Task[None] | None = None
+        self._checkpoint_pending = False
+
+    @classmethod
+    def open(
+        cls,
+        host: HostServices,
+        *,
+        identity: CallerIdentity | None,
+        auth_error: IdentityError | None,
+        call_id: str,
+        realtime: bool = False,
+        **agent_kwargs: Any,
+    ) -> Call:
+        """Build the call's context and agent, and start recalling the snapshot at once
+        (it runs while the session and its plugins start)."""
+        settings = host.memory_settings
+        memory = (
+            CallerMemory(
+                host.backend,  # type: ignore[arg-type]
+                host.outbox,
+                identity.customer_id,
+                turn_recall_budget_ms=settings.turn_recall_budget_ms,
+                gate_timeout_s=settings.gate_budget_ms / 1000,
+            )
+            if identity is not None
+            else None
+        )
+        context = CallContext(call_id=call_id, host=host, identity=identity, memory=memory)
+        agent = SchedulingAgent(
+            call=context,
+            instructions=build_instructions(None, verified=identity is not None),
+            tools=build_call_tools(identity, realtime=realtime),
+            **agent_kwargs,
+        )
+        call = cls(context, agent, auth_error)
+        if memory is not None:
+            call._snapshot_task = memory.prefetch_snapshot(settings.prefetch_budget_ms)
+        return call
+
+    async def start(self, session: AgentSession[CallContext], **start_kwargs: Any) -> None:
+        """Start the session with the agent, then put the snapshot into its instructions.
+        Every caller turn from then on is checkpointed to the outbox."""
+
+        def on_item(event: ConversationItemAddedEvent) -> None:
+            item = event.item
+            if item.type == "message" and item.role == "user":
+                self.checkpoint_soon(session.history)
+
+        session.on("conversation_item_added", on_item)
+        await session.start(self.agent, **start_kwargs)
+        await self.apply_snapshot()
+
+    async def apply_snapshot(self) -> MemorySnapshot | None:
+        """Bounded by MEMORY_PREFETCH_BUDGET_MS (the prefetch never raises): late memory
+        never stalls the greeting; an unverified caller gets nothing recalled."""
+        if self._snapshot_task is None:
+            return None
+        snapshot = await self._snapshot_task
+        if self.context.identity is None:
+            return None  # revoked while recalling (room_guard): nothing recalled is shown
+        self.context.snapshot = snapshot
+        self.context.metrics.record_snapshot(hit=snapshot.available, latency_ms=snapshot.elapsed_ms)
+        identity = self.context.identity
+        log.info(
+            "snapshot for caller %s: %d memories in %.1f ms%s",
+            identity.log_id if identity else "-",
+            len(snapshot.memories),
+            snapshot.elapsed_ms,
+            "" if snapshot.available else f" (unavailable: {snapshot.reason})",
+        )
+        await self.agent.update_instructions(build_instructions(snapshot, verified=True))
+        return snapshot
+
+    def flusher(self) -> OutboxFlusher:
+        host = self.context.host
+        return OutboxFlusher(
+            host.outbox,
+            host.backend,  # type: ignore[arg-type]
+            intent_resolvers(GATED_ACTIONS, host.calendar),
+        )
+
+    def checkpoint_soon(self, history: llm.ChatContext) -> None:
+        """After each caller turn: checkpoint without holding up the conversation. A turn
+        that arrives while one is being written is picked up right after it."""
+        self._checkpoint_pending = True
+        if self._checkpoint_task is None or self._checkpoint_task.done():
+            self._checkpoint_task = asyncio.create_task(self._checkpoint_while_pending(history))
+
+    async def _checkpoint_while_pending(self, history: llm.ChatContext) -> None:
+        while self._checkpoint_pending:
+            self._checkpoint_pending = False
+            await self.checkpoint(history)
+
+    async def checkpoint(self, history: llm.ChatContext) -> None:
+        """Keep the facts said so far in the outbox, leased to this call.
+
+        A process killed mid-call (an orchestrator's SIGKILL after its grace period) loses
+        at most the last turn: the lease runs out and the drain delivers the checkpoint.
+        Each checkpoint has its own key and replaces the previous row; the end-of-call write
+        supersedes them all. Facts repeated across checkpoints land once (same slot, same
+        value). Rule-based extraction only: cheap enough for every turn.
+        """
+        call = self.context
+        if call.memory is None:
+            return
+        facts = extract_call_facts(
+            _turns(history),
+            list(call.notes),
+            self._outcome(),
+            today=call.today(),
+            call_id=call.call_id,
+        )
+        if not facts:
+            return
+        self._checkpoints += 1
+        base = call_write_key(call.memory.user_id, call.call_id)
+        key = f"{base}:checkpoint:{self._checkpoints}"
+        payload = {"facts": [f.as_item() for f in redacted([f.to_write() for f in facts])]}
+        try:
+            await call.host.outbox.put(key, "remember_many", call.memory.user_id, payload)
+            if self._checkpoint_key is not None:
+                await call.host.outbox.mark_done(self._checkpoint_key)
+        except OutboxUnavailable as exc:
+            log.warning("checkpoint not kept: %s", exc)
+            return
+        self._checkpoint_key = key
+
+    def _outcome(self) -> CallOutcome:
+        call = self.context
+        return CallOutcome(
+            booked=tuple((e.day, e.reference) for e in call.booked),
+            cancelled=tuple((e.day, e.reference) for e in call.cancelled),
+        )
+
+    async def finish(self, history: llm.ChatContext) -> WriteOutcome:
+        """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
+        call = self.context
+        if call.memory is None:
+            return WriteOutcome(0, 0)
+        if self._checkpoint_task is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint_task
+        facts = await call.host.extract(
+            _turns(history),
+            list(call.notes),
+            self._outcome(),
+            today=call.today(),
+            call_id=call.call_id,
+        )
+        budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
+        outcome = await call.memory.remember(
+            [fact.to_write() for fact in facts],
+            idempotency_key=call_write_key(call.memory.user_id, call.call_id),
+            timeout_s=budget_s,
+        )
+        with contextlib.suppress(OutboxUnavailable):
+            rows = await call.host.outbox.items()
+            parked = sum(1 for row in rows if row.state in PARKED_STATES)
+            call.metrics.record_outbox(depth=len(rows), parked=parked)
+        if self._checkpoint_key is not None and (outcome.written or outcome.queued):
+            # The end-of-call write is delivered or durable: the checkpoint is superseded.
+            with contextlib.suppress(OutboxUnavailable):
+                await call.host.outbox.mark_done(self._checkpoint_key)
+        log.info(
+            "end-of-call write for caller %s: %d written, %d queued",
+            call.identity.log_id if call.identity else "-",
+            outcome.written,
+            outcome.queued,
+        )
+        return outcome
+
+
+def _turns(history: llm.ChatContext) -> list[Turn]:
+    # Bounded and cleaned: whatever reached the history, extraction (run on every caller turn)
+    # never scans a megabyte and no control character reaches a store.
+    return [
+        Turn(item.role, clean_caller_text(item.text_content or ""))
+        for item in history.items
+        if item.type == "message" and item.role in ("user", "assistant")
+    ]

@@ -1,0 +1,66 @@
+"""Where a host keeps its own state: local SQLite files, or the shared Postgres.
+
+    one host (default)   outbox, attestations, directory, used claims: SQLite files on the
+                         host's disk (the container's /data volume)
+    DATABASE_URL set     the same four in Postgres tables (memory/migrations), shared by
+                         every host; a replaced or scaled-down container loses nothing.
+                         While Postgres does not answer, outbox rows go to a local spill
+                         (MEMORY_SPILL_PATH) and move into Postgres once it is back
+                         (contextdb_livekit.delivery.spill)
+
+The decision ledger follows the memory backend (the local engine's file, the Postgres
+engine's table, or ContextDB Cloud itself), see contextdb_livekit.memory.factory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.identity import (
+    ClaimRegistry,
+    CustomerDirectory,
+    PgClaimRegistry,
+    PgCustomerDirectory,
+    SqliteClaimRegistry,
+    SqliteCustomerDirectory,
+)
+from contextdb_livekit.kit.attestations import AttestationStore, PgAttestationStore
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.worker.settings import WorkerSettings
+
+
+@dataclass
+class HostState:
+    outbox: Outbox
+    attestations: AttestationStore | PgAttestationStore
+    directory: CustomerDirectory
+    claims: ClaimRegistry
+    # The shared database when DATABASE_URL is set; the memory engine borrows its pool.
+    database: SharedDatabase | None = None
+
+    async def close(self) -> None:
+        if self.database is not None:
+            await self.database.close()
+
+
+def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState:
+    """No I/O against Postgres here: the pool connects (and migrates) on first use, so a
+    database that is down makes each use fail closed instead of stopping the call."""
+    if memory.database_dsn is not None:
+        database = SharedDatabase(memory.database_dsn)
+        return HostState(
+            outbox=SpillingOutbox.for_settings(database, memory),
+            attestations=PgAttestationStore(database),
+            directory=PgCustomerDirectory(database),
+            claims=PgClaimRegistry(database),
+            database=database,
+        )
+    return HostState(
+        outbox=Outbox.for_settings(memory),
+        attestations=AttestationStore(worker.attestation_path),
+        directory=SqliteCustomerDirectory(worker.customer_directory_path),
+        claims=SqliteClaimRegistry(worker.claim_registry_path),
+    )

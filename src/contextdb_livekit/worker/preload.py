@@ -1,0 +1,82 @@
+"""Everything a job process runs, imported once in LiveKit's forkserver.
+
+LiveKit forks each job process from its forkserver, which imports only the plugins unless
+told more (`AgentServer(preload_modules=...)`). A job process then imports agent.py again,
+and with it the whole project: 0.4-0.7 s of CPU per process at start-up (bare LiveKit:
+0.05 s), paid while the previous call's replacement is warming, and on a busy host enough to
+miss LiveKit's 10 s `initialize_timeout`. Imported here, once, the modules are shared with
+every job process (copy-on-write) and agent.py's imports in the job are dictionary look-ups.
+
+The libraries the call path would otherwise import on first use are here too (httpx's
+connection pool and its anyio backend, pulled in by the first request to the engine).
+
+    AgentServer(preload_modules=PRELOAD_MODULES, ...)          # agent.py
+"""
+
+from __future__ import annotations
+
+import httpcore2
+import httpx2
+import openai
+
+# Imported in this order by the forkserver (a module it cannot import is skipped there).
+PRELOAD_MODULES = [
+    # httpx's first request to the engine imports its connection pool and anyio backend.
+    "httpx",
+    "httpcore",
+    "h11",
+    "anyio._backends._asyncio",
+    # The OpenAI client loads its resources on first use (the LLM plugin's warm-up request).
+    "openai.resources.models",
+    "openai.resources.chat",
+    "openai.resources.audio",
+    "contextdb_livekit.memory.secrets",
+    "contextdb_livekit.memory.engine_client",
+    "contextdb_livekit.memory.factory",
+    "contextdb_livekit.domain.llm_extract",
+    "tools",
+    "contextdb_livekit.worker.log_policy",
+    "contextdb_livekit.worker.startup",
+    "contextdb_livekit.worker.metrics",
+    "contextdb_livekit.worker.job",
+    "contextdb_livekit.worker.call",
+    "contextdb_livekit.worker.room_guard",
+    "contextdb_livekit.worker.room_surface",
+    "contextdb_livekit.worker.ring",
+    "contextdb_livekit.worker.preload",
+]
+
+
+# The TLS context httpx builds for every client by default (the CA bundle loaded: 20-40 ms of
+# CPU each, more on a busy host), built once here — in the forkserver, so every job process
+# inherits it loaded — and shared by the call's OpenAI plugins (`openai_client`).
+TLS_CONTEXT = httpcore2.default_ssl_context()
+
+
+def openai_client(api_key: str | None, base_url: str | None) -> openai.AsyncClient:
+    """One client for the call's STT, LLM and TTS, with the settings each plugin would give
+    its own (no retries, 15 s connect, 5 s read/write/pool, 50 pooled connections)."""
+    return openai.AsyncClient(
+        max_retries=0,
+        api_key=api_key,
+        base_url=base_url,
+        http_client=httpx2.AsyncClient(
+            verify=TLS_CONTEXT,
+            timeout=httpx2.Timeout(connect=15.0, read=5.0, write=5.0, pool=5.0),
+            follow_redirects=True,
+            limits=httpx2.Limits(
+                max_connections=50, max_keepalive_connections=50, keepalive_expiry=120
+            ),
+        ),
+    )
+
+
+def warm_process() -> None:
+    """Per-process work done in prewarm rather than at call start: the engine's version
+    fingerprint (reads and hashes its sources, looks up the installed package version)."""
+    from contextdb_livekit.memory.engine_client import engine_version
+    from contextdb_livekit.memory.settings import MemorySettings
+
+    settings = MemorySettings()
+    if settings.enabled and settings.backend_name == "local":
+        engine_version(settings.embedding_model)
