@@ -17,12 +17,12 @@ import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.service import CallerMemory, call_write_key
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 
 USER = "cust-facts-bench"
@@ -74,7 +74,7 @@ async def main(iterations: int, others: int) -> None:
             await backend.remember_many(
                 USER, [f.to_write() for f in fifty_facts()], idempotency_key="mine"
             )
-            memory = CallerMemory(backend, Outbox(Path(tmp) / "outbox.sqlite3"), USER)
+            memory = CallerMemory(backend, SqliteOutbox(Path(tmp) / "outbox.sqlite3"), USER)
             snapshot_ms, shown = [], 0
             for _ in range(iterations):
                 snapshot = await memory.prefetch_snapshot(budget_ms=budget_ms)

@@ -26,6 +26,7 @@ from livekit.agents import AgentSession
 
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import MODELS
 from scenarios.text_call import start_text_call, web_caller
@@ -140,7 +141,7 @@ async def main() -> None:
     logging.getLogger("livekit.agents").setLevel(logging.ERROR)  # the sloppy model's ToolErrors
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        engine = await LocalEngine.open(workdir / "memory.sqlite3")
+        engine = await open_engine(workdir / "memory.sqlite3")
         try:
             print(f"{len(NOTES)} injected notes x {len(MODELS)} models")
             header = ("model", "notes shown", "fabricated", "stranded", "markers")

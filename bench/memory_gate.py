@@ -18,12 +18,13 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.service import SNAPSHOT_QUERY, CallerMemory
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 
 BENCH_CALL = "bench-call"
@@ -76,7 +77,7 @@ async def timed(fn: Callable[[], Awaitable[object]], iterations: int) -> list[fl
     return [await once(fn) for _ in range(iterations)]
 
 
-async def measure(backend, label: str, iterations: int, outbox: Outbox) -> None:  # type: ignore[no-untyped-def]
+async def measure(backend, label: str, iterations: int, outbox: SqliteOutbox) -> None:  # type: ignore[no-untyped-def]
     slot = visit_day_slot(DAY)
 
     async def gate() -> None:
@@ -120,8 +121,8 @@ async def main(sizes: list[int], iterations: int) -> None:
     for size in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             db_path = Path(tmp) / "bench.sqlite3"
-            outbox = Outbox(Path(tmp) / "outbox.sqlite3")
-            engine = await LocalEngine.open(db_path)
+            outbox = SqliteOutbox(Path(tmp) / "outbox.sqlite3")
+            engine = await open_engine(db_path)
             started = time.perf_counter()
             await seed(engine, size)
             print(

@@ -6,7 +6,7 @@ Starts a loopback Postgres (testkit.postgres, or DATABASE_URL_FOR_TESTS), grows 
 to 1K, 10K and 100K memories (20 per caller; `--quick`: 1K and 10K) and at each size prints,
 for a caller with 20 memories, p50/p95 in ms of:
 - `open`: the caller's first use in a job process (scoped engine client + schema check);
-- `recall`: warm recall through `PostgresEngine` (what the snapshot and turn recall pay);
+- `recall`: warm recall through `LocalEngine` (what the snapshot and turn recall pay);
 - `recall after a foreign write`: another host wrote since, so the store reloads its
   process-local vector index — for the caller only, because the client is scoped;
 - `slot decision`: `evaluate_action` on one slot (the gate), ledger row included;
@@ -34,7 +34,7 @@ from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.domain.write_policy import action_request_slot
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
 from testkit.postgres import create_database, running_postgres
 
 PER_CALLER = 20
@@ -101,7 +101,7 @@ async def grow_to(url: str, total: int) -> None:
 async def foreign_write(url: str, i: int) -> None:
     """Another host's write: bumps the store revision every process watches."""
     database = SharedDatabase(url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     try:
         await engine.remember_many(
             f"bench-writer-{i % 5}",
@@ -118,7 +118,7 @@ async def measure(url: str, size: int, iterations: int, unscoped_too: bool) -> N
     opens, recalls, reloads, decisions, unscoped = [], [], [], [], []
     for i in range(iterations):
         database = SharedDatabase(url)
-        engine = await PostgresEngine.connect(database)
+        engine = await connect_engine(database)
         try:
             started = time.perf_counter()
             await engine.client_for(TARGET)
@@ -161,7 +161,7 @@ async def measure(url: str, size: int, iterations: int, unscoped_too: bool) -> N
 
 async def run(url: str, sizes: list[int], iterations: int) -> None:
     database = SharedDatabase(url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     try:
         for who in (TARGET, TEMPLATE):
             await engine.remember_many(who, caller_facts(0), idempotency_key=f"seed-{who}")

@@ -5,7 +5,7 @@
 Grows one engine file to 1K, 10K and 100K memories (20 per caller: 50, 500 and 5,000 callers;
 `--quick`: 1K and 10K) and at each size prints, for a caller with 20 memories:
 - recall p50/p95 (ms) with pycontextdb's own open (no statistics: the baseline) and with
-  `LocalEngine.open` (statistics kept, `stores.sqlite.stats`), on copies of the same file;
+  `open_engine` (statistics kept, `stores.sqlite.stats`), on copies of the same file;
 - the slot read (`slot_facts`) p50/p95;
 - the call-start snapshot hit rate: recalls that land within MEMORY_PREFETCH_BUDGET_MS
   (300 ms), each for a different caller, through `contextdb_livekit.memory.service.recall_within`;
@@ -53,6 +53,13 @@ from contextdb_livekit.memory.embedders import provider_for
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import SNAPSHOT_QUERY, recall_within
+from contextdb_livekit.stores.sqlite.engine import (
+    SqliteEngineClients,
+    ledger_path,
+    open_client,
+    open_engine,
+)
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
 
 MEMORIES_PER_CALLER = 20
@@ -126,6 +133,14 @@ def _facts_for(name: str, seed: int) -> list[FactToRemember]:
         *notes,
         action_request("book_visit", "book a service visit", DAY, BENCH_CALL, today=DAY),
     ]
+
+
+async def _open(path: Path, *, model: str, statistics_on: bool) -> LocalEngine[SqliteEngineClients]:
+    """The engine as the worker opens it, or (the baseline) on pycontextdb's own open."""
+    if statistics_on:
+        return await open_engine(path, embedding_model=model)
+    clients = SqliteEngineClients(await open_client(path, embedding_model=model))
+    return LocalEngine(clients, SqliteDecisionLedger(ledger_path(path)))
 
 
 async def _write_caller(engine: LocalEngine, user_id: str, seed: int) -> None:
@@ -227,7 +242,7 @@ async def build_files(key: BuildKey) -> dict[int, Path]:
     work = cache / "growing.sqlite3"
     for stale in cache.glob("growing.sqlite3*"):
         stale.unlink()
-    engine = await LocalEngine.open(work, embedding_model=key.embedding_model, statistics=False)
+    engine = await _open(work, model=key.embedding_model, statistics_on=False)
     try:
         await _write_caller(engine, MEASURED, 0)
         await _write_caller(engine, TEMPLATE, 1)
@@ -287,7 +302,7 @@ class Series:
     """One engine under measurement: one file at one size, with or without statistics."""
 
     size: int
-    engine: LocalEngine
+    engine: LocalEngine[SqliteEngineClients]
     first_recall_ms: float
     plan: str
     recall_ms: list[float]
@@ -307,14 +322,16 @@ class Series:
 
 
 async def _open_series(path: Path, size: int, *, statistics_on: bool, model: str) -> Series:
-    engine = await LocalEngine.open(path, embedding_model=model, statistics=statistics_on)
+    engine = await _open(path, model=model, statistics_on=statistics_on)
     assert has_statistics(path) == statistics_on, "the baseline file must have no statistics"
     started = time.perf_counter()
     # The first recall after open loads every vector into the engine's process-local index.
-    _, plans = await traced_plans(engine.db, engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8))
+    _, plans = await traced_plans(
+        engine.clients.db, engine.recall(MEASURED, SNAPSHOT_QUERY, top_k=8)
+    )
     first = (time.perf_counter() - started) * 1000
     slot = action_request_slot("book_visit", DAY, BENCH_CALL)
-    found = await engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED)
+    found = await engine.clients.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED)
     assert found, "the measured caller's visit-day fact is missing"
     plan = ", ".join(sorted({_index_of(p) for p in plans.values()}))
     return Series(size, engine, first, plan, [], [])
@@ -342,7 +359,9 @@ async def measure_interleaved(group: list[Series], iterations: int) -> None:
                 elif kind == "slot":
                     await _sample(
                         series.slot_ms,
-                        series.engine.db.slot_facts(slot.entity, slot.attribute, user_id=MEASURED),
+                        series.engine.clients.db.slot_facts(
+                            slot.entity, slot.attribute, user_id=MEASURED
+                        ),
                     )
                 else:
                     # One call start per distinct caller, as call starts from different people.
@@ -355,7 +374,7 @@ async def measure_interleaved(group: list[Series], iterations: int) -> None:
                     series.hits += snapshot.available and bool(snapshot.memories)
                     # A missed snapshot leaves its query running on the engine's connection;
                     # let it finish so each call start meets an idle engine, as in a call.
-                    await connection_idle(series.engine.db)
+                    await connection_idle(series.engine.clients.db)
             if round_ + 1 >= MIN_SAMPLES[kind] and time.perf_counter() > deadline:
                 break
 

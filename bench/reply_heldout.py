@@ -24,6 +24,7 @@ from pathlib import Path
 
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import CallTool
 from scenarios.text_call import start_text_call
@@ -66,7 +67,7 @@ async def main(path: Path) -> None:
     CallContext.today = lambda self: TODAY  # type: ignore[method-assign]
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        engine = await LocalEngine.open(workdir / "memory.sqlite3")
+        engine = await open_engine(workdir / "memory.sqlite3")
         try:
             for action in ("book", "cancel"):
                 matrix: Counter[tuple[str, str]] = Counter()

@@ -21,6 +21,7 @@ from pathlib import Path
 from livekit.agents import llm
 
 from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.text_call import start_text_call
 
@@ -75,7 +76,7 @@ async def one_call(workdir: Path, engine: LocalEngine, latency_s: float) -> tupl
 async def main(calls: int, latency_ms: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
-        engine = await LocalEngine.open(workdir / "memory.sqlite3")
+        engine = await open_engine(workdir / "memory.sqlite3")
         try:
             for label, latency in (
                 ("model latency 0 ms", 0.0),

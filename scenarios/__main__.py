@@ -27,8 +27,8 @@ from livekit.agents import AgentSession, llm
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, HostServices
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
 
@@ -72,7 +72,7 @@ def _model(kind: str) -> llm.LLM:
 async def run_scenario(
     spec: dict[str, Any], workdir: Path, *, model: str = "scripted"
 ) -> ScenarioResult:
-    engine = await LocalEngine.open(workdir / "memory.sqlite3")
+    engine = await open_engine(workdir / "memory.sqlite3")
     who = spec["caller"]
     customer_id = f"{who['customer_id']}-{uuid.uuid4().hex[:6]}"
     identity = CallerIdentity(

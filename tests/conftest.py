@@ -15,7 +15,8 @@ from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory, connect_local_engine
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from testkit.engine import stop_engine
 from testkit.postgres import create_database, running_postgres
 
@@ -55,8 +56,8 @@ async def shared_database(database_url: str) -> AsyncIterator[SharedDatabase]:
 
 
 @pytest.fixture
-async def postgres_engine(shared_database: SharedDatabase) -> AsyncIterator[PostgresEngine]:
-    engine = await PostgresEngine.connect(shared_database)
+async def postgres_engine(shared_database: SharedDatabase) -> AsyncIterator[LocalEngine]:
+    engine = await connect_engine(shared_database)
     yield engine
     await engine.close()
 
@@ -80,7 +81,7 @@ async def engine_service(engine_db: Path) -> AsyncIterator[LocalEngineMemory]:
 
 @pytest.fixture
 async def local_engine(tmp_path: Path) -> AsyncIterator[LocalEngine]:
-    engine = await LocalEngine.open(tmp_path / "inproc.sqlite3")
+    engine = await open_engine(tmp_path / "inproc.sqlite3")
     yield engine
     await engine.close()
 

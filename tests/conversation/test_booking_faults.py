@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from contextdb_livekit.delivery.outbox import OutboxFlusher
+from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.domain.registry import GATED_ACTIONS
 from contextdb_livekit.kit.actions import intent_resolvers
@@ -191,6 +191,6 @@ async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local
     await harness.call._checkpoint_task
     await harness.hang_up()
     assert await harness.host.outbox.items() == []  # nothing left to replay
-    facts = await local_engine.db.factual.list_facts(limit=50, user_id=identity.customer_id)
+    facts = await local_engine.clients.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     current = [f.content for f in facts if f.entity_key == "equipment" and f.superseded_by is None]
     assert len(current) == 1 and "3 boilers" in current[0]

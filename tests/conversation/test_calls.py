@@ -89,7 +89,9 @@ async def test_the_confirmed_request_is_consumed_by_its_booking(make_call, local
     await harness.say("Book a visit on thursday", "yes")
     assert len(await harness.calendar.bookings_for(identity.customer_id)) == 1
     # Nothing confirmed is left that a later action could use.
-    facts = await local_engine.db.factual.list_facts(limit=100, user_id=identity.customer_id)
+    facts = await local_engine.clients.db.factual.list_facts(
+        limit=100, user_id=identity.customer_id
+    )
     assert not [f for f in facts if f.entity_key == "request" and f.confirmed]
 
 
@@ -270,7 +272,9 @@ async def test_shutdown_writes_typed_facts_with_the_right_sources(make_call, loc
     outcome = await harness.hang_up()
     assert outcome.queued == 0 and outcome.written > 0
 
-    facts = await local_engine.db.factual.list_facts(limit=100, user_id=identity.customer_id)
+    facts = await local_engine.clients.db.factual.list_facts(
+        limit=100, user_id=identity.customer_id
+    )
     by_slot = {(f.entity_key, f.attribute_key): f for f in facts if f.superseded_by is None}
     address = by_slot[("user", "address")]
     assert (address.epistemic_source, address.confidence, address.action_relevant) == (

@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.errors import MemoryLayerError, OutboxUnavailable
-from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.startup import _PROBE_BYTES, probe_writable
 
 
@@ -40,7 +40,7 @@ async def attempt(coro: Any) -> dict[str, Any]:
     return outcome(None)
 
 
-async def puts(outbox: Outbox, count: int, size: int) -> dict[str, Any]:
+async def puts(outbox: SqliteOutbox, count: int, size: int) -> dict[str, Any]:
     """Write until the first failure; what it was and how many landed before it."""
     for n in range(count):
         try:
@@ -51,7 +51,7 @@ async def puts(outbox: Outbox, count: int, size: int) -> dict[str, Any]:
     return {"raised": None, "landed": count}
 
 
-async def decisions(ledger: DecisionLedger, count: int) -> dict[str, Any]:
+async def decisions(ledger: SqliteDecisionLedger, count: int) -> dict[str, Any]:
     for n in range(count):
         try:
             await ledger.record_decision(
@@ -79,16 +79,16 @@ async def main(mode: str, directory: Path) -> dict[str, Any]:
         subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(directory)],
                        check=True)  # fmt: skip
     outbox_path = directory / "outbox.sqlite3"
-    outbox = Outbox(outbox_path)
+    outbox = SqliteOutbox(outbox_path)
     await outbox.put("receipt:before", "receipt", "cust-1", {"decision_id": "d"}, hold=False)
-    ledger = DecisionLedger(directory / "memory.ledger.sqlite3")
+    ledger = SqliteDecisionLedger(directory / "memory.ledger.sqlite3")
     if mode == "full":
         fill(directory)
     elif mode == "readonly":
         ledger.close()  # an open writer keeps the mount busy
         subprocess.run(["mount", "-o", "remount,ro", str(directory)], check=True)
         try:
-            ledger = DecisionLedger(directory / "memory.ledger.sqlite3")
+            ledger = SqliteDecisionLedger(directory / "memory.ledger.sqlite3")
         except MemoryLayerError as exc:
             report["ledger_open"] = outcome(exc)
     else:
@@ -101,7 +101,7 @@ async def main(mode: str, directory: Path) -> dict[str, Any]:
     report["outbox_put"] = await puts(outbox, 400, 4096)
     if "ledger_open" not in report:
         report["ledger_write"] = await decisions(ledger, 400)
-    report["fresh_outbox"] = await attempt(Outbox(directory / "new-outbox.sqlite3").check())
+    report["fresh_outbox"] = await attempt(SqliteOutbox(directory / "new-outbox.sqlite3").check())
     report["probe"] = probe_writable(outbox_path)
     report["rows_before_kept"] = None
     if mode == "full":

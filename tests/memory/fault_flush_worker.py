@@ -2,8 +2,9 @@
 
 python -m tests.memory.fault_flush_worker OUTBOX DB CALENDAR STEP KIND
 
-STEP is a flusher fault point ("claimed", "renewed", "resolved", "delivered"); KIND is
-"receipt", "remember_many" or "intent" (a receipt row that starts as an intent).
+STEP is a flusher step of `tests.fault_points.FaultyOutbox` ("claimed", "renewed",
+"resolved", "delivered"); KIND is "receipt", "remember_many" or "intent" (a receipt row that
+starts as an intent).
 Prints "finished" if it never reached the step.
 """
 
@@ -18,9 +19,11 @@ from pathlib import Path
 
 from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox, OutboxItem
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.stores.outbox import OutboxItem
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from tests.fault_points import FaultyOutbox
 
 TODAY = date(2026, 12, 7)
 
@@ -36,11 +39,10 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
             os.kill(os.getpid(), signal.SIGKILL)
 
     flusher = OutboxFlusher(
-        Outbox(outbox_path),
+        FaultyOutbox(SqliteOutbox(outbox_path), kill_at),  # type: ignore[arg-type]
         client,
         gated_action_resolvers(calendar),
         lease_s=1.0,
-        fault_hook=kill_at,
     )
     while await flusher.flush_once():
         pass

@@ -14,19 +14,19 @@ import signal
 import sys
 from pathlib import Path
 
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from tests.fault_points import with_faults
 from tests.memory.fault_facts import batch
 
 
 async def main(db_path: Path, user_id: str, key: str, step: str) -> None:
-    engine = await LocalEngine.open(db_path)
+    engine = await open_engine(db_path)
 
     async def kill_at(reached: str) -> None:
         if reached == step:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    engine.fault_hook = kill_at
-    await engine.remember_many(user_id, batch(key), idempotency_key=key)
+    await with_faults(engine, kill_at).remember_many(user_id, batch(key), idempotency_key=key)
     print("finished", flush=True)
     await engine.close()
 

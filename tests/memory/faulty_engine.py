@@ -3,10 +3,10 @@
     FAULT_STEP=decision:recorded FAULT_AT=3 python -m tests.memory.faulty_engine --db ... \
         --socket ... --version ...
 
-Steps are `LocalEngine`'s fault points: "decision:decided" (decided, not recorded),
-"decision:recorded" (recorded, not answered), "receipt:reported" (receipt stored, not
-answered). The process kills itself the FAULT_AT-th time it reaches the step; the worker's
-client then starts an ordinary engine on the same file.
+Steps are the engine's ledger steps (`tests.fault_points`): "decision:decided" (decided,
+not recorded), "decision:recorded" (recorded, not answered), "receipt:reported" (receipt
+stored, not answered). The process kills itself the FAULT_AT-th time it reaches the step;
+the worker's client then starts an ordinary engine on the same file.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ import os
 import signal
 import sys
 
-from contextdb_livekit.memory.engine_service import main
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.memory import engine_service
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from tests.fault_points import FaultyLedger
 
 STEP = os.environ["FAULT_STEP"]
 AT = int(os.environ.get("FAULT_AT", "1"))
@@ -31,5 +32,8 @@ async def _kill_at(step: str) -> None:
 
 
 if __name__ == "__main__":
-    LocalEngine.fault_hook = staticmethod(_kill_at)  # type: ignore[assignment]
-    sys.exit(main())
+    # The service builds its ledger through this name: the faulty one wraps the real one.
+    engine_service.SqliteDecisionLedger = lambda path: FaultyLedger(  # type: ignore[assignment,misc]
+        SqliteDecisionLedger(path), _kill_at
+    )
+    sys.exit(engine_service.main())

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 
 class SlowBackend:
@@ -29,7 +29,7 @@ class SlowBackend:
 
 async def main(outbox_path: Path, db_path: Path) -> None:
     client = await connect_local_engine(db_path)
-    flusher = OutboxFlusher(Outbox(outbox_path), SlowBackend(client), {}, lease_s=0.5)
+    flusher = OutboxFlusher(SqliteOutbox(outbox_path), SlowBackend(client), {}, lease_s=0.5)
     while await flusher.flush_once():
         pass
 

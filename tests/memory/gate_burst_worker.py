@@ -25,10 +25,10 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryLayerError
 from contextdb_livekit.memory.service import CallerMemory
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_request, day_slot
 
 GATE_BUDGET_S = 1.5
@@ -78,7 +78,7 @@ async def confirmed_request(client, user: str, day: date, call_id: str, key: str
 async def run(db: Path, outbox_path: Path, user: str, count: int, kill_at: str | None) -> None:
     client = await connect_local_engine(db, idle_exit_s=120)
     backend: Any = client
-    outbox: Any = Outbox(outbox_path, intent_grace_s=1.0, owner_lease_s=1.0)
+    outbox: Any = SqliteOutbox(outbox_path, intent_grace_s=1.0, owner_lease_s=1.0)
     if kill_at:
         method, when, nth = kill_at.split(":")
         if method in ("evaluate_action", "report_execution"):

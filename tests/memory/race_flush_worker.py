@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 
 class SlowCountingBackend:
@@ -29,7 +29,7 @@ class SlowCountingBackend:
 
 
 async def main(path: Path, name: str, delivery_s: float, lease_s: float, batch: int) -> None:
-    outbox = Outbox(path)
+    outbox = SqliteOutbox(path)
     flusher = OutboxFlusher(
         outbox,
         SlowCountingBackend(name, delivery_s),  # type: ignore[arg-type]

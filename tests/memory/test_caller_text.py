@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.caller_text import (
     CUT_MARK,
     MAX_TURN_CHARS,
@@ -17,7 +16,8 @@ from contextdb_livekit.memory.caller_text import (
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import MAX_FACT_CHARS, CallerMemory, redacted
 from contextdb_livekit.memory.settings import MemorySettings
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 BAD = [
     "side door\x00 sticks",
@@ -79,7 +79,7 @@ def two_facts() -> list[FactToRemember]:
 
 
 async def test_a_nul_in_a_fact_loses_nothing_on_any_backend(backend, user_id, tmp_path):
-    memory = CallerMemory(backend, Outbox(tmp_path / "outbox.sqlite3"), user_id)
+    memory = CallerMemory(backend, SqliteOutbox(tmp_path / "outbox.sqlite3"), user_id)
     outcome = await memory.remember(two_facts(), idempotency_key=f"k-nul-{user_id}", timeout_s=10)
     assert (outcome.written, outcome.queued, outcome.lost) == (2, 0, 0)
     recalled = await backend.recall(user_id, "side door back gate boiler", top_k=10)
@@ -92,7 +92,7 @@ async def test_postgres_mode_keeps_both_facts_in_its_outbox_and_engine(
 ):
     """Postgres mode end to end below the call: the shared outbox (JSONB refuses \\u0000) and
     pycontextdb's Postgres store (TEXT refuses NUL) both take the call's facts."""
-    outbox = PgOutbox.for_database(shared_database, MemorySettings(_env_file=None))
+    outbox = PostgresOutbox.for_database(shared_database, MemorySettings(_env_file=None))
     memory = CallerMemory(postgres_engine, outbox, user_id)
     outcome = await memory.remember(two_facts(), idempotency_key="k-pg-nul", timeout_s=10)
     assert (outcome.written, outcome.queued, outcome.lost) == (2, 0, 0)

@@ -9,13 +9,13 @@ from datetime import date
 import asyncpg
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.gate import ActionGate
+from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
-from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
+from contextdb_livekit.stores.ledger import SWEEP_ERROR
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_request, day_slot
 
 SLOT = day_slot(date(2026, 12, 10))
@@ -89,7 +89,7 @@ async def test_the_shared_sweeper_leaves_a_decision_whose_receipt_is_queued(
 ) -> None:
     queued = await postgres_engine.evaluate_action(user_id, "book", slot=SLOT)
     unheard = await postgres_engine.evaluate_action(user_id, "book", slot=SLOT)
-    await PgOutbox(shared_database).put(
+    await PostgresOutbox(shared_database).put(
         receipt_idempotency_key(queued.decision_id), "receipt", user_id,
         {"decision_id": queued.decision_id, "action_name": "book_visit", "status": "skipped"},
         hold=False,
@@ -138,7 +138,7 @@ async def test_a_decision_heard_after_the_budget_is_closed_and_the_gate_kept_its
         )
         await local_engine.confirm(user_id, wish.id)
     backend = LateAnswer(local_engine, delay_s=0.6)
-    gate = ActionGate(backend, Outbox(tmp_path / "outbox.sqlite3"), evaluate_timeout_s=0.2)
+    gate = ActionGate(backend, SqliteOutbox(tmp_path / "outbox.sqlite3"), evaluate_timeout_s=0.2)
     loop = asyncio.get_running_loop()
     started = loop.time()
     async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
@@ -159,7 +159,7 @@ async def test_a_decision_heard_after_the_budget_is_closed_and_the_gate_kept_its
 class HangingOutbox:
     """Every outbox step takes far longer than its bound and ignores cancellation."""
 
-    def __init__(self, inner: Outbox) -> None:
+    def __init__(self, inner: SqliteOutbox) -> None:
         self._inner = inner
 
     def __getattr__(self, name):  # type: ignore[no-untyped-def]
@@ -183,7 +183,7 @@ async def test_a_hanging_outbox_never_holds_the_gate_past_its_bounds(
     )
     await local_engine.confirm(user_id, wish.id)
     gate = ActionGate(
-        local_engine, HangingOutbox(Outbox(tmp_path / "outbox.sqlite3")), outbox_timeout_s=0.1
+        local_engine, HangingOutbox(SqliteOutbox(tmp_path / "outbox.sqlite3")), outbox_timeout_s=0.1
     )  # type: ignore[arg-type]
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -219,7 +219,7 @@ async def test_a_lost_answer_is_asked_again_under_the_same_key(local_engine, use
 
 
 async def test_postgres_engine_sweeps_through_the_backend(postgres_engine, user_id) -> None:
-    assert isinstance(postgres_engine, PostgresEngine)
+    assert isinstance(postgres_engine, LocalEngine)
     decision = await postgres_engine.evaluate_action(user_id, "book", slot=SLOT)
     await asyncio.sleep(0.02)
     assert await postgres_engine.sweep_open_decisions(0.01) == [decision.decision_id]

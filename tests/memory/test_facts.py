@@ -16,8 +16,8 @@ from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_fac
 from contextdb_livekit.domain.facts import CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
 from contextdb_livekit.memory import snapshot
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import Memory
+from contextdb_livekit.stores.sqlite.engine import open_engine
 
 TODAY = date(2026, 12, 3)
 
@@ -252,7 +252,7 @@ STATEMENTS = st.sampled_from(
 def test_any_sequence_of_calls_leaves_one_current_value_per_slot(calls):
     async def run() -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            engine = await LocalEngine.open(Path(tmp) / "m.sqlite3")
+            engine = await open_engine(Path(tmp) / "m.sqlite3")
             try:
                 expected: dict[tuple[str, str], str] = {}
                 for n, lines in enumerate(calls):
@@ -267,7 +267,7 @@ def test_any_sequence_of_calls_leaves_one_current_value_per_slot(calls):
                     for f in facts:
                         expected[f.slot] = f.to_write().content
                 for (entity, attribute), content in expected.items():
-                    current = await engine.db.slot_facts(entity, attribute, user_id="u")
+                    current = await engine.clients.db.slot_facts(entity, attribute, user_id="u")
                     assert [m.content for m in current] == [content], (entity, attribute)
             finally:
                 await engine.close()

@@ -23,13 +23,15 @@ import pytest
 
 from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine
+from tests.fault_points import with_faults
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
 
@@ -52,11 +54,13 @@ async def assert_exactly_once(engine: LocalEngine, user_id: str, keys: list[str]
             assert counts[fact.content] == 1, (fact.content, counts[fact.content])
     day_fact = batch(keys[0])[2].content
     assert counts[day_fact] == 1, counts[day_fact]  # the same slotted value is stored once
-    [current] = await engine.db.slot_facts(DAY_SLOT.entity, DAY_SLOT.attribute, user_id=user_id)
+    [current] = await engine.clients.db.slot_facts(
+        DAY_SLOT.entity, DAY_SLOT.attribute, user_id=user_id
+    )
     # A replay from the engine's one speaker never counts as independent corroboration.
     assert current.corroboration_count == 1
     for key in keys:
-        assert await engine._ledger.write_state(key) == "done"
+        assert await engine.ledger.write_state(key) == "done"
 
 
 @pytest.mark.parametrize("step", BATCH_STEPS)
@@ -65,20 +69,18 @@ async def test_write_interrupted_at_each_step_is_completed_by_replay(
     tmp_path: Path, user_id: str, step: str, restart: bool
 ) -> None:
     db_path = tmp_path / "memory.sqlite3"
-    engine = await LocalEngine.open(db_path)
+    engine = await open_engine(db_path)
     key = f"facts:{step}"
 
     async def fail_at(reached: str) -> None:
         if reached == step:
             raise Injected(reached)
 
-    engine.fault_hook = fail_at
     with pytest.raises(Injected):
-        await engine.remember_many(user_id, batch(key), idempotency_key=key)
-    engine.fault_hook = None
+        await with_faults(engine, fail_at).remember_many(user_id, batch(key), idempotency_key=key)
     if restart:
         await engine.close()
-        engine = await LocalEngine.open(db_path)
+        engine = await open_engine(db_path)
     try:
         replayed = await engine.remember_many(user_id, batch(key), idempotency_key=key)
         again = await engine.remember_many(user_id, batch(key), idempotency_key=key)
@@ -105,10 +107,10 @@ async def test_process_killed_at_each_step_loses_and_doubles_nothing(
     )
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     assert "finished" not in proc.stdout
-    engine = await LocalEngine.open(db_path)
+    engine = await open_engine(db_path)
     try:
         expected_state = "done" if step == "recorded" else "in_progress"
-        assert await engine._ledger.write_state(key) == expected_state
+        assert await engine.ledger.write_state(key) == expected_state
         await engine.remember_many(user_id, batch(key), idempotency_key=key)
         await assert_exactly_once(engine, user_id, [key])
     finally:
@@ -116,7 +118,7 @@ async def test_process_killed_at_each_step_loses_and_doubles_nothing(
 
 
 async def test_concurrent_sends_with_one_key_store_once(tmp_path: Path, user_id: str) -> None:
-    engine = await LocalEngine.open(tmp_path / "memory.sqlite3")
+    engine = await open_engine(tmp_path / "memory.sqlite3")
     try:
         results = await asyncio.gather(
             *(engine.remember_many(user_id, batch("k-same"), idempotency_key="k-same")
@@ -131,17 +133,16 @@ async def test_concurrent_sends_with_one_key_store_once(tmp_path: Path, user_id:
 async def test_key_reused_with_another_payload_conflicts_even_mid_write(
     tmp_path: Path, user_id: str
 ) -> None:
-    engine = await LocalEngine.open(tmp_path / "memory.sqlite3")
+    engine = await open_engine(tmp_path / "memory.sqlite3")
 
     async def fail_after_first(reached: str) -> None:
         if reached == "fact:0":
             raise Injected(reached)
 
-    engine.fault_hook = fail_after_first
     try:
         with pytest.raises(Injected):
-            await engine.remember_many(user_id, batch("k-x"), idempotency_key="k-x")
-        engine.fault_hook = None
+            faulty = with_faults(engine, fail_after_first)
+            await faulty.remember_many(user_id, batch("k-x"), idempotency_key="k-x")
         with pytest.raises(MemoryConflict):
             await engine.remember_many(user_id, batch("k-other"), idempotency_key="k-x")
     finally:
@@ -209,7 +210,7 @@ async def test_engine_service_killed_mid_burst_stores_each_fact_once(tmp_path: P
     assert kills == 2
     assert sum(retries.values()) > 0, "no write was in flight when the engine died"
     await stop_engine(db_path)
-    engine = await LocalEngine.open(db_path)
+    engine = await open_engine(db_path)
     try:
         for user in users:
             await assert_exactly_once(engine, user, keys[user])
@@ -238,7 +239,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     """kill -9 of a flusher process at every step for every row kind; a second flusher
     finishes. Each decision ends with exactly one receipt, each fact is stored once."""
     day = date(2026, 12, 10)
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
     plain = await engine_service.evaluate_action(user_id, "book", slot=visit_day_slot(day))
     booked = await engine_service.evaluate_action(user_id, "book", slot=visit_day_slot(day))

@@ -22,15 +22,15 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.engine_client import (
     connect_local_engine,
     engine_version,
     probe_engine,
     socket_path_for,
 )
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
+from contextdb_livekit.stores.ledger import SWEEP_ERROR
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.gate_burst_worker import GATE_BUDGET_S
 
@@ -81,9 +81,9 @@ async def settle_everything(db: Path, outbox_path: Path, users: list[str]) -> Co
     """Drain the worker's outbox into the ledger, then sweep; count how decisions ended."""
     await stop_engine_if_running(db.resolve())
     await asyncio.sleep(1.2)  # worker-held rows and intents (1 s leases) come due
-    engine = await LocalEngine.open(db)
+    engine = await open_engine(db)
     try:
-        outbox = Outbox(outbox_path)
+        outbox = SqliteOutbox(outbox_path)
         flusher = OutboxFlusher(outbox, engine, {}, base_delay_s=0, max_delay_s=0)
         for _ in range(50):
             await flusher.flush_once()

@@ -13,12 +13,13 @@ from datetime import date
 from pathlib import Path
 
 from contextdb_livekit.delivery.drain import run_drain_loop
-from contextdb_livekit.delivery.outbox import Outbox, config_fingerprint
+from contextdb_livekit.delivery.outbox import config_fingerprint
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.memory.errors import MemoryAuthError
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
@@ -43,7 +44,7 @@ async def queue_work(settings: MemorySettings, user_id: str) -> str:
         orphan = await client.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))
     finally:
         await client.close()
-    outbox = Outbox(settings.outbox_path, intent_grace_s=0)
+    outbox = SqliteOutbox(settings.outbox_path, intent_grace_s=0)
     await outbox.put(
         receipt_idempotency_key(skipped.decision_id),
         "receipt",
@@ -72,7 +73,7 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
     try:
         report = await run_drain_loop(settings, asyncio.Event(), calendar=calendar, once=True)
         assert (report.delivered, report.last_error) == (3, None)
-        assert await Outbox(settings.outbox_path).items() == []
+        assert await SqliteOutbox(settings.outbox_path).items() == []
         client = await connect_local_engine(settings.local_path)
         try:
             trail = {d.decision_id: d for d in await client.decision_trail(user_id)}
@@ -99,7 +100,7 @@ async def test_rows_parked_for_configuration_are_redriven_under_a_new_key(
     tmp_path: Path, user_id: str
 ) -> None:
     old = settings_in(tmp_path, CONTEXTDB_API_KEY="cdb_old_key")
-    outbox = Outbox.for_settings(old)
+    outbox = SqliteOutbox.for_settings(old)
     facts = {"facts": [caller_said("I have two boilers").as_item()]}
     await outbox.put("facts:cfg", "remember_many", user_id, facts, hold=False)
     await outbox.settle("facts:cfg", MemoryAuthError("bad key", status=401))
@@ -118,7 +119,7 @@ async def test_drain_loop_survives_an_unreachable_backend(tmp_path: Path, user_i
     settings = settings_in(
         tmp_path, CONTEXTDB_API_KEY="cdb_k", CONTEXTDB_BASE_URL="http://127.0.0.1:9"
     )
-    outbox = Outbox.for_settings(settings)
+    outbox = SqliteOutbox.for_settings(settings)
     await outbox.put("facts:x", "remember_many", user_id,
                      {"facts": [caller_said("x y z").as_item()]}, hold=False)  # fmt: skip
     report = await run_drain_loop(settings, asyncio.Event(), once=True)
@@ -156,7 +157,7 @@ async def test_drain_process_once_and_long_running(tmp_path: Path, user_id: str)
             cwd=tmp_path, env=drain_env(tmp_path), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        outbox = Outbox(settings.outbox_path)
+        outbox = SqliteOutbox(settings.outbox_path)
         await outbox.put("facts:later", "remember_many", user_id,
                          {"facts": [caller_said("The gate code is 4321").as_item()]},
                          hold=False)  # fmt: skip

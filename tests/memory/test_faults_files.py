@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.errors import MemoryUnavailable, OutboxUnavailable
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 ROOT = Path(__file__).resolve().parents[2]
 GARBAGE = bytes(range(256)) * 64
@@ -57,7 +57,7 @@ def receipt() -> dict[str, Any]:
 async def test_garbage_outbox_file_is_moved_aside_and_recreated(tmp_path: Path, caplog) -> None:
     path = tmp_path / "outbox.sqlite3"
     path.write_bytes(GARBAGE)
-    outbox = Outbox(path)
+    outbox = SqliteOutbox(path)
     with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.connection"):
         await outbox.put("receipt:after", "receipt", "cust-1", receipt(), hold=False)
     [moved] = list(tmp_path.glob("outbox.sqlite3.corrupt-*"))
@@ -69,7 +69,7 @@ async def test_garbage_outbox_file_is_moved_aside_and_recreated(tmp_path: Path, 
 
 async def test_outbox_damaged_while_in_use_is_repaired_on_next_call(tmp_path: Path) -> None:
     path = tmp_path / "outbox.sqlite3"
-    outbox = Outbox(path)
+    outbox = SqliteOutbox(path)
     await outbox.put("receipt:one", "receipt", "cust-1", receipt(), hold=False)
     for suffix in ("-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
@@ -82,12 +82,12 @@ async def test_outbox_damaged_while_in_use_is_repaired_on_next_call(tmp_path: Pa
 async def test_damage_only_quick_check_sees_is_caught_at_open(tmp_path: Path) -> None:
     """A garbage index page: plain reads still work, but the claim query would fail later."""
     path = tmp_path / "outbox.sqlite3"
-    writer = Outbox(path)
+    writer = SqliteOutbox(path)
     for n in range(300):
         await writer.put(f"receipt:{n:04d}", "receipt", "u", {"decision_id": "d" * 50}, hold=False)
     root = damage_index_page(path, "outbox_due")
     assert root > 1
-    reopened = Outbox(path)  # a new job process opening the file
+    reopened = SqliteOutbox(path)  # a new job process opening the file
     assert await reopened.items() == []
     assert len(list(tmp_path.glob("outbox.sqlite3.corrupt-*"))) == 1
 
@@ -107,7 +107,7 @@ def damage_index_page(path: Path, index: str) -> int:
 
 async def test_deleted_outbox_file_is_recreated_without_restart(tmp_path: Path, caplog) -> None:
     path = tmp_path / "outbox.sqlite3"
-    outbox = Outbox(path)
+    outbox = SqliteOutbox(path)
     await outbox.put("receipt:one", "receipt", "cust-1", receipt(), hold=False)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
@@ -120,7 +120,7 @@ async def test_deleted_outbox_file_is_recreated_without_restart(tmp_path: Path, 
 async def test_outbox_in_an_unusable_place_raises_one_typed_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the directory should be")
-    outbox = Outbox(blocker / "outbox.sqlite3")
+    outbox = SqliteOutbox(blocker / "outbox.sqlite3")
     for call in (outbox.check(), outbox.items(), outbox.put("k-1", "receipt", "u", receipt())):
         with pytest.raises(OutboxUnavailable) as raised:
             await call
@@ -132,7 +132,7 @@ async def test_garbage_ledger_is_moved_aside_and_the_engine_opens(tmp_path: Path
     ledger_path = tmp_path / "memory.ledger.sqlite3"
     ledger_path.write_bytes(GARBAGE)
     with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.connection"):
-        engine = await LocalEngine.open(db_path)
+        engine = await open_engine(db_path)
     try:
         decision = await engine.evaluate_action("cust-1", "book")
         assert decision.outcome == "abstain"
@@ -144,7 +144,7 @@ async def test_garbage_ledger_is_moved_aside_and_the_engine_opens(tmp_path: Path
 
 async def test_ledger_deleted_while_open_is_recreated(tmp_path: Path, caplog) -> None:
     path = tmp_path / "memory.ledger.sqlite3"
-    ledger = DecisionLedger(path)
+    ledger = SqliteDecisionLedger(path)
     for suffix in ("", "-wal", "-shm"):
         Path(str(path) + suffix).unlink(missing_ok=True)
     with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.ledger"):

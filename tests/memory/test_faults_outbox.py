@@ -1,4 +1,4 @@
-"""Outbox under faults: each error class from a fake Cloud (the real CloudClient and
+"""SqliteOutbox under faults: each error class from a fake Cloud (the real CloudClient and
 CloudMemory over respx), per-row isolation, bounded calls and shutdown, leases against a
 second sender, intent resolution by key, parked rows and re-drive (issue 14, issue 11 #3)."""
 
@@ -20,11 +20,11 @@ from contextdb_cloud_client import CloudClient
 
 from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
 
@@ -69,7 +69,7 @@ def receipt_row(decision_id: str = "dec-1") -> dict[str, Any]:
     return {"decision_id": decision_id, "action_name": "book_visit", "status": "skipped"}
 
 
-async def queue_both_kinds(outbox: Outbox, user_id: str = "cust-1") -> None:
+async def queue_both_kinds(outbox: SqliteOutbox, user_id: str = "cust-1") -> None:
     await outbox.put("receipt:dec-1", "receipt", user_id, receipt_row(), hold=False)
     facts = {"facts": [caller_said("My boiler is in the loft").as_item()]}
     await outbox.put("facts:call-1", "remember_many", user_id, facts, hold=False)
@@ -82,7 +82,7 @@ def states(items: list[Any]) -> dict[str, tuple[str, int]]:
 @pytest.mark.parametrize("case", sorted(ERROR_CLASSES))
 async def test_each_cloud_error_class_gets_its_disposition(tmp_path: Path, case: str) -> None:
     answer, expected = ERROR_CLASSES[case]
-    outbox = Outbox(tmp_path / "outbox.sqlite3", config_fingerprint="key-1")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", config_fingerprint="key-1")
     await queue_both_kinds(outbox)
     cloud = CloudMemory(CloudClient(BASE, "cdb_fault_test", timeout=2.0))
     flusher = OutboxFlusher(outbox, cloud, {}, base_delay_s=0, max_delay_s=0)
@@ -109,7 +109,7 @@ async def test_each_cloud_error_class_gets_its_disposition(tmp_path: Path, case:
             assert landed == 2
         elif expected == "needs_config":
             assert landed == 0
-            rekeyed = Outbox(outbox.path, config_fingerprint="key-2")
+            rekeyed = SqliteOutbox(outbox.path, config_fingerprint="key-2")
             assert await OutboxFlusher(rekeyed, cloud, {}).flush_once() == 2
         else:
             assert landed == 0
@@ -123,7 +123,7 @@ async def test_each_cloud_error_class_gets_its_disposition(tmp_path: Path, case:
 
 
 async def test_retryable_failures_park_after_max_attempts(tmp_path: Path) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3", max_attempts=3)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", max_attempts=3)
     await outbox.put("receipt:dec-1", "receipt", "cust-1", receipt_row(), hold=False)
 
     class Down:
@@ -139,7 +139,7 @@ async def test_retryable_failures_park_after_max_attempts(tmp_path: Path) -> Non
 
 
 async def test_one_bad_row_never_stops_the_others(tmp_path: Path, local_engine, user_id) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     good = await local_engine.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))
     # 1: an intent whose resolver fails (calendar down); 2: an old payload missing a field;
     # 3: a row the backend chokes on with a non-memory error; 4: a valid receipt, last.
@@ -175,7 +175,7 @@ class Hanging:
 
 
 async def test_every_call_in_the_flusher_is_bounded(tmp_path: Path) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     await outbox.put("receipt:hang", "receipt", "cust-1", receipt_row(), hold=False)
     await outbox.record_intent("receipt:resolve-hang", "receipt", "cust-1", receipt_row("d-2"))
 
@@ -195,7 +195,7 @@ async def test_every_call_in_the_flusher_is_bounded(tmp_path: Path) -> None:
 
 
 async def test_stop_returns_within_its_budget_while_a_send_hangs(tmp_path: Path) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     await outbox.put("receipt:hang", "receipt", "cust-1", receipt_row(), hold=False)
     flusher = OutboxFlusher(outbox, Hanging(), {}, lease_s=120, call_timeout_s=60)  # type: ignore[arg-type]
     flusher.start(interval_s=0.05)
@@ -209,7 +209,7 @@ async def test_stop_returns_within_its_budget_while_a_send_hangs(tmp_path: Path)
 
 async def test_a_row_held_by_its_owner_is_not_sent_by_a_flusher(tmp_path: Path) -> None:
     path = tmp_path / "outbox.sqlite3"
-    owner, other = Outbox(path), Outbox(path)
+    owner, other = SqliteOutbox(path), SqliteOutbox(path)
     sent: list[str] = []
 
     class Counting:
@@ -235,7 +235,7 @@ async def test_two_flusher_processes_never_send_one_row_twice(tmp_path: Path) ->
     """Slow deliveries (100 ms) and a short lease (0.6 s) on 20-row claims of 50 rows:
     without per-row renewal the tail of a claim expires while its holder is still working
     through it, and the other process, idle by then, claims and re-sends it."""
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     for n in range(50):
         await outbox.put(f"receipt:race-{n}", "receipt", "cust-1", receipt_row(), hold=False)
     procs = [
@@ -281,7 +281,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
     calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     resolvers = gated_action_resolvers(calendar)
     decisions = []
     for _ in range(2):
@@ -317,7 +317,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 async def test_parked_rows_are_listed_and_redriven_by_command(tmp_path: Path) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     await queue_both_kinds(outbox)
     await outbox.settle("receipt:dec-1", MemoryUnavailable("x"), delay_s=60)
     await outbox.mark_dead("facts:call-1", "invalid: content too long")

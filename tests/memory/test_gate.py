@@ -5,9 +5,10 @@ from datetime import date
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox, OutboxFlusher
+from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.gate import ActionGate
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
 
@@ -15,8 +16,8 @@ SLOT = day_slot(date(2026, 12, 10))
 
 
 @pytest.fixture
-def outbox(tmp_path) -> Outbox:
-    return Outbox(tmp_path / "outbox.sqlite3")
+def outbox(tmp_path) -> SqliteOutbox:
+    return SqliteOutbox(tmp_path / "outbox.sqlite3")
 
 
 async def _receipt_status(engine, user_id, decision_id):
@@ -133,7 +134,7 @@ async def test_receipt_failure_goes_to_outbox_and_lands_later(local_engine, outb
 
     backend.down = False
     flusher = OutboxFlusher(outbox, backend, {}, base_delay_s=0)
-    await outbox.reschedule(queued.idempotency_key, 0, "retry now")
+    await outbox.settle(queued.idempotency_key, MemoryUnavailable("retry now"), delay_s=0)
     assert await flusher.flush_once() == 1
     assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("skipped", None)
     assert await outbox.items() == []

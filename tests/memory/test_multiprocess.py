@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from contextdb_livekit.memory.engine_client import connect_local_engine
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from testkit.engine import stop_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ async def test_bursts_from_several_processes_lose_nothing(tmp_path: Path) -> Non
         assert "database is locked" not in err
 
     await stop_engine(db_path)
-    engine = await LocalEngine.open(db_path)
+    engine = await open_engine(db_path)
     try:
         facts = await engine.db.factual.list_facts(limit=10_000, user_id=user)
         notes = [f for f in facts if f.content.startswith("Worker ")]

@@ -9,11 +9,10 @@ from datetime import date
 from pathlib import Path
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.service import CallerMemory, call_write_key
-from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_slot, plain_fact
 
@@ -24,7 +23,7 @@ SLOT = day_slot(date(2026, 12, 10))
 async def test_killed_flusher_every_receipt_lands_exactly_once(
     tmp_path: Path, engine_service, engine_db, user_id
 ) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     decisions = []
     for _ in range(30):
         decision = await engine_service.evaluate_action(user_id, "book", slot=SLOT)
@@ -72,7 +71,7 @@ async def test_killed_flusher_every_receipt_lands_exactly_once(
 async def test_crash_between_intent_and_receipt_is_resolved(
     tmp_path: Path, local_engine, user_id
 ) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     [wish] = await local_engine.remember_many(
         user_id,
         [plain_fact("placeholder")],
@@ -102,7 +101,7 @@ async def test_crash_between_intent_and_receipt_is_resolved(
 
 
 async def test_unresolvable_intent_reports_unknown_outcome(tmp_path, local_engine, user_id):
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
     decision = await local_engine.evaluate_action(user_id, "cancel", slot=SLOT)
     await outbox.record_intent(
         receipt_idempotency_key(decision.decision_id),
@@ -119,7 +118,7 @@ async def test_unresolvable_intent_reports_unknown_outcome(tmp_path, local_engin
 
 
 async def test_young_intent_is_left_to_the_live_call(tmp_path, local_engine, user_id):
-    outbox = Outbox(tmp_path / "outbox.sqlite3", intent_grace_s=300)
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=300)
     await outbox.record_intent("receipt:young-intent", "receipt", user_id, {"decision_id": "x"})
     assert await OutboxFlusher(outbox, local_engine, {}).flush_once() == 0
     assert [i.state for i in await outbox.items()] == ["intent"]
@@ -128,7 +127,7 @@ async def test_young_intent_is_left_to_the_live_call(tmp_path, local_engine, use
 async def test_fact_write_while_backend_down_is_kept_and_lands_once(
     tmp_path, local_engine, user_id
 ) -> None:
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     backend = FlakyBackend(local_engine, failing={"remember_many"})
     memory = CallerMemory(backend, outbox, user_id)
     key = call_write_key(user_id, "call-1")
@@ -140,7 +139,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
 
     backend.down = False
     flusher = OutboxFlusher(outbox, backend, {}, base_delay_s=0)
-    await outbox.reschedule(key, 0, "now")
+    await outbox.settle(key, MemoryUnavailable("retry now"), delay_s=0)
     assert await flusher.flush_once() == 1
     await outbox.put(
         key,
@@ -155,7 +154,7 @@ async def test_fact_write_while_backend_down_is_kept_and_lands_once(
 
 
 async def test_backoff_grows_and_honours_retry_after(tmp_path, local_engine, user_id):
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     flusher = OutboxFlusher(outbox, local_engine, {}, base_delay_s=1, max_delay_s=60)
     delays = [flusher._backoff(n) for n in range(8)]
     assert all(0.5 * min(60, 2**n) <= d <= min(60, 2**n) for n, d in enumerate(delays))
@@ -177,50 +176,3 @@ async def test_backoff_grows_and_honours_retry_after(tmp_path, local_engine, use
         next_at, attempts = conn.execute("SELECT next_attempt_at, attempts FROM outbox").fetchone()
     assert attempts == 1
     assert 40 <= next_at - time.time() <= 43
-
-
-async def test_outbox_file_from_the_previous_release_is_migrated(tmp_path: Path) -> None:
-    path = tmp_path / "outbox.sqlite3"
-    with sqlite3.connect(path) as conn:  # the schema before leases had owners and versions
-        conn.execute(
-            "CREATE TABLE outbox (idempotency_key TEXT PRIMARY KEY, kind TEXT NOT NULL,"
-            " user_id TEXT NOT NULL, payload TEXT NOT NULL, state TEXT NOT NULL,"
-            " attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at REAL NOT NULL,"
-            " lease_until REAL NOT NULL DEFAULT 0, created_at REAL NOT NULL, last_error TEXT)"
-        )
-        now = time.time()
-        conn.execute(
-            "INSERT INTO outbox VALUES ('receipt:old', 'receipt', 'u', '{}', 'pending', 2, ?,"
-            " 0, ?, 'network: down')",
-            (now, now),
-        )
-        conn.execute(
-            "INSERT INTO outbox VALUES ('receipt:old-intent', 'receipt', 'u', '{}', 'intent',"
-            " 0, ?, 0, ?, NULL)",
-            (now, now),
-        )
-    conn.close()
-    outbox = Outbox(path, intent_grace_s=120)
-    rows = {i.idempotency_key: i for i in await outbox.items()}
-    assert (rows["receipt:old"].state, rows["receipt:old"].attempts) == ("pending", 2)
-    assert rows["receipt:old"].version == 1
-    # An old intent keeps its grace period as its lease: a live call may still be booking.
-    assert rows["receipt:old-intent"].lease_until >= now + 119
-    assert [i.idempotency_key for i in await outbox.claim_due()] == ["receipt:old"]
-
-
-async def test_ledger_file_from_the_previous_release_replays_old_writes(tmp_path: Path) -> None:
-    path = tmp_path / "memory.ledger.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute(
-            "CREATE TABLE idempotent_writes (idempotency_key TEXT PRIMARY KEY,"
-            " payload_hash TEXT NOT NULL, result TEXT NOT NULL)"
-        )
-        conn.execute("INSERT INTO idempotent_writes VALUES ('k-old', 'h', '[\"m-1\"]')")
-    conn.close()
-    ledger = DecisionLedger(path)
-    try:
-        record = await ledger.begin_write("k-old", "h", "u")
-        assert (record.state, record.ids) == ("done", ["m-1"])
-    finally:
-        ledger.close()

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.identity import SqliteClaimRegistry, SqliteCustomerDirectory
 from contextdb_livekit.kit.attestations import AttestationStore
@@ -26,7 +25,8 @@ from contextdb_livekit.memory.engine_client import (
 )
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.private_files import sibling_files, tighten_data_files
-from contextdb_livekit.stores.sqlite.ledger import DecisionLedger
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 NOBODY = 65534
 
@@ -89,8 +89,8 @@ async def test_every_host_store_is_private_whatever_the_umask(tmp_path: Path, lo
     await directory.add("+15550100", "cust-1")
     AttestationStore(data / "attestations.sqlite3")
     await LocalCalendar(data / "calendar.sqlite3").open_days(datetime.now(UTC).date(), 5)
-    DecisionLedger(data / "memory.ledger.sqlite3")
-    outbox = Outbox(data / "outbox.sqlite3")
+    SqliteDecisionLedger(data / "memory.ledger.sqlite3")
+    outbox = SqliteOutbox(data / "outbox.sqlite3")
     await outbox.items()
     files = assert_private(tmp_path / "data")
     names = {f.name for f in files}

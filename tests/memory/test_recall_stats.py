@@ -20,13 +20,26 @@ from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import SNAPSHOT_QUERY
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
+from contextdb_livekit.stores.sqlite.engine import (
+    SqliteEngineClients,
+    ledger_path,
+    open_client,
+    open_engine,
+)
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
 TEMPLATE = "caller-template"
 
 
+async def _engine_without_statistics(path: Path) -> LocalEngine[SqliteEngineClients]:
+    """The engine on pycontextdb's own open, where recall cost grows with the whole store."""
+    clients = SqliteEngineClients(await open_client(path))
+    return LocalEngine(clients, SqliteDecisionLedger(ledger_path(path)))
+
+
 async def _seed(path: Path, user_id: str = TEMPLATE, count: int = 10) -> None:
     """`count` memories for one caller, written through the engine (no statistics)."""
-    engine = await LocalEngine.open(path, statistics=False)
+    engine = await _engine_without_statistics(path)
     try:
         facts = [
             FactToRemember(
@@ -41,9 +54,9 @@ async def _seed(path: Path, user_id: str = TEMPLATE, count: int = 10) -> None:
         await engine.close()
 
 
-async def _recall_indexes(engine: LocalEngine, user_id: str) -> set[str]:
+async def _recall_indexes(engine: LocalEngine[SqliteEngineClients], user_id: str) -> set[str]:
     _, plans = await sqlite_stats.traced_plans(
-        engine.db, engine.recall(user_id, SNAPSHOT_QUERY, top_k=8)
+        engine.clients.db, engine.recall(user_id, SNAPSHOT_QUERY, top_k=8)
     )
     assert plans, "the recall ran no scoped query"
     used = set()
@@ -63,20 +76,20 @@ async def test_open_analyzes_so_scoped_recall_uses_the_user_index(tmp_path: Path
     copy_caller_rows(path, TEMPLATE, _callers(300), seed=1)  # 3,010 rows, 10 a caller
     assert not sqlite_stats.has_statistics(path)
 
-    baseline = await LocalEngine.open(path, statistics=False)
+    baseline = await _engine_without_statistics(path)
     try:
         # The problem this guards against: with no statistics SQLite walks the status index.
         assert "idx_memories_status" in await _recall_indexes(baseline, "caller-00042")
     finally:
         await baseline.close()
 
-    engine = await LocalEngine.open(path)
+    engine = await open_engine(path)
     try:
         assert sqlite_stats.has_statistics(path)
         used = await _recall_indexes(engine, "caller-00042")
         assert "idx_memories_user_id" in used
         assert "idx_memories_status" not in used
-        state = await sqlite_stats.read_state(engine.db)
+        state = await sqlite_stats.read_state(engine.clients.db)
         assert state.rows == 3010 and not state.stale
     finally:
         await engine.close()
@@ -85,7 +98,7 @@ async def test_open_analyzes_so_scoped_recall_uses_the_user_index(tmp_path: Path
 async def test_a_young_file_is_not_analyzed(tmp_path: Path) -> None:
     path = tmp_path / "engine.sqlite3"
     await _seed(path, count=5)
-    engine = await LocalEngine.open(path)
+    engine = await open_engine(path)
     try:
         assert not sqlite_stats.has_statistics(path)  # below MIN_ROWS every plan is cheap
     finally:
@@ -103,7 +116,7 @@ async def _stale_engine(path: Path) -> LocalEngine:
     copy_caller_rows(path, TEMPLATE, ["solo"] * 9, seed=2)
     copy_caller_rows(path, TEMPLATE, ["solo"] * 10, seed=3, status="ARCHIVED")
     copy_caller_rows(path, TEMPLATE, ["solo"] * 10, seed=4, status="DELETED")
-    engine = await LocalEngine.open(path)
+    engine = await open_engine(path)
     assert sqlite_stats.has_statistics(path)
     copy_caller_rows(path, TEMPLATE, _callers(300, "new"), seed=5)
     return engine
@@ -131,7 +144,7 @@ async def test_keeper_reanalyzes_when_the_store_has_doubled(tmp_path: Path) -> N
     path = tmp_path / "engine.sqlite3"
     engine = await _stale_engine(path)
     try:
-        keeper = sqlite_stats.StatsKeeper(engine.db, await _state_at_open(engine))
+        keeper = sqlite_stats.StatsKeeper(engine.clients.db, await _state_at_open(engine))
         assert "idx_memories_status" in await _recall_indexes(engine, "new-00007")
         assert keeper.note_writes(sqlite_stats.CHECK_EVERY_WRITES - 1) is None
         task = keeper.note_writes(1)
@@ -151,7 +164,7 @@ async def test_keeper_reanalyzes_when_the_store_has_doubled(tmp_path: Path) -> N
 
 
 async def _state_at_open(engine: LocalEngine) -> sqlite_stats.StatsState:
-    state = await sqlite_stats.read_state(engine.db)
+    state = await sqlite_stats.read_state(engine.clients.db)
     assert state.analyzed_rows is not None and state.rows >= 2 * state.analyzed_rows
     return state
 
@@ -171,7 +184,7 @@ async def test_engine_service_feeds_writes_to_the_keeper(
     path = tmp_path / "engine.sqlite3"
     engine = await _stale_engine(path)
     monkeypatch.setattr(sqlite_stats, "CHECK_EVERY_WRITES", 2)
-    keeper = sqlite_stats.StatsKeeper(engine.db, await _state_at_open(engine))
+    keeper = sqlite_stats.StatsKeeper(engine.clients.db, await _state_at_open(engine))
     client = TestClient(TestServer(build_app(engine, [0.0], keeper)))
     await client.start_server()
     try:
@@ -236,7 +249,7 @@ async def test_local_engine_opens_with_the_onnx_embedder(tmp_path: Path) -> None
 
     assert provider_for("mock") is None
     path = tmp_path / "engine.sqlite3"
-    engine = await LocalEngine.open(path, embedding_model=ONNX_MINILM)
+    engine = await open_engine(path, embedding_model=ONNX_MINILM)
     try:
         facts = [
             FactToRemember(content=text, source="user_stated", confidence=0.8)

@@ -12,9 +12,9 @@ import pytest
 from aiohttp import web
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.cloud import CloudMemory, parse_retry_after
 from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import plain_fact
 
 
@@ -82,7 +82,7 @@ async def test_a_hint_from_an_earlier_answer_does_not_leak_into_the_next(cloud_a
 async def test_the_outbox_waits_what_cloud_asked(cloud_answering, tmp_path) -> None:
     base_url, answers = cloud_answering
     answers.append((429, {"Retry-After": "42"}))
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     await outbox.put(
         "k-ra-row", "remember_many", "cust-1", {"facts": [plain_fact("x").as_item()]}, hold=False
     )

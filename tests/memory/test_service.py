@@ -9,20 +9,21 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory
 from contextdb_livekit.memory.factory import describe_backend, open_memory_backend
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
 
 
 @pytest.fixture
-def outbox(tmp_path) -> Outbox:
-    return Outbox(tmp_path / "outbox.sqlite3")
+def outbox(tmp_path) -> SqliteOutbox:
+    return SqliteOutbox(tmp_path / "outbox.sqlite3")
 
 
 async def test_prefetch_returns_snapshot_of_facts_but_not_requests(local_engine, outbox, user_id):
@@ -155,14 +156,13 @@ async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expe
 
 
 async def test_decisions_and_receipts_survive_a_restart(tmp_path, user_id):
-    from contextdb_livekit.memory.local_engine import LocalEngine
     from contextdb_livekit.memory.models import receipt_idempotency_key
 
-    engine = await LocalEngine.open(tmp_path / "restart.sqlite3")
+    engine = await open_engine(tmp_path / "restart.sqlite3")
     decision = await engine.evaluate_action(user_id, "book", slot=day_slot(date(2026, 12, 10)))
     await engine.close()
 
-    reopened = await LocalEngine.open(tmp_path / "restart.sqlite3")
+    reopened = await open_engine(tmp_path / "restart.sqlite3")
     try:
         receipt = await reopened.report_execution(
             user_id,

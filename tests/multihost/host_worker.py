@@ -27,7 +27,7 @@ from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.worker.host_state import open_host_state
 from contextdb_livekit.worker.settings import WorkerSettings
 from tests.memory.support import day_slot
@@ -47,7 +47,9 @@ async def run(host: str, callers: list[str], count: int, stall_after: int | None
     memory_settings = MemorySettings()
     state = open_host_state(WorkerSettings(), memory_settings)
     assert state.database is not None, "DATABASE_URL must be set"
-    outbox = PgOutbox(state.database, owner_lease_s=OWNER_LEASE_S, intent_grace_s=OWNER_LEASE_S)
+    outbox = PostgresOutbox(
+        state.database, owner_lease_s=OWNER_LEASE_S, intent_grace_s=OWNER_LEASE_S
+    )
     backend = await open_memory_backend(memory_settings, state.database)
     try:
         for i in range(count):

@@ -17,7 +17,7 @@ from contextdb.store.postgres_store import PostgresStore
 
 from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
 
 
 class _NoLock:
@@ -38,7 +38,7 @@ def remove_locks() -> None:
 
 async def run(url: str, user_id: str, worker: int, count: int) -> None:
     database = SharedDatabase(url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     try:
         for i in range(count):
             value = f"{(worker * count + i) % 7 + 1} boilers"

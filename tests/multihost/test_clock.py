@@ -22,10 +22,10 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import plain_fact
 
@@ -66,7 +66,7 @@ async def test_a_drain_300_s_behind_delivers_the_shared_outboxs_due_rows(
 ) -> None:
     database = SharedDatabase(database_url)
     try:
-        outbox = PgOutbox(database)
+        outbox = PostgresOutbox(database)
         for i in range(ROWS):
             await outbox.put(f"clock:{i}", "remember_many", user_id, facts_payload(i), hold=False)
     finally:
@@ -84,12 +84,12 @@ async def test_a_drain_300_s_behind_delivers_the_shared_outboxs_due_rows(
 
 _HOLDER = """
 import asyncio, sys
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from tests.multihost.test_clock import facts_payload
 
 async def main(url, user, rows, lease):
-    outbox = PgOutbox(SharedDatabase(url), owner_lease_s=lease)
+    outbox = PostgresOutbox(SharedDatabase(url), owner_lease_s=lease)
     for i in range(rows):
         # Held: this host is about to send it itself, then dies.
         assert await outbox.put(f"held:{i}", "remember_many", user, facts_payload(i))
@@ -139,7 +139,7 @@ async def test_the_local_outbox_survives_a_jump_of_minutes(
 ) -> None:
     """One host: rows written on the real clock; `delivery.drain --once` with the clock
     shifted. Due rows go out at once; a row backing off 2 s is not held back by the jump."""
-    outbox = Outbox(tmp_path / "outbox.sqlite3")
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     for i in range(ROWS):
         await outbox.put(f"due:{i}", "remember_many", user_id, facts_payload(i), hold=False)
     await outbox.put("backing-off", "remember_many", user_id, facts_payload(99), hold=False)

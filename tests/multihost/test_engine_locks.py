@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 4
@@ -46,7 +46,7 @@ async def write_from_processes(database_url: str, user_id: str, *flags: str) -> 
 
 async def slot_state(database_url: str, user_id: str) -> tuple[int, bool]:
     database = SharedDatabase(database_url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     try:
         db = await engine.client_for(user_id)
         current = await db.slot_facts("equipment", "count", user_id=user_id)

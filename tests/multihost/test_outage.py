@@ -24,9 +24,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from contextdb_livekit.stores.ledger import SWEEP_ERROR
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
-from contextdb_livekit.stores.sqlite.ledger import SWEEP_ERROR
+from contextdb_livekit.stores.postgres.engine import connect_engine
 from testkit.postgres import PostgresCluster, create_database
 from tests.multihost.outage_worker import GATE_BUDGET_S, note
 
@@ -150,7 +150,7 @@ async def counts(url: str, hosts: list[Host]) -> dict[str, int]:
     """What landed, against what each host said it did."""
     calls = [c for h in hosts for c in h.calls]
     database = SharedDatabase(url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     stored: Counter[str] = Counter()
     try:
         for caller in CALLERS:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.identity import (
     IdentityStoreUnavailable,
@@ -24,12 +23,15 @@ from contextdb_livekit.memory.errors import (
     MemoryUnavailable,
     OutboxUnavailable,
 )
+from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.ledger import ReceiptRequest
 from contextdb_livekit.stores.postgres.connection import SharedDatabase, migrate, migrations
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
-from contextdb_livekit.stores.postgres.ledger import PgDecisionLedger
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
-from contextdb_livekit.stores.sqlite.ledger import ReceiptRequest
+from contextdb_livekit.stores.postgres.engine import PostgresEngineClients, connect_engine
+from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from tests.fault_points import with_faults
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 
@@ -44,11 +46,11 @@ def make_outbox(request, tmp_path: Path):  # type: ignore[no-untyped-def]
 
     def make(**kwargs):  # type: ignore[no-untyped-def]
         if database is None:
-            return Outbox(tmp_path / "outbox.sqlite3", **kwargs)
+            return SqliteOutbox(tmp_path / "outbox.sqlite3", **kwargs)
         if request.param == "spilling":
-            spill = Outbox(tmp_path / f"spill-{next(hosts)}.sqlite3")
-            return SpillingOutbox(PgOutbox(database, **kwargs), spill)
-        return PgOutbox(database, **kwargs)
+            spill = SqliteOutbox(tmp_path / f"spill-{next(hosts)}.sqlite3")
+            return SpillingOutbox(PostgresOutbox(database, **kwargs), spill)
+        return PostgresOutbox(database, **kwargs)
 
     return make
 
@@ -125,7 +127,7 @@ async def test_an_intent_is_resolved_under_its_claim(make_outbox) -> None:
 
 
 async def test_hosts_claiming_together_never_share_a_row(shared_database, database_url) -> None:
-    writer = PgOutbox(shared_database)
+    writer = PostgresOutbox(shared_database)
     for i in range(200):
         await writer.put(f"k-{i}", "receipt", "cust-1", PAYLOAD, hold=False)
     hosts = [SharedDatabase(database_url) for _ in range(8)]
@@ -134,7 +136,7 @@ async def test_hosts_claiming_together_never_share_a_row(shared_database, databa
             async with db.connection() as conn:
                 await conn.fetchval("SELECT 1")
         batches = await asyncio.gather(
-            *(PgOutbox(db).claim_due(limit=200) for db in hosts for _ in range(3))
+            *(PostgresOutbox(db).claim_due(limit=200) for db in hosts for _ in range(3))
         )
     finally:
         for db in hosts:
@@ -159,7 +161,7 @@ async def test_migrations_apply_once_when_hosts_start_together(database_url) -> 
 async def test_one_receipt_per_decision_when_hosts_report_at_once(
     shared_database, database_url
 ) -> None:
-    ledger = PgDecisionLedger(shared_database)
+    ledger = PostgresDecisionLedger(shared_database)
     decision = await ledger.record_decision(
         user_id="cust-1", query="book", outcome="ask", memories=[], pending_ids=[]
     )
@@ -172,7 +174,7 @@ async def test_one_receipt_per_decision_when_hosts_report_at_once(
     try:
         results = await asyncio.gather(
             *(
-                PgDecisionLedger(db).report(receipt(status))
+                PostgresDecisionLedger(db).report(receipt(status))
                 for db in hosts
                 for status in ("skipped", "failed")
             ),
@@ -198,7 +200,7 @@ async def test_one_receipt_per_decision_when_hosts_report_at_once(
 
 async def test_one_write_key_sent_by_two_hosts_stores_its_facts_once(database_url, user_id) -> None:
     hosts = [SharedDatabase(database_url) for _ in range(2)]
-    engines = [await PostgresEngine.connect(db) for db in hosts]
+    engines = [await connect_engine(db) for db in hosts]
     facts = [FactToRemember(f"Gate code is on the side door, note {i}", "user_stated", 0.9)
              for i in range(3)]  # fmt: skip
     try:
@@ -226,17 +228,15 @@ async def test_an_interrupted_write_is_completed_not_repeated(postgres_engine, u
         if step == "fact:0":
             raise RuntimeError("killed")
 
-    PostgresEngine.fault_hook = staticmethod(die_after_first_fact)  # type: ignore[assignment]
-    try:
-        with pytest.raises(RuntimeError):
-            await postgres_engine.remember_many(user_id, facts, idempotency_key="cut-short-1")
-    finally:
-        PostgresEngine.fault_hook = None
-    assert await postgres_engine._ledger.write_state("cut-short-1") == "in_progress"
+    with pytest.raises(RuntimeError):
+        await with_faults(postgres_engine, die_after_first_fact).remember_many(
+            user_id, facts, idempotency_key="cut-short-1"
+        )
+    assert await postgres_engine.ledger.write_state("cut-short-1") == "in_progress"
     await postgres_engine.remember_many(user_id, facts, idempotency_key="cut-short-1")
     db = await postgres_engine.client_for(user_id)
     assert len(await db.factual.list_facts(limit=100, user_id=user_id)) == 3
-    assert await postgres_engine._ledger.write_state("cut-short-1") == "done"
+    assert await postgres_engine.ledger.write_state("cut-short-1") == "done"
 
 
 async def test_attestations_directory_and_claims_are_shared(shared_database, database_url) -> None:
@@ -262,13 +262,14 @@ async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> N
     down = SharedDatabase("postgresql://postgres@127.0.0.1:9/nothing", timeout_s=1)
     expires = datetime.now(UTC) + timedelta(minutes=5)
     with pytest.raises(OutboxUnavailable):
-        await PgOutbox(down).put("k-1", "receipt", "cust-1", PAYLOAD)
+        await PostgresOutbox(down).put("k-1", "receipt", "cust-1", PAYLOAD)
     with pytest.raises(MemoryUnavailable):
-        await PostgresEngine.connect(down)
+        await connect_engine(down)
     with pytest.raises(MemoryUnavailable):
-        await PostgresEngine(down).recall("cust-1", "anything")
+        engine = LocalEngine(PostgresEngineClients(down), PostgresDecisionLedger(down))
+        await engine.recall("cust-1", "anything")
     with pytest.raises(MemoryUnavailable):
-        await PgDecisionLedger(down).trail("cust-1")
+        await PostgresDecisionLedger(down).trail("cust-1")
     with pytest.raises(IdentityStoreUnavailable):
         await PgCustomerDirectory(down).customer_for_phone("+15550100123")
     with pytest.raises(IdentityStoreUnavailable):

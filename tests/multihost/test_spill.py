@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.memory.errors import MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 SECRET = "4111 1111 1111 1111"
@@ -34,14 +34,14 @@ def closed_port_url() -> str:
 async def down(tmp_path: Path):  # type: ignore[no-untyped-def]
     """A host whose shared database refuses connections, and its spill."""
     database = SharedDatabase(closed_port_url(), timeout_s=1)
-    outbox = SpillingOutbox(PgOutbox(database), Outbox(tmp_path / "spill.sqlite3"))
+    outbox = SpillingOutbox(PostgresOutbox(database), SqliteOutbox(tmp_path / "spill.sqlite3"))
     yield outbox
     await database.close()
 
 
 def back(outbox: SpillingOutbox, database: SharedDatabase) -> SpillingOutbox:
     """The same host (same spill file) once the database answers again."""
-    return SpillingOutbox(PgOutbox(database), Outbox(outbox.spill.path))
+    return SpillingOutbox(PostgresOutbox(database), SqliteOutbox(outbox.spill.path))
 
 
 class Down:
@@ -113,9 +113,9 @@ async def test_a_move_interrupted_after_the_insert_is_repeated_without_a_second_
 async def test_a_newer_spilled_payload_replaces_an_intent_left_in_postgres(
     shared_database, tmp_path: Path
 ) -> None:
-    primary = PgOutbox(shared_database)
+    primary = PostgresOutbox(shared_database)
     await primary.record_intent("k-i", "receipt", "cust-1", {**PAYLOAD, "intent": True})
-    spill = Outbox(tmp_path / "spill.sqlite3")
+    spill = SqliteOutbox(tmp_path / "spill.sqlite3")
     await spill.put("k-i", "receipt", "cust-1", {**PAYLOAD, "status": "succeeded"}, hold=False)
     outbox = SpillingOutbox(primary, spill)
     assert await outbox.move_spilled() == 1
@@ -129,7 +129,7 @@ async def test_a_database_that_hangs_costs_one_timeout_then_the_spill(tmp_path: 
     port = server.sockets[0].getsockname()[1]
     database = SharedDatabase(f"postgresql://postgres@127.0.0.1:{port}/postgres", timeout_s=30)
     outbox = SpillingOutbox(
-        PgOutbox(database), Outbox(tmp_path / "spill.sqlite3"), primary_timeout_s=0.3
+        PostgresOutbox(database), SqliteOutbox(tmp_path / "spill.sqlite3"), primary_timeout_s=0.3
     )
     loop = asyncio.get_running_loop()
     try:
@@ -147,7 +147,7 @@ async def test_outbox_cli_lists_the_spill_with_the_shared_rows(
     down, shared_database, database_url, monkeypatch, capsys
 ) -> None:
     await down.put("k-spilled", "receipt", "cust-1", PAYLOAD, hold=False)
-    await PgOutbox(shared_database).put("k-shared", "receipt", "cust-1", PAYLOAD, hold=False)
+    await PostgresOutbox(shared_database).put("k-shared", "receipt", "cust-1", PAYLOAD, hold=False)
     from contextdb_livekit.delivery import outbox_cli
 
     monkeypatch.setenv("DATABASE_URL", database_url)

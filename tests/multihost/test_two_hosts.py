@@ -21,7 +21,7 @@ from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLERS = ["cust-shared-a", "cust-shared-b", "cust-shared-c"]
@@ -78,7 +78,7 @@ async def check_shared_state(database_url: str, *, expected_writes: int) -> None
     finally:
         await conn.close()
     database = SharedDatabase(database_url)
-    engine = await PostgresEngine.connect(database)
+    engine = await connect_engine(database)
     try:
         for caller in CALLERS:
             db = await engine.client_for(caller)

@@ -28,15 +28,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.delivery.outbox import IntentResolver, Outbox
 from contextdb_livekit.delivery.spill import open_outbox
 from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, build_calendar
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import MemoryLayerError, OutboxUnavailable
 from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import IntentResolver, Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.ledger import PgDecisionLedger
+from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
 
 log = logging.getLogger("contextdb_livekit.delivery.drain")
 
@@ -100,7 +100,7 @@ async def run_drain_loop(
     outbox = open_outbox(settings, database)
     # The ledger on the shared Postgres has no engine process to sweep it: the drains do.
     ledger = (
-        PgDecisionLedger(database)
+        PostgresDecisionLedger(database)
         if database is not None and settings.backend_name == "postgres"
         else None
     )

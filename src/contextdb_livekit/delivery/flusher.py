@@ -10,14 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import Backoff, IntentResolver, Outbox, OutboxItem
+from contextdb_livekit.delivery.outbox import Backoff
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import OutboxUnavailable, classify_failure
 from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.outbox import IntentResolver, Outbox, OutboxItem
 
 log = logging.getLogger("contextdb_livekit.delivery.outbox")
 
@@ -58,9 +59,6 @@ class OutboxFlusher:
     # a send never outlives the lease it was sent under. Default: min(10 s, lease_s / 2).
     call_timeout_s: float | None = None
     batch_size: int = 10
-    # Fault-injection point for the replay tests (kill or raise after "claimed", "renewed",
-    # "resolved", "delivered", "settled"); always None in production.
-    fault_hook: Callable[[str, OutboxItem], Awaitable[None]] | None = None
     _stop: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
     _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
@@ -81,18 +79,12 @@ class OutboxFlusher:
         await self.outbox.redrive_config()
         landed = 0
         for item in await self.outbox.claim_due(limit=self.batch_size, lease_s=self.lease_s):
-            await self._fault_point("claimed", item)
             if self._stop.is_set() or (stop is not None and stop.is_set()):
                 break  # the lease expires by itself; the row goes out on the next run
             if not await self.outbox.renew(item, self.lease_s):
                 continue
-            await self._fault_point("renewed", item)
             landed += await self._process(item)
         return landed
-
-    async def _fault_point(self, step: str, item: OutboxItem) -> None:
-        if self.fault_hook is not None:
-            await self.fault_hook(step, item)
 
     async def _process(self, item: OutboxItem) -> int:
         try:
@@ -101,7 +93,6 @@ class OutboxFlusher:
                 if resolved is None:
                     return 0
                 item = resolved
-                await self._fault_point("resolved", item)
             async with asyncio.timeout(self._timeout_s):
                 await deliver(self.backend, item)
         except Exception as exc:  # per-row isolation: anything goes back to this row only
@@ -110,9 +101,7 @@ class OutboxFlusher:
             state = await self.outbox.settle_claim(item, failure, delay_s=delay)
             log.warning("outbox row %s not delivered (%s): %s", item.idempotency_key, state,
                         failure.reason)  # fmt: skip
-            await self._fault_point("settled", item)
             return 0
-        await self._fault_point("delivered", item)
         await self.outbox.finish_claim(item)
         return 1
 

@@ -14,11 +14,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from contextdb_livekit.delivery.outbox import PARKED_STATES, Outbox, OutboxItem
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import PARKED_STATES, Outbox, OutboxItem
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 
 def _age(ts: float) -> str:
@@ -46,14 +47,14 @@ async def _cli(args: argparse.Namespace) -> int:
         database = SharedDatabase(settings.database_dsn)
         try:
             # This host's spill (rows kept while Postgres did not answer) is listed too.
-            return await _command(args, SpillingOutbox.for_settings(database, settings))
+            return await _command(args, SpillingOutbox.for_settings(settings, database))
         finally:
             await database.close()
     path = args.path or settings.outbox_path
     if not Path(path).exists():
         print(f"no outbox at {path}", file=sys.stderr)
         return 1
-    return await _command(args, Outbox(Path(path)))
+    return await _command(args, SqliteOutbox(Path(path)))
 
 
 async def _command(args: argparse.Namespace, outbox: Outbox) -> int:

@@ -3,7 +3,7 @@
 With DATABASE_URL the outbox lives in Postgres (`stores.postgres.outbox`), so a database that stops
 answering used to take the outbox with it: an end-of-call write whose direct send failed had
 nowhere durable to go. `SpillingOutbox` keeps the shared outbox's contract and adds a local
-SQLite spill on the host's own disk (`MEMORY_SPILL_PATH`, a plain `delivery.outbox.Outbox`, so
+SQLite spill on the host's own disk (`MEMORY_SPILL_PATH`, a plain `SqliteOutbox`, so
 the spill is leased, redacted by the same callers, and keeps parked rows with their reasons):
 
 - A row whose first write cannot reach Postgres (refused, dropped, no answer within
@@ -11,7 +11,7 @@ the spill is leased, redacted by the same callers, and keeps parked rows with th
   this process (its send's outcome, a newer payload) stays in the spill.
 - Once Postgres answers again, the flusher's next pass (a call's, or
   `python -m contextdb_livekit.delivery.drain` on the same host) moves spilled rows into the
-  shared table under their own keys (`PgOutbox.adopt`), then deletes them from the spill.
+  shared table under their own keys (`PostgresOutbox.adopt`), then deletes them from the spill.
   From there any host delivers them.
 - Exactly once: a move interrupted between the insert and the delete is repeated, and the
   key makes the repeat a no-op (the same payload) or a second delivery the backend answers
@@ -31,45 +31,41 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import (
+from contextdb_livekit.delivery.outbox import config_fingerprint
+from contextdb_livekit.memory.errors import Failure, OutboxUnavailable
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import (
+    PARKED_STATES,
     Outbox,
     OutboxItem,
     OutboxKind,
     OutboxState,
-    config_fingerprint,
 )
-from contextdb_livekit.memory.errors import Failure, OutboxUnavailable
-from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.outbox import PgOutbox
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 log = logging.getLogger("contextdb_livekit.delivery.spill")
 
 
-class SpillingOutbox(Outbox):
-    """`Outbox`'s contract over the shared `PgOutbox`, with a local `Outbox` as the spill."""
+class SpillingOutbox:
+    """The `Outbox` contract over the shared `PostgresOutbox`, with a local `SqliteOutbox`
+    as the spill."""
 
     def __init__(
         self,
-        primary: PgOutbox,
-        spill: Outbox,
+        primary: PostgresOutbox,
+        spill: SqliteOutbox,
         *,
         primary_timeout_s: float = 2.0,
         probe_after_s: float = 2.0,
         move_lease_s: float = 30.0,
     ) -> None:
-        super().__init__(
-            primary.path,
-            intent_grace_s=primary._intent_grace_s,
-            owner_lease_s=primary.owner_lease_s,
-            max_attempts=primary.max_attempts,
-            config_fingerprint=primary.config_fingerprint,
-            backoff=primary.backoff,
-        )
         self.primary = primary
         self.spill = spill
         # Rows this host holds in the shared table are held under the shared outbox's owner.
         self.owner = primary.owner
+        self.config_fingerprint = primary.config_fingerprint
         self.primary_timeout_s = primary_timeout_s
         self.probe_after_s = probe_after_s
         self.move_lease_s = move_lease_s
@@ -78,18 +74,15 @@ class SpillingOutbox(Outbox):
         self._down_until = 0.0
 
     @classmethod
-    def for_settings(  # type: ignore[override]
-        cls, database: SharedDatabase, settings: MemorySettings, **kwargs: Any
+    def for_settings(
+        cls, settings: MemorySettings, database: SharedDatabase, **kwargs: Any
     ) -> SpillingOutbox:
         fingerprint = config_fingerprint(settings)
         return cls(
-            PgOutbox(database, config_fingerprint=fingerprint),
-            Outbox(settings.spill_path, config_fingerprint=fingerprint),
+            PostgresOutbox(database, config_fingerprint=fingerprint),
+            SqliteOutbox(settings.spill_path, config_fingerprint=fingerprint),
             **kwargs,
         )
-
-    def _execute(self, work: Any) -> Any:
-        raise AssertionError("SpillingOutbox has no file of its own")  # every method delegates
 
     # -- the shared database, bounded -----------------------------------------------------
 
@@ -176,9 +169,6 @@ class SpillingOutbox(Outbox):
     async def mark_dead(self, key: str, error: str) -> None:
         await self._step("mark_dead", key, error)
 
-    async def reschedule(self, key: str, delay_s: float, error: str) -> None:
-        await self._step("reschedule", key, delay_s, error)
-
     # -- flusher side: only the shared table is claimed; the spill is moved into it first -----
 
     async def claim_due(self, *, limit: int = 10, lease_s: float = 30.0) -> list[OutboxItem]:
@@ -211,7 +201,8 @@ class SpillingOutbox(Outbox):
             for item in items:
                 # The wait a spilled row still had (a backoff, a Retry-After) comes along.
                 wait_s = max(0.0, item.next_attempt_at - time.time())
-                await self._primary("adopt", item, wait_s=min(wait_s, self.backoff.max_s))
+                max_wait_s = self.primary.policy.backoff.max_s
+                await self._primary("adopt", item, wait_s=min(wait_s, max_wait_s))
                 await self.spill.mark_done(item.idempotency_key, version=item.version)
                 self._spilled.discard(item.idempotency_key)
                 moved += 1
@@ -237,6 +228,9 @@ class SpillingOutbox(Outbox):
         spilled = await self.spill.items(states=states)
         return spilled + list(await self._primary("items", states=states))
 
+    async def parked(self) -> list[OutboxItem]:
+        return await self.items(states=PARKED_STATES)
+
     async def has_due(self) -> bool:
         return await self.spill.has_movable() or bool(await self._primary("has_due"))
 
@@ -245,5 +239,5 @@ def open_outbox(settings: MemorySettings, database: SharedDatabase | None) -> Ou
     """The host's outbox: the shared Postgres table with this host's spill, or (one host)
     the local SQLite file."""
     if database is not None:
-        return SpillingOutbox.for_settings(database, settings)
-    return Outbox.for_settings(settings)
+        return SpillingOutbox.for_settings(settings, database)
+    return SqliteOutbox.for_settings(settings)

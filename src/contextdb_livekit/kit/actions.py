@@ -28,7 +28,6 @@ from typing import Any, Literal
 from livekit.agents import RunContext, ToolError
 from livekit.agents.llm import ToolResult
 
-from contextdb_livekit.delivery.outbox import IntentResolver
 from contextdb_livekit.domain.calendar import (
     CalendarClient,
     CalendarOutcomeUnknown,
@@ -45,6 +44,7 @@ from contextdb_livekit.kit.context import CallContext, Offer
 from contextdb_livekit.kit.readback import read_back
 from contextdb_livekit.memory.errors import MemoryLayerError
 from contextdb_livekit.memory.gate import GateDecision
+from contextdb_livekit.stores.outbox import IntentResolver
 
 log = logging.getLogger("contextdb_livekit.kit.actions")
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.domain.calendar import CalendarClient, today_in
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CallerFact
@@ -28,6 +27,8 @@ from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import Outbox
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 MAX_NOTES = 20
 
@@ -79,7 +80,7 @@ class HostServices:
 
         return cls(
             backend=backend,
-            outbox=Outbox(workdir / "outbox.sqlite3"),
+            outbox=SqliteOutbox(workdir / "outbox.sqlite3"),
             calendar=calendar or LocalCalendar(workdir / "calendar.sqlite3"),
             attestations=AttestationStore(workdir / "attestations.sqlite3"),
             policy=policy or AssurancePolicy(),

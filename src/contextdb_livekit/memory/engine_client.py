@@ -33,8 +33,8 @@ from contextdb_cloud_client import ActionDecision, CloudClient
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import ActionSlot
+from contextdb_livekit.stores.ledger import DecisionRecord
 from contextdb_livekit.stores.private_files import open_private, private_dir
-from contextdb_livekit.stores.sqlite.ledger import DecisionRecord
 
 log = logging.getLogger("contextdb_livekit.memory.engine_client")
 

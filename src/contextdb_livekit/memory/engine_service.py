@@ -38,6 +38,8 @@ from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
+from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients, ledger_path
+from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
 log = logging.getLogger("contextdb_livekit.memory.engine_service")
 
@@ -208,8 +210,9 @@ async def serve(
     sweep_after_s: float = 3600.0,
     sweep_interval_s: float = 60.0,
 ) -> None:
-    engine = await LocalEngine.open(db_path, embedding_model=embedding_model)
-    stats = sqlite_stats.StatsKeeper(engine.db, await sqlite_stats.read_state(engine.db))
+    clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
+    engine = LocalEngine(clients, SqliteDecisionLedger(ledger_path(db_path)))
+    stats = sqlite_stats.StatsKeeper(clients.db, await sqlite_stats.read_state(clients.db))
     activity = [time.monotonic()]
     runner = web.AppRunner(build_app(engine, activity, stats, version), access_log=None)
     await runner.setup()

@@ -13,7 +13,7 @@ from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import PostgresEngine
+from contextdb_livekit.stores.postgres.engine import connect_engine
 
 log = logging.getLogger("memory")
 
@@ -32,7 +32,7 @@ async def open_memory_backend(
         )
     if settings.database_dsn is not None:
         log.info("memory backend: pycontextdb on the shared Postgres")
-        return await PostgresEngine.connect(
+        return await connect_engine(
             database or SharedDatabase(settings.database_dsn),
             embedding_model=settings.embedding_model,
         )

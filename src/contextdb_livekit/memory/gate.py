@@ -35,7 +35,6 @@ from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import (
     MemoryConflict,
@@ -50,6 +49,7 @@ from contextdb_livekit.memory.models import (
     ReceiptStatus,
     receipt_idempotency_key,
 )
+from contextdb_livekit.stores.outbox import Outbox
 
 log = logging.getLogger("contextdb_livekit.memory.gate")
 _T = TypeVar("_T")

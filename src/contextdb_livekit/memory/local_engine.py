@@ -1,9 +1,11 @@
 """The embedded pycontextdb engine behind the same surface as ContextDB Cloud.
 
-One `LocalEngine` owns one SQLite file. pycontextdb keeps its slot locks, vector index and
-audit-chain head in process memory, so only one process may write a file: the worker reaches
-this engine through `memory.engine_service` (one process per file) rather than opening the
-file in every job process.
+One `LocalEngine` is the engine's rules (the slot rule, write-ahead fact writes, receipts)
+composed with two storage parts, each with a SQLite and a Postgres sibling: where a caller's
+pycontextdb client comes from (`stores.engine.EngineClients`) and the decision ledger
+(`stores.ledger.DecisionLedger`). `stores.sqlite.engine.open_engine` opens one on a SQLite
+file (served to the job processes by `memory.engine_service`, the file's only writer);
+`stores.postgres.engine.connect_engine` one on the shared Postgres, in each job process.
 """
 
 from __future__ import annotations
@@ -11,9 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from collections.abc import Awaitable, Callable
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, Generic, TypeVar
 
 import contextdb
 from contextdb.core.exceptions import (
@@ -26,7 +26,6 @@ from contextdb.integrations.act import VerifyBeforeAct
 from contextdb.integrations.prompting import render_recalled_context
 from contextdb_cloud_client import Memory, RecallResult
 
-from contextdb_livekit.memory import embedders
 from contextdb_livekit.memory.decisions import decide_in_slot
 from contextdb_livekit.memory.errors import MemoryNotFound, MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.models import (
@@ -36,9 +35,8 @@ from contextdb_livekit.memory.models import (
     FactToRemember,
     ReceiptStatus,
 )
-from contextdb_livekit.stores.private_files import private_file
-from contextdb_livekit.stores.sqlite import stats as sqlite_stats
-from contextdb_livekit.stores.sqlite.ledger import (
+from contextdb_livekit.stores.engine import EngineClients
+from contextdb_livekit.stores.ledger import (
     DecisionLedger,
     DecisionRecord,
     ReceiptRequest,
@@ -73,69 +71,49 @@ def memory_from_item(item: Any) -> Memory:
     )
 
 
-def _embedder_options(embedding_model: str) -> dict[str, Any]:
-    """Engine options for a project-provided embedder (memory.embedders); none for the rest."""
-    provider = embedders.provider_for(embedding_model)
-    if provider is None:
-        return {}
-    return {"embedding_provider": provider, "embedding_dim": provider.dimension()}
-
-
 def _payload_hash(user_id: str, payload: Any) -> str:
     return hashlib.sha256(json.dumps([user_id, payload], sort_keys=True).encode()).hexdigest()
 
 
-class LocalEngine:
-    """pycontextdb on one SQLite file, plus the decision/receipt ledger beside it."""
+ClientsT = TypeVar("ClientsT", bound=EngineClients)
 
-    def __init__(self, db: contextdb.ContextDB, ledger: DecisionLedger) -> None:
-        self._db = db
+
+class LocalEngine(Generic[ClientsT]):
+    """pycontextdb plus the decision/receipt ledger, on the store its parts keep."""
+
+    def __init__(self, clients: ClientsT, ledger: DecisionLedger) -> None:
+        self.clients = clients
         self._ledger = ledger
-        self._verifier = VerifyBeforeAct(db)
-
-    @classmethod
-    async def open(
-        cls, path: Path, *, embedding_model: str = "mock", statistics: bool = True
-    ) -> LocalEngine:
-        """Open (or create) the engine file.
-
-        `statistics=False` skips the planner statistics step and reproduces pycontextdb's own
-        open, where recall cost grows with the whole store; only the growth bench's baseline
-        uses it.
-        """
-        private_file(path)  # 0600 in a 0700 directory, whatever the umask
-        db = contextdb.init(
-            storage_url=f"sqlite:///{path}",
-            embedding_model=embedding_model,
-            llm_model="mock",
-            # The engine itself keeps the audit chain; per-read audit doubles recall cost.
-            enable_read_audit=False,
-            **_embedder_options(embedding_model),
-        )
-        # Initialise once before any concurrent use: concurrent first calls each initialise.
-        await db.stats()
-        if statistics:
-            # Before the first recall: without statistics SQLite scans every caller's rows.
-            await sqlite_stats.refresh_if_stale(db)
-        return cls(db, DecisionLedger(path.with_name(path.stem + ".ledger.sqlite3")))
 
     @property
-    def db(self) -> contextdb.ContextDB:
-        return self._db
+    def ledger(self) -> DecisionLedger:
+        return self._ledger
+
+    async def client_for(self, user_id: str) -> contextdb.ContextDB:
+        """The pycontextdb client serving this caller, opened on first use."""
+        return await self._guard(self.clients.client_for(user_id))  # type: ignore[no-any-return]
 
     def _db_for(self, user_id: str) -> contextdb.ContextDB:
-        """The engine client serving this caller (one for the whole file here; one scoped
-        client per caller on the shared Postgres, `contextdb_livekit.stores.postgres.engine`)."""
-        return self._db
+        """The client serving this caller; every public call opens it first (`_opened`)."""
+        return self.clients.opened(user_id)
 
     def _verifier_for(self, user_id: str) -> VerifyBeforeAct:
-        return self._verifier
+        return VerifyBeforeAct(self._db_for(user_id))
+
+    async def _opened(self, user_id: str) -> None:
+        await self.client_for(user_id)
+
+    async def audit_chain_verifies(self, user_id: str) -> bool:
+        """pycontextdb's hash chain over every write on this store, checked end to end."""
+        db = await self.client_for(user_id)
+        return bool(await db.audit.verify_chain())
 
     async def close(self) -> None:
-        await self._db.close()
+        await self.clients.close()
         self._ledger.close()
 
     async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
+        await self._opened(user_id)
         items = await self._guard(
             self._db_for(user_id).factual.recall(query, top_k=top_k, user_id=user_id)
         )
@@ -156,6 +134,7 @@ class LocalEngine:
         """A recorded decision. With `request_key` (the host's key for this evaluation),
         asking again returns the decision recorded the first time: a retry after a lost
         answer never leaves a decision nobody knows about."""
+        await self._opened(user_id)
         if request_key is not None:
             found = await self._guard(self._ledger.find_request(user_id, request_key))
             if found is not None:
@@ -165,7 +144,6 @@ class LocalEngine:
             outcome, items, pending = decided.kind, decided.memories, decided.pending_confirmation
         else:
             outcome, items, pending = await self._decide_in_slot(user_id, query, slot, top_k)
-        await self._fault_point("decision:decided")
         decision = await self._guard(
             self._ledger.record_decision(
                 user_id=user_id,
@@ -178,7 +156,6 @@ class LocalEngine:
         )
         if isinstance(decision, RecordedDecision):  # a concurrent ask with the same key
             decision = await self._recorded(user_id, decision)
-        await self._fault_point("decision:recorded")
         return decision
 
     async def _recorded(self, user_id: str, found: RecordedDecision) -> ActionDecision:
@@ -190,7 +167,7 @@ class LocalEngine:
         )
 
     async def sweep_open_decisions(self, older_than_s: float) -> list[str]:
-        """Close decisions nobody closed (`stores.sqlite.ledger`); returns their ids."""
+        """Close decisions nobody closed (`stores.ledger`); returns their ids."""
         return await self._guard(self._ledger.sweep_open(older_than_s))  # type: ignore[no-any-return]
 
     async def _decide_in_slot(
@@ -209,6 +186,7 @@ class LocalEngine:
         return ruled.outcome, [by_id[m.id] for m in ruled.evidence[:top_k]], ruled.pending_ids
 
     async def forget(self, user_id: str, memory_id: str) -> int:
+        await self._opened(user_id)
         return int(
             await self._guard(self._db_for(user_id).forget(user_id=user_id, memory_id=memory_id))
         )
@@ -224,7 +202,7 @@ class LocalEngine:
         external_ref: str | None = None,
         error_code: str | None = None,
     ) -> ExecutionReceiptResponse:
-        response = await self._ledger.report(
+        return await self._ledger.report(
             ReceiptRequest(
                 user_id=user_id,
                 decision_id=decision_id,
@@ -235,10 +213,9 @@ class LocalEngine:
                 error_code=error_code,
             )
         )
-        await self._fault_point("receipt:reported")
-        return response
 
     async def pending_confirmations(self, user_id: str) -> list[Memory]:
+        await self._opened(user_id)
         items = await self._guard(
             self._db_for(user_id).factual.pending_confirmations(user_id=user_id)
         )
@@ -247,6 +224,7 @@ class LocalEngine:
     async def confirm(
         self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
     ) -> Memory:
+        await self._opened(user_id)
         item = await self._guard(self._db_for(user_id).factual.confirm(memory_id, user_id=user_id))
         return memory_from_item(item)
 
@@ -255,20 +233,20 @@ class LocalEngine:
     ) -> list[Memory]:
         """Idempotent batch write, exactly once whatever step a crash or a retry lands on.
 
-        The ledger is a separate SQLite file, so a fact and its key cannot commit together.
+        The ledger is a separate store, so a fact and its key cannot commit together.
         Instead the key is recorded `in_progress` before the first fact is written, and every
         fact carries the key and its index in its metadata. A replay that finds the key
         `in_progress` (the earlier attempt was killed, cancelled or failed part-way) keeps the
         facts already written, writes only the rest, then completes the record. Two sends
-        with one key are serialised here: the engine process is the file's only writer.
+        with one key are serialised by the ledger's `write_guard`.
         """
+        await self._opened(user_id)
         payload = [fact.as_item() for fact in facts]
         digest = _payload_hash(user_id, payload)
         async with self._ledger.write_guard(idempotency_key):
             record = await self._ledger.begin_write(idempotency_key, digest, user_id)
             if record.state == "done":
                 return await self._load(user_id, record.ids)
-            await self._fault_point("begun")
             written = (
                 await self._facts_written_under(user_id, idempotency_key)
                 if record.state == "in_progress"
@@ -279,20 +257,9 @@ class LocalEngine:
                 item = written.get(index)
                 if item is None:
                     item = await self._add_fact(user_id, fact, idempotency_key, index)
-                    await self._fault_point(f"fact:{index}")
                 stored.append(item)
             await self._ledger.complete_write(idempotency_key, [m.id for m in stored])
-            await self._fault_point("recorded")
         return [memory_from_item(m) for m in stored]
-
-    # Fault-injection point for the replay tests (kill or raise after a named step: a write's
-    # "begun", "fact:<i>", "recorded"; a decision's "decision:decided", "decision:recorded";
-    # a receipt's "receipt:reported"). Always None in production.
-    fault_hook: ClassVar[Callable[[str], Awaitable[None]] | None] = None
-
-    async def _fault_point(self, step: str) -> None:
-        if self.fault_hook is not None:
-            await self.fault_hook(step)
 
     async def _add_fact(
         self, user_id: str, fact: FactToRemember, idempotency_key: str, index: int
@@ -346,13 +313,16 @@ class LocalEngine:
     async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
         return await self._ledger.trail(user_id)
 
-    @staticmethod
-    async def _guard(awaitable: Any) -> Any:
+    async def _guard(self, awaitable: Any) -> Any:
         try:
             return await awaitable
+        except MemoryUnavailable:
+            raise
         except (MemoryNotFoundError, ScopeConflictError, UnauthorizedError) as exc:
             raise MemoryNotFound("memory not found", status=404) from exc
         except ValueError as exc:
             raise MemoryRejected(str(exc), code="invalid", status=422) from exc
         except (ContextDBError, OSError) as exc:
             raise MemoryUnavailable(f"local engine error: {exc}", status=503) from exc
+        except self.clients.unavailable_errors as exc:
+            raise MemoryUnavailable(f"engine store: {exc}", code="database_unavailable") from exc

@@ -13,7 +13,6 @@ import logging
 import time
 from dataclasses import dataclass
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.caller_text import clean_caller_text
@@ -21,6 +20,7 @@ from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable,
 from contextdb_livekit.memory.gate import ActionGate
 from contextdb_livekit.memory.models import FactToRemember, Memory, MemorySnapshot
 from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.stores.outbox import Outbox
 
 log = logging.getLogger("contextdb_livekit.memory.service")
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
-from contextdb_livekit.delivery.outbox import PARKED_STATES, OutboxFlusher
+from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.agent import SchedulingAgent, build_instructions
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
@@ -31,6 +31,7 @@ from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.models import MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
+from contextdb_livekit.stores.outbox import PARKED_STATES
 
 log = logging.getLogger("contextdb_livekit.worker.call")
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from contextdb_livekit.delivery.outbox import Outbox
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.identity import (
     ClaimRegistry,
@@ -28,7 +27,9 @@ from contextdb_livekit.identity import (
 )
 from contextdb_livekit.kit.attestations import AttestationStore, PgAttestationStore
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.settings import WorkerSettings
 
 
@@ -52,14 +53,14 @@ def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState
     if memory.database_dsn is not None:
         database = SharedDatabase(memory.database_dsn)
         return HostState(
-            outbox=SpillingOutbox.for_settings(database, memory),
+            outbox=SpillingOutbox.for_settings(memory, database),
             attestations=PgAttestationStore(database),
             directory=PgCustomerDirectory(database),
             claims=PgClaimRegistry(database),
             database=database,
         )
     return HostState(
-        outbox=Outbox.for_settings(memory),
+        outbox=SqliteOutbox.for_settings(memory),
         attestations=AttestationStore(worker.attestation_path),
         directory=SqliteCustomerDirectory(worker.customer_directory_path),
         claims=SqliteClaimRegistry(worker.claim_registry_path),

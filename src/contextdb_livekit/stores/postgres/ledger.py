@@ -1,14 +1,15 @@
-"""The decision/receipt ledger on the shared Postgres: the SQLite `DecisionLedger`'s contract
-for many hosts at once.
+"""The decision/receipt ledger on the shared Postgres: the `stores.ledger.DecisionLedger`
+contract for many hosts at once (one host's file is `stores.sqlite.ledger`).
 
 What one engine process used to serialise in memory is serialised by the database here:
 a receipt is reported under a row lock on its decision (`FOR UPDATE`), and one idempotent
 fact write per key runs at a time across hosts under a session advisory lock, which the
 database releases by itself if the host holding it dies.
 
-Request keys and the sweeper work as in `stores.sqlite.ledger`; here the sweeper also leaves alone
-a decision whose receipt is still queued in the shared outbox (`receipt:<decision id>`), and
-it runs on the database's clock, so hosts whose clocks disagree sweep alike.
+Request keys and the sweeper work as the contract says (`stores.ledger`); here the sweeper
+also leaves alone a decision whose receipt is still queued in the shared outbox
+(`receipt:<decision id>`), and it runs on the database's clock, so hosts whose clocks
+disagree sweep alike.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from contextdb_livekit.memory.models import (
     ExecutionReceiptResponse,
     receipt_idempotency_key,
 )
-from contextdb_livekit.stores.postgres.connection import SharedDatabase, SharedStateUnavailable
-from contextdb_livekit.stores.sqlite.ledger import (
+from contextdb_livekit.stores.ledger import (
     SWEEP_ACTION,
     SWEEP_ERROR,
     DecisionRecord,
@@ -41,9 +41,10 @@ from contextdb_livekit.stores.sqlite.ledger import (
     receipt_response,
     sweep_key,
 )
+from contextdb_livekit.stores.postgres.connection import SharedDatabase, SharedStateUnavailable
 
 
-class PgDecisionLedger:
+class PostgresDecisionLedger:
     def __init__(self, database: SharedDatabase) -> None:
         self.database = database
 

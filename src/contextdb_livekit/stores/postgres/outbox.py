@@ -1,7 +1,8 @@
 """The outbox on the shared Postgres (DATABASE_URL): one queue for every worker host.
 
-Same contract as the SQLite `delivery.outbox.Outbox` — leases, owner holds, intents, parking,
-re-drive — so the flusher, the gate and the drain use either unchanged. What changes is who
+The `stores.outbox.Outbox` contract — leases, owner holds, intents, parking, re-drive — as
+`stores.sqlite.outbox.SqliteOutbox` keeps it on one host, so the flusher, the gate and the
+drain use either unchanged. What changes is who
 can deliver a row: any host. A host killed mid-call leaves its rows leased to it; once the
 lease runs out, another host's flusher or drain claims and delivers them. Claims use
 `FOR UPDATE SKIP LOCKED`, so hosts draining together never block on (or double-claim) a row.
@@ -18,68 +19,59 @@ database is back.
 from __future__ import annotations
 
 import json
-import os
-import uuid
+import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from contextdb_livekit.delivery.outbox import (
-    PARKED_STATES,
-    Backoff,
-    Outbox,
-    OutboxItem,
-    OutboxKind,
-    OutboxState,
+    OutboxPolicy,
+    PolicyOptions,
+    claim_token,
     config_fingerprint,
-    item_from_row,
-    log,
-    resolved_item,
+    owner_token,
 )
 from contextdb_livekit.memory.errors import Failure, OutboxUnavailable, classify_failure
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox import (
+    ITEM_COLUMNS,
+    PARKED_STATES,
+    OutboxItem,
+    OutboxKind,
+    OutboxState,
+    item_from_row,
+    resolved_item,
+)
 from contextdb_livekit.stores.postgres.connection import SharedDatabase, SharedStateUnavailable
 
-_COLUMNS = (
-    "idempotency_key, kind, user_id, payload::text, state, attempts, created_at, last_error,"
-    " version, next_attempt_at, lease_until, lease_owner"
-)
-_RETURNED = ", ".join(f"o.{column.strip()}" for column in _COLUMNS.split(","))
+log = logging.getLogger("contextdb_livekit.delivery.outbox")
+
+_COLUMNS = ", ".join("payload::text" if c == "payload" else c for c in ITEM_COLUMNS)
+_RETURNED = ", ".join(f"o.{c}::text" if c == "payload" else f"o.{c}" for c in ITEM_COLUMNS)
 # The database's clock in epoch seconds, the unit of every time column in host_outbox.
 NOW = "extract(epoch FROM now())::double precision"
 _DUE = f"state IN ('pending', 'intent') AND lease_until <= {NOW} AND next_attempt_at <= {NOW}"
-_LABEL = Path("postgres:host_outbox")
+# What `OutboxUnavailable` names as the outbox that could not be used.
+LABEL = Path("postgres:host_outbox")
 
 
-class PgOutbox(Outbox):
-    """`Outbox` with its rows in `host_outbox`; inherits only the policy (backoff, attempts,
-    lease lengths, parking rule), none of the SQLite file handling."""
+class PostgresOutbox:
+    """The outbox in `host_outbox` on the shared database; every host reads and writes it."""
 
-    def __init__(
-        self,
-        database: SharedDatabase,
-        *,
-        intent_grace_s: float = 120.0,
-        owner_lease_s: float = 30.0,
-        max_attempts: int = 20,
-        config_fingerprint: str | None = None,
-        backoff: Backoff | None = None,
-    ) -> None:
-        super().__init__(
-            _LABEL,
-            intent_grace_s=intent_grace_s,
-            owner_lease_s=owner_lease_s,
-            max_attempts=max_attempts,
-            config_fingerprint=config_fingerprint,
-            backoff=backoff,
-        )
+    def __init__(self, database: SharedDatabase, **policy: Unpack[PolicyOptions]) -> None:
         self.database = database
+        self.path = LABEL
+        self.policy = OutboxPolicy(**policy)
+        self.config_fingerprint = self.policy.config_fingerprint
+        self.owner = owner_token()
 
     @classmethod
-    def for_database(
-        cls, database: SharedDatabase, settings: MemorySettings, **kwargs: Any
-    ) -> PgOutbox:
-        return cls(database, config_fingerprint=config_fingerprint(settings), **kwargs)
+    def for_settings(
+        cls, settings: MemorySettings, database: SharedDatabase, **policy: Unpack[PolicyOptions]
+    ) -> PostgresOutbox:
+        """The shared outbox for these settings (their key's fingerprint) on `database`."""
+        policy.setdefault("config_fingerprint", config_fingerprint(settings))
+        return cls(database, **policy)
 
     async def _query(self, method: str, sql: str, *args: Any) -> Any:
         try:
@@ -107,7 +99,7 @@ class PgOutbox(Outbox):
             f" SELECT $1::text, $2::text, $3::text, $4::jsonb, 'intent', {NOW},"
             f"  {NOW} + $5::double precision, $6::text, {NOW}"
             " ON CONFLICT (idempotency_key) DO NOTHING",
-            key, kind, user_id, json.dumps(payload), self._intent_grace_s, self.owner,
+            key, kind, user_id, json.dumps(payload), self.policy.intent_grace_s, self.owner,
         )  # fmt: skip
 
     async def put(
@@ -137,7 +129,7 @@ class PgOutbox(Outbox):
             f"  lease_until = CASE WHEN {live} THEN o.lease_until ELSE excluded.lease_until END"
             " WHERE o.state IN ('intent', 'pending')"
             " RETURNING state, lease_owner",
-            key, kind, user_id, json.dumps(payload), self.owner_lease_s, owner, self.owner,
+            key, kind, user_id, json.dumps(payload), self.policy.owner_lease_s, owner, self.owner,
         )  # fmt: skip
         # No row returned: the key exists and is parked (the WHERE refused the update).
         return hold and row is not None and tuple(row) == ("pending", self.owner)
@@ -175,19 +167,19 @@ class PgOutbox(Outbox):
                 if row is None:
                     return None
                 attempts = row[0] + 1
-                state, reason, wait = self._settlement(failure, attempts, row[1], delay_s)
+                outcome = self.policy.settle(failure, attempts, row[1], delay_s)
                 await conn.execute(
                     "UPDATE host_outbox SET attempts = $2, state = $3, last_error = $4,"
                     f" next_attempt_at = {NOW} + $5, lease_until = 0, lease_owner = NULL,"
                     " config_fingerprint = $6, parked_from = $7 WHERE idempotency_key = $1",
-                    key, attempts, state, reason[:500], wait,
-                    self.config_fingerprint, row[1] if state in PARKED_STATES else None,
+                    key, attempts, outcome.state, outcome.reason, outcome.wait_s,
+                    self.config_fingerprint, outcome.parked_from,
                 )  # fmt: skip
         except SharedStateUnavailable as exc:
             raise OutboxUnavailable(self.path, str(exc)) from exc
-        if state in PARKED_STATES:
-            log.error("outbox row %s parked as %s: %s", key, state, reason)
-        return state
+        if outcome.state in PARKED_STATES:
+            log.error("outbox row %s parked as %s: %s", key, outcome.state, outcome.reason)
+        return outcome.state
 
     async def mark_dead(self, key: str, error: str) -> None:
         await self._query(
@@ -196,16 +188,6 @@ class PgOutbox(Outbox):
             " THEN state ELSE parked_from END, state = 'dead', last_error = $2,"
             " lease_until = 0, lease_owner = NULL WHERE idempotency_key = $1",
             key,
-            error[:500],
-        )
-
-    async def reschedule(self, key: str, delay_s: float, error: str) -> None:
-        await self._query(
-            "execute",
-            f"UPDATE host_outbox SET attempts = attempts + 1, next_attempt_at = {NOW} + $2,"
-            " lease_until = 0, lease_owner = NULL, last_error = $3 WHERE idempotency_key = $1",
-            key,
-            delay_s,
             error[:500],
         )
 
@@ -239,7 +221,7 @@ class PgOutbox(Outbox):
     # -- flusher side ----------------------------------------------------------------------
 
     async def claim_due(self, *, limit: int = 10, lease_s: float = 30.0) -> list[OutboxItem]:
-        token = f"claim:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        token = claim_token()
         rows = await self._query(
             "fetch",
             f"UPDATE host_outbox AS o SET lease_until = {NOW} + $1, lease_owner = $2"
@@ -249,6 +231,14 @@ class PgOutbox(Outbox):
             lease_s, token, limit,
         )  # fmt: skip
         return sorted((item_from_row(row) for row in rows), key=lambda item: item.created_at)
+
+    async def finish_claim(self, item: OutboxItem) -> None:
+        await self.mark_done(item.idempotency_key, version=item.version)
+
+    async def settle_claim(
+        self, item: OutboxItem, failure: Failure, *, delay_s: float | None = None
+    ) -> OutboxState | None:
+        return await self.settle(item.idempotency_key, failure, delay_s=delay_s)
 
     async def renew(self, item: OutboxItem, lease_s: float) -> bool:
         renewed = await self._count(
@@ -318,3 +308,6 @@ class PgOutbox(Outbox):
     async def has_due(self) -> bool:
         found = await self._query("fetchval", f"SELECT 1 FROM host_outbox WHERE {_DUE} LIMIT 1")
         return found is not None
+
+    async def parked(self) -> list[OutboxItem]:
+        return await self.items(states=PARKED_STATES)

@@ -1,51 +1,38 @@
-"""Durable decision and receipt ledger for the local engine.
+"""The decision/receipt ledger in a SQLite file beside the engine's (the
+`stores.ledger.DecisionLedger` contract; the shared Postgres one is `stores.postgres.ledger`).
 
-pycontextdb decides but keeps no decision ids or receipts; the Cloud data plane does.
-This ledger gives the local engine the same contract: a uuid per decision bound to the
-caller's partition, and exactly one terminal receipt per decision with idempotent replay.
-
-Every decision is closed, including one whose answer never reached the worker (the engine
-killed, or timed out, between recording it and replying):
-
-- A decision may carry the host's `request_key` (the gate sends one per evaluation): asking
-  again with the same key returns the decision already recorded, not a second one, so a
-  retry after a lost answer learns the decision and closes it.
-- `sweep_open` closes what is still open after `older_than_s` with a receipt of its own:
-  `failed`, `error_code` `decision_never_closed`, action `decision_sweeper`. Nothing was
-  executed on such a decision by the sweeper, so its receipt is `aligned` whatever the
-  outcome (a `failed` receipt from an action would count as a violation on a non-`act`).
+The engine process is the file's only writer, so one write per idempotency key at a time is
+an in-process lock here.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import os
 import sqlite3
 import threading
 import uuid
-from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
-from contextdb_livekit.memory.errors import (
-    MemoryConflict,
-    MemoryNotFound,
-    MemoryRejected,
-    MemoryUnavailable,
-)
-from contextdb_livekit.memory.models import (
-    ACTION_NAME_PATTERN,
-    ERROR_CODE_PATTERN,
-    ActionDecision,
-    ExecutionReceipt,
-    ExecutionReceiptResponse,
-    ReceiptStatus,
+from contextdb_livekit.memory.errors import MemoryConflict, MemoryNotFound, MemoryUnavailable
+from contextdb_livekit.memory.models import ActionDecision, ExecutionReceiptResponse
+from contextdb_livekit.stores.ledger import (
+    SWEEP_ACTION,
+    SWEEP_ERROR,
+    DecisionRecord,
+    ReceiptRequest,
+    RecordedDecision,
+    WriteRecord,
+    key_reused,
+    new_decision,
+    policy_alignment,
+    receipt_response,
+    sweep_key,
 )
 from contextdb_livekit.stores.private_files import private_dir, private_file
 from contextdb_livekit.stores.sqlite.connection import (
@@ -69,6 +56,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     created_at TEXT NOT NULL,
     request_key TEXT
 );
+CREATE UNIQUE INDEX IF NOT EXISTS decisions_request_key ON decisions (user_id, request_key)
+    WHERE request_key IS NOT NULL;
 CREATE TABLE IF NOT EXISTS receipts (
     decision_id TEXT PRIMARY KEY REFERENCES decisions(decision_id),
     receipt_id TEXT NOT NULL,
@@ -84,142 +73,19 @@ CREATE TABLE IF NOT EXISTS receipts (
 CREATE TABLE IF NOT EXISTS idempotent_writes (
     idempotency_key TEXT PRIMARY KEY,
     payload_hash TEXT NOT NULL,
-    result TEXT NOT NULL
+    result TEXT NOT NULL,
+    state TEXT NOT NULL,
+    user_id TEXT,
+    started_at TEXT
 );
 """
-# Added with write-ahead records: a key is recorded `in_progress` before its first fact is
-# written and `done` (with the ids) after the last; rows from before are all done.
-_WRITE_COLUMNS = {
-    "state": "TEXT NOT NULL DEFAULT 'done'",
-    "user_id": "TEXT",
-    "started_at": "TEXT",
-}
-
-_TERMINAL_STATUSES = frozenset({"succeeded", "failed", "skipped"})
-# Decisions created before request keys get the column on open.
-_DECISION_COLUMNS = {"request_key": "TEXT"}
-_REQUEST_KEY_INDEX = (
-    "CREATE UNIQUE INDEX IF NOT EXISTS decisions_request_key ON decisions (user_id, request_key)"
-    " WHERE request_key IS NOT NULL"
-)
-# What the sweeper writes on a decision nobody closed.
-SWEEP_ACTION = "decision_sweeper"
-SWEEP_ERROR = "decision_never_closed"
-
-
-def sweep_key(decision_id: str) -> str:
-    return f"sweep:{decision_id}"
-
-
-@dataclass(frozen=True)
-class ReceiptRequest:
-    user_id: str
-    decision_id: str
-    action_name: str
-    status: ReceiptStatus
-    idempotency_key: str
-    external_ref: str | None = None
-    error_code: str | None = None
-
-    def validate(self) -> None:
-        if ACTION_NAME_PATTERN.fullmatch(self.action_name) is None:
-            raise MemoryRejected("action_name has an invalid format", code="invalid_action_name")
-        if self.status not in _TERMINAL_STATUSES:
-            raise MemoryRejected("status must be succeeded, failed or skipped", code="invalid")
-        if self.error_code is not None and self.status != "failed":
-            raise MemoryRejected("error_code is allowed only with status failed", code="invalid")
-        if self.error_code is not None and ERROR_CODE_PATTERN.fullmatch(self.error_code) is None:
-            raise MemoryRejected("error_code has an invalid format", code="invalid_error_code")
-        if not 8 <= len(self.idempotency_key) <= 128:
-            raise MemoryRejected("idempotency key must be 8-128 characters", code="invalid")
-
-    def payload_hash(self) -> str:
-        payload = [
-            self.user_id,
-            self.decision_id,
-            self.action_name,
-            self.status,
-            self.external_ref,
-            self.error_code,
-        ]
-        return hashlib.sha256(json.dumps(payload).encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class WriteRecord:
-    """An idempotent write's record: `new` (just created), `in_progress` or `done`."""
-
-    state: str
-    ids: list[str]
-
-
-@dataclass(frozen=True)
-class RecordedDecision:
-    """A decision found by its request key: what the ledger keeps of it."""
-
-    decision_id: str
-    outcome: str
-    memory_ids: list[str]
-    pending_ids: list[str]
-
-
-@dataclass(frozen=True)
-class DecisionRecord:
-    decision_id: str
-    outcome: str
-    status: str | None
-    policy_alignment: str | None
-    error_code: str | None
-    external_ref: str | None
-
-
-def policy_alignment(outcome: str, status: str) -> str:
-    """Executing (succeeded or failed) anything but an `act` decision violates the policy."""
-    executed = status in {"succeeded", "failed"}
-    return "violated" if executed and outcome != "act" else "aligned"
-
-
-def new_decision(outcome: str, memories: list, pending_ids: list[str]) -> ActionDecision:
-    """A fresh decision: a uuid the receipt will be keyed by (both ledgers)."""
-    return ActionDecision(
-        decision_id=str(uuid.uuid4()),
-        outcome=outcome,  # type: ignore[arg-type]
-        memories=memories,
-        pending_confirmation_ids=pending_ids,
-    )
-
-
-def key_reused() -> MemoryConflict:
-    return MemoryConflict(
-        "idempotency key reused with a different payload", code="idempotency_conflict", status=409
-    )
-
-
-def receipt_response(
-    decision_id: str, outcome: str, row: Sequence[Any]
-) -> ExecutionReceiptResponse:
-    """(receipt_id, action_name, status, policy_alignment, external_ref, error_code,
-    created_at) → the Cloud contract's receipt response (both ledgers select that order)."""
-    created_at = row[6] if isinstance(row[6], str) else row[6].isoformat()
-    receipt = ExecutionReceipt(
-        id=row[0],
-        decision_id=decision_id,
-        action_name=row[1],
-        status=row[2],
-        policy_alignment=row[3],
-        external_ref=row[4],
-        error_code=row[5],
-        request_id="local",
-        created_at=created_at,
-    )
-    return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
 
 
-class DecisionLedger:
+class SqliteDecisionLedger:
     """SQLite-backed; the engine process is the file's only writer.
 
     The file is checked at open (`PRAGMA quick_check`); a damaged one is moved aside with a
@@ -244,15 +110,6 @@ class DecisionLedger:
         private_file(self.path)
         conn = self._connect_file()
         conn.executescript(_SCHEMA)
-        for table, columns in (
-            ("idempotent_writes", _WRITE_COLUMNS),
-            ("decisions", _DECISION_COLUMNS),
-        ):
-            present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-            for column, ddl in columns.items():
-                if column not in present:
-                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {ddl}")
-        conn.execute(_REQUEST_KEY_INDEX)
         # Which file we hold: a file deleted or replaced under us is noticed on next use.
         self._inode = os.stat(self.path).st_ino
         return conn

@@ -11,9 +11,16 @@ CREATE TABLE host_decisions (
     memory_ids JSONB NOT NULL,
     pending_ids JSONB NOT NULL,
     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    seq BIGSERIAL
+    seq BIGSERIAL,
+    -- The host's key for one evaluation: asking again after a lost answer returns the
+    -- decision already recorded instead of a second one.
+    request_key TEXT
 );
 CREATE INDEX host_decisions_user ON host_decisions (user_id, seq);
+CREATE UNIQUE INDEX host_decisions_request_key ON host_decisions (user_id, request_key)
+    WHERE request_key IS NOT NULL;
+-- The sweeper looks for old decisions without a receipt.
+CREATE INDEX host_decisions_created ON host_decisions (created_at);
 
 CREATE TABLE host_receipts (
     decision_id TEXT PRIMARY KEY REFERENCES host_decisions (decision_id),
