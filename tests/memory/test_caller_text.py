@@ -92,7 +92,7 @@ async def test_postgres_mode_keeps_both_facts_in_its_outbox_and_engine(
 ):
     """Postgres mode end to end below the call: the shared outbox (JSONB refuses \\u0000) and
     pycontextdb's Postgres store (TEXT refuses NUL) both take the call's facts."""
-    outbox = PostgresOutbox.for_database(shared_database, MemorySettings(_env_file=None))
+    outbox = PostgresOutbox.for_settings(MemorySettings(_env_file=None), shared_database)
     memory = CallerMemory(postgres_engine, outbox, user_id)
     outcome = await memory.remember(two_facts(), idempotency_key="k-pg-nul", timeout_s=10)
     assert (outcome.written, outcome.queued, outcome.lost) == (2, 0, 0)

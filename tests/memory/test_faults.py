@@ -43,7 +43,7 @@ class Injected(RuntimeError):
 
 
 async def fact_counts(engine: LocalEngine, user_id: str) -> Counter[str]:
-    facts = await engine.db.factual.list_facts(limit=100_000, user_id=user_id)
+    facts = await engine.clients.db.factual.list_facts(limit=100_000, user_id=user_id)
     return Counter(f.content for f in facts)
 
 

@@ -67,7 +67,7 @@ async def start_faulty_engine(db: Path, step: str, at: int) -> subprocess.Popen:
         [sys.executable, "-m", "tests.memory.faulty_engine", "--db", str(db), "--socket",
          str(socket), "--idle-exit-s", "120", "--version", engine_version("mock")],
         cwd=ROOT, env={**os.environ, "FAULT_STEP": step, "FAULT_AT": str(at),
-                       "PYTHONPATH": str(ROOT)},
+                       "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src")))},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     for _ in range(400):

@@ -133,7 +133,7 @@ def drain_env(tmp_path: Path) -> dict[str, str]:
     return {
         "PATH": os.environ["PATH"],
         "HOME": str(tmp_path),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
         "CONTEXTDB_LOCAL_PATH": str(tmp_path / "memory.sqlite3"),
         "MEMORY_OUTBOX_PATH": str(tmp_path / "outbox.sqlite3"),
         "CALENDAR_LOCAL_PATH": str(tmp_path / "calendar.sqlite3"),

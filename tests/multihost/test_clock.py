@@ -44,7 +44,12 @@ def faketime(offset: str) -> list[str]:
 
 def clock_env(**extra: str) -> dict[str, str]:
     # Monotonic time stays real: asyncio's timers keep working under the shifted clock.
-    return {**os.environ, "PYTHONPATH": str(ROOT), "FAKETIME_DONT_FAKE_MONOTONIC": "1", **extra}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
+        "FAKETIME_DONT_FAKE_MONOTONIC": "1",
+        **extra,
+    }
 
 
 def facts_payload(i: int) -> dict:

@@ -18,7 +18,7 @@ PER_WORKER = 15
 
 
 async def write_from_processes(database_url: str, user_id: str, *flags: str) -> None:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src")))}
     procs = [
         subprocess.Popen(
             [

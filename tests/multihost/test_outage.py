@@ -56,7 +56,7 @@ class Host:
         self.env = {
             **os.environ,
             "DATABASE_URL": url,
-            "PYTHONPATH": str(ROOT),
+            "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
             "MEMORY_SPILL_PATH": str(workdir / "spill.sqlite3"),
             "CONTEXTDB_LOCAL_PATH": str(workdir / "unused.sqlite3"),
             "MEMORY_OUTBOX_PATH": str(workdir / "unused-outbox.sqlite3"),

@@ -33,7 +33,7 @@ def start_host(name: str, database_url: str, workdir: Path, *extra: str) -> subp
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
         # Nothing local should be needed with DATABASE_URL; point the local paths inside the
         # host's own directory so a stray write would show up there, not in the repo.
         "CONTEXTDB_LOCAL_PATH": str(workdir / "unused.sqlite3"),
