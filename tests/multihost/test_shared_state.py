@@ -1,16 +1,15 @@
-"""The host state on the shared Postgres: the outbox contract (run on both stores), the
-ledger under concurrent hosts, the small stores, and failing closed when Postgres is down."""
+"""The host state on the shared Postgres: hosts claiming and reporting at once, the small
+stores, and failing closed when Postgres is down (the outbox and ledger contracts, run on
+both stores, are tests/stores)."""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.identity import (
     IdentityStoreUnavailable,
     PgClaimRegistry,
@@ -30,100 +29,9 @@ from contextdb_livekit.stores.postgres.connection import SharedDatabase, migrate
 from contextdb_livekit.stores.postgres.engine import PostgresEngineClients, connect_engine
 from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
-from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.fault_points import with_faults
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
-
-
-@pytest.fixture(params=["sqlite", "postgres", "spilling"])
-def make_outbox(request, tmp_path: Path):  # type: ignore[no-untyped-def]
-    """Two outboxes on one store behave like two hosts (or job processes) sharing it. The
-    worker's own outbox with DATABASE_URL is the spilling one (each host its own spill)."""
-
-    database = request.getfixturevalue("shared_database") if request.param != "sqlite" else None
-    hosts = iter(range(100))
-
-    def make(**kwargs):  # type: ignore[no-untyped-def]
-        if database is None:
-            return SqliteOutbox(tmp_path / "outbox.sqlite3", **kwargs)
-        if request.param == "spilling":
-            spill = SqliteOutbox(tmp_path / f"spill-{next(hosts)}.sqlite3")
-            return SpillingOutbox(PostgresOutbox(database, **kwargs), spill)
-        return PostgresOutbox(database, **kwargs)
-
-    return make
-
-
-async def test_a_held_row_is_not_claimed_until_its_lease_runs_out(make_outbox) -> None:
-    owner, flusher = make_outbox(owner_lease_s=0.5), make_outbox()
-    assert await owner.put("k-1", "receipt", "cust-1", PAYLOAD) is True
-    assert await flusher.claim_due() == []
-    await asyncio.sleep(0.6)
-    [claimed] = await flusher.claim_due()
-    assert claimed.idempotency_key == "k-1" and claimed.payload == PAYLOAD
-    # A second claimer gets nothing while the first claim's lease is live.
-    assert await make_outbox().claim_due() == []
-
-
-async def test_a_second_owner_never_takes_a_live_hold(make_outbox) -> None:
-    first, second = make_outbox(), make_outbox()
-    assert await first.put("k-1", "receipt", "cust-1", PAYLOAD) is True
-    # Another host writing the same key meanwhile: the row is theirs to send, not ours.
-    assert await second.put("k-1", "receipt", "cust-1", PAYLOAD) is False
-    [row] = await first.items()
-    assert row.lease_owner == first.owner
-
-
-async def test_rewriting_a_row_in_flight_keeps_the_newer_payload(make_outbox) -> None:
-    outbox = make_outbox()
-    await outbox.put("k-1", "receipt", "cust-1", PAYLOAD, hold=False)
-    [claimed] = await outbox.claim_due()
-    await outbox.put("k-1", "receipt", "cust-1", {**PAYLOAD, "status": "failed"}, hold=False)
-    assert await outbox.renew(claimed, 30) is False  # changed meanwhile: do not send
-    await outbox.mark_done("k-1", version=claimed.version)
-    [left] = await outbox.items()
-    assert left.payload["status"] == "failed"
-
-
-async def test_failures_back_off_honour_retry_after_and_park(make_outbox) -> None:
-    outbox = make_outbox(max_attempts=3)
-    await outbox.put("k-1", "receipt", "cust-1", PAYLOAD, hold=False)
-    hinted = MemoryUnavailable("429", status=429, retry_after_s=42)
-    assert await outbox.settle("k-1", hinted) == "pending"
-    [row] = await outbox.items()
-    assert 41 <= row.next_attempt_at - time.time() <= 43
-    assert await outbox.settle("k-1", MemoryUnavailable("down")) == "pending"
-    assert await outbox.settle("k-1", MemoryUnavailable("down")) == "dead"
-    [parked] = await outbox.parked()
-    assert parked.last_error.startswith("gave up after 3 attempts")
-    assert await outbox.put("k-1", "receipt", "cust-1", PAYLOAD) is False  # parked stays
-    assert await outbox.redrive(["k-1"]) == 1
-    [due] = await outbox.claim_due()
-    assert due.state == "pending" and due.attempts == 0
-
-
-async def test_rows_parked_for_configuration_wait_for_a_new_key(make_outbox) -> None:
-    outbox = make_outbox(config_fingerprint="key-1")
-    await outbox.put("k-1", "receipt", "cust-1", PAYLOAD, hold=False)
-    unauthorized = MemoryUnavailable("x")
-    unauthorized.disposition = "needs_config"  # type: ignore[misc]
-    assert await outbox.settle("k-1", unauthorized) == "needs_config"
-    assert await outbox.redrive_config() == 0  # same key: stays parked
-    assert await make_outbox(config_fingerprint="key-2").redrive_config() == 1
-    assert await outbox.has_due()
-
-
-async def test_an_intent_is_resolved_under_its_claim(make_outbox) -> None:
-    outbox = make_outbox(intent_grace_s=0)
-    await outbox.record_intent("k-1", "receipt", "cust-1", {**PAYLOAD, "day": "2026-12-10"})
-    [intent] = await outbox.claim_due()
-    assert intent.state == "intent"
-    resolved = await outbox.resolve_intent(intent, {**PAYLOAD, "status": "succeeded"})
-    assert resolved is not None and resolved.state == "pending"
-    assert await outbox.resolve_intent(intent, PAYLOAD) is None  # stale claim
-    await outbox.mark_done("k-1", version=resolved.version)
-    assert await outbox.items() == []
 
 
 async def test_hosts_claiming_together_never_share_a_row(shared_database, database_url) -> None:

@@ -19,7 +19,7 @@ import dataclasses
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from contextdb_livekit.memory.errors import Failure
 
@@ -79,6 +79,7 @@ def resolved_item(intent: OutboxItem, payload: dict[str, Any]) -> OutboxItem:
     return dataclasses.replace(intent, payload=payload, state="pending", version=intent.version + 1)
 
 
+@runtime_checkable
 class Outbox(Protocol):
     """A durable outbox. Every method raises `OutboxUnavailable` when the store cannot be
     used (an unwritable file, a database that does not answer), and nothing else."""
