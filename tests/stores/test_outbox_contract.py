@@ -129,10 +129,11 @@ async def test_a_claimed_rows_failure_is_settled_on_it(make_outbox) -> None:
     outbox = make_outbox()
     await outbox.put("k-1", "receipt", "cust-1", PAYLOAD, hold=False)
     [claimed] = await outbox.claim_due()
+    await outbox.put("k-2", "receipt", "cust-1", PAYLOAD, hold=False)
     rejected = MemoryRejected("action_name bad", code="invalid", status=422)
     assert await outbox.settle_claim(claimed, rejected) == "dead"
-    [row] = await outbox.parked()
-    assert (row.attempts, row.lease_owner) == (1, None)
+    [row] = await outbox.parked()  # only the parked row, not the pending one
+    assert (row.idempotency_key, row.attempts, row.lease_owner) == ("k-1", 1, None)
     assert await outbox.settle("gone", MemoryUnavailable("x")) is None  # no such row
 
 
@@ -180,6 +181,11 @@ async def test_a_parked_intent_is_redriven_as_an_intent(make_outbox) -> None:
     assert await outbox.redrive() == 1
     [again] = await outbox.claim_due()
     assert again.state == "intent"  # resolved again, never sent as it was
+    # Parked by a failed resolution: the same.
+    rejected = MemoryRejected("no such booking", code="invalid", status=422)
+    assert await outbox.settle_claim(again, rejected) == "dead"
+    assert await outbox.redrive(["k-1"]) == 1
+    assert [item.state for item in await outbox.claim_due()] == ["intent"]
 
 
 async def test_the_outbox_for_settings_reads_its_rows(
