@@ -316,8 +316,6 @@ class LocalEngine(Generic[ClientsT]):
     async def _guard(self, awaitable: Any) -> Any:
         try:
             return await awaitable
-        except MemoryUnavailable:
-            raise
         except (MemoryNotFoundError, ScopeConflictError, UnauthorizedError) as exc:
             raise MemoryNotFound("memory not found", status=404) from exc
         except ValueError as exc:
