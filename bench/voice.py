@@ -59,7 +59,7 @@ from voicebench.metrics import analyze
 from voicebench.runner import run
 from voicebench.scenario import Scenario, parse_scenario
 
-from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.identity.host_tokens import mint_participant_token
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (
     API_KEY,

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 from livekit import rtc
 
-from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.identity.host_tokens import mint_participant_token
 from testkit.livekit_server import livekit_server_binary
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.identity import mint_participant_token
+from contextdb_livekit.identity.host_tokens import mint_participant_token
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.engine import stop_engine_if_running
 from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller

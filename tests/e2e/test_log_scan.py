@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from livekit import api, rtc
 
-from contextdb_livekit.identity import SqliteCustomerDirectory
+from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from testkit.harness import API_KEY, API_SECRET, Caller, join_as_caller, stop
 from testkit.history import seed_history
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from livekit import api
 
-from contextdb_livekit.identity import SqliteCustomerDirectory
+from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
 from testkit.history import seed_history
 from testkit.voice import join_as_voice_caller

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import pytest
 from hypothesis import given, settings
@@ -87,7 +88,11 @@ async def test_without_a_claim_no_participant_detail_authenticates(identity, nam
     participant = FakeParticipant(identity=identity, name=name, metadata=identity)
     with pytest.raises(IdentityError):
         await authenticate_room_participant(
-            participant, room_name=room, identity_secret=SECRET, directory=_NoDirectory()
+            participant,
+            room_name=room,
+            identity_secret=SECRET,
+            customer_for_phone=_no_directory,
+            first_use=_no_registry,
         )
 
 
@@ -99,6 +104,9 @@ def test_every_valid_customer_and_room_round_trips(customer_id, room):
     assert (claim.customer_id, claim.room_name) == (customer_id, room)
 
 
-class _NoDirectory:
-    async def customer_for_phone(self, e164: str) -> str | None:
-        raise AssertionError("a standard participant must never reach the SIP directory")
+async def _no_directory(phone: str) -> str | None:
+    raise AssertionError("a standard participant must never reach the SIP directory")
+
+
+async def _no_registry(jti: str, expires_at: datetime) -> bool:
+    raise AssertionError("a participant without a verified claim must never use a claim id")

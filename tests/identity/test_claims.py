@@ -280,3 +280,15 @@ def test_hand_signed_helper_matches_pyjwt():
     # Guards the property tests: their hand-made tokens must be what PyJWT would accept.
     token = hand_signed(claim_payload(sub="cust-hand"), SECRET)
     assert verify(token).customer_id == "cust-hand"
+
+
+@pytest.mark.parametrize("jti", ["", "x" * 129, "jti\x00-1", "jti\n1", 42, None, ["a"]])
+def test_a_signed_claim_whose_id_the_registry_cannot_keep_is_invalid(jti):
+    # Even the host's own key: the claim id is what makes one sign-in join once.
+    with pytest.raises(InvalidIdentityClaim):
+        verify(sign(claim_payload(jti=jti)))
+
+
+def test_a_claim_id_is_taken_verbatim():
+    assert verify(sign(claim_payload(jti="x" * 128))).jti == "x" * 128
+    assert verify(mint()).jti

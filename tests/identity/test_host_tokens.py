@@ -9,11 +9,8 @@ from pathlib import Path
 import pytest
 from livekit import api
 
-from contextdb_livekit.identity import (
-    IDENTITY_CLAIM_ATTRIBUTE,
-    mint_participant_token,
-    verify_identity_claim,
-)
+from contextdb_livekit.identity import IDENTITY_CLAIM_ATTRIBUTE, verify_identity_claim
+from contextdb_livekit.identity.host_tokens import mint_participant_token
 from tests.identity.helpers import ROOM, SECRET, decoded_payload
 
 API_KEY = "devkey"
@@ -74,7 +71,8 @@ def test_host_refuses_a_weak_identity_secret():
 
 def run_cli(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
     # Run from an empty folder so a developer's .env cannot satisfy the settings.
-    env = {**env, "PYTHONPATH": str(ROOT)}
+    # This checkout's package first (not whichever one the venv's editable install names).
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     return subprocess.run(
         [sys.executable, "-m", "contextdb_livekit.identity.host_tokens", *args],
         cwd=cwd,

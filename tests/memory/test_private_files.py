@@ -15,8 +15,6 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.identity import SqliteClaimRegistry, SqliteCustomerDirectory
-from contextdb_livekit.kit.attestations import AttestationStore
 from contextdb_livekit.memory import engine_client
 from contextdb_livekit.memory.engine_client import (
     connect_local_engine,
@@ -25,6 +23,9 @@ from contextdb_livekit.memory.engine_client import (
 )
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.private_files import sibling_files, tighten_data_files
+from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
+from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
+from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
@@ -81,13 +82,12 @@ def other_user_reads(path: Path) -> bool:
 
 async def test_every_host_store_is_private_whatever_the_umask(tmp_path: Path, loose_umask):
     data = tmp_path / "data" / "nested"
-    SqliteClaimRegistry(data / "claims.sqlite3")
     await SqliteClaimRegistry(data / "claims.sqlite3").first_use(
         "jti-1", datetime.now(UTC) + timedelta(minutes=5)
     )
     directory = SqliteCustomerDirectory(data / "customers.sqlite3")
     await directory.add("+15550100", "cust-1")
-    AttestationStore(data / "attestations.sqlite3")
+    await SqliteAttestationStore(data / "attestations.sqlite3").for_customer("cust-1")
     await LocalCalendar(data / "calendar.sqlite3").open_days(datetime.now(UTC).date(), 5)
     SqliteDecisionLedger(data / "memory.ledger.sqlite3")
     outbox = SqliteOutbox(data / "outbox.sqlite3")

@@ -5,17 +5,10 @@ both stores, are tests/stores)."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.identity import (
-    IdentityStoreUnavailable,
-    PgClaimRegistry,
-    PgCustomerDirectory,
-)
-from contextdb_livekit.kit.attestations import PgAttestationStore
 from contextdb_livekit.memory.errors import (
     MemoryConflict,
     MemoryNotFound,
@@ -147,28 +140,8 @@ async def test_an_interrupted_write_is_completed_not_repeated(postgres_engine, u
     assert await postgres_engine.ledger.write_state("cut-short-1") == "done"
 
 
-async def test_attestations_directory_and_claims_are_shared(shared_database, database_url) -> None:
-    other_host = SharedDatabase(database_url)
-    try:
-        await PgCustomerDirectory(shared_database).add("+1 (555) 010-0123", "cust-42")
-        assert await PgCustomerDirectory(other_host).customer_for_phone("+15550100123") == "cust-42"
-        expires = datetime.now(UTC) + timedelta(minutes=5)
-        assert await PgClaimRegistry(shared_database).first_use("jti-1", expires) is True
-        assert await PgClaimRegistry(other_host).first_use("jti-1", expires) is False
-        kept = await PgAttestationStore(shared_database).record(
-            customer_id="cust-42", actor_id="caller", channel="web", room_name="room-1",
-            memory_ids=["m-1"], turn_id="t-2", turn_text="yes, card 4111 1111 1111 1111",
-            question_turn_id="t-1", question_text="Shall I book Thursday?",
-        )  # fmt: skip
-        [read] = await PgAttestationStore(other_host).for_customer("cust-42")
-        assert read == kept and "4111" not in read.turn_text
-    finally:
-        await other_host.close()
-
-
 async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> None:
     down = SharedDatabase("postgresql://postgres@127.0.0.1:9/nothing", timeout_s=1)
-    expires = datetime.now(UTC) + timedelta(minutes=5)
     with pytest.raises(OutboxUnavailable):
         await PostgresOutbox(down).put("k-1", "receipt", "cust-1", PAYLOAD)
     with pytest.raises(MemoryUnavailable):
@@ -178,15 +151,6 @@ async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> N
         await engine.recall("cust-1", "anything")
     with pytest.raises(MemoryUnavailable):
         await PostgresDecisionLedger(down).trail("cust-1")
-    with pytest.raises(IdentityStoreUnavailable):
-        await PgCustomerDirectory(down).customer_for_phone("+15550100123")
-    with pytest.raises(IdentityStoreUnavailable):
-        await PgClaimRegistry(down).first_use("jti-1", expires)
-    with pytest.raises(MemoryUnavailable):
-        await PgAttestationStore(down).record(
-            customer_id="c", actor_id="a", channel="web", room_name="r", memory_ids=[],
-            turn_id="t", turn_text="yes",
-        )  # fmt: skip
 
 
 async def test_the_startup_probe_names_the_shared_database(database_url: str) -> None:

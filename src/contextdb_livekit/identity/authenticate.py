@@ -14,13 +14,13 @@ by the server itself (the SIP service, or the host's token), never by the client
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
 from typing import Protocol
 
 from livekit import rtc
 
 from contextdb_livekit.identity.claims import IDENTITY_CLAIM_ATTRIBUTE, verify_identity_claim
-from contextdb_livekit.identity.directory import CustomerDirectory, normalise_phone
 from contextdb_livekit.identity.models import (
     CallerIdentity,
     ReplayedIdentityClaim,
@@ -28,9 +28,15 @@ from contextdb_livekit.identity.models import (
     UnsupportedParticipant,
     is_valid_customer_id,
 )
-from contextdb_livekit.identity.replay import ClaimRegistry
+from contextdb_livekit.identity.phone import normalise_phone
 
 SIP_PHONE_ATTRIBUTE = "sip.phoneNumber"
+
+# The two host-state answers authentication needs, as functions: the host passes its stores'
+# methods (stores.directory.CustomerDirectory.customer_for_phone,
+# stores.claims.ClaimRegistry.first_use), so identity holds no storage code.
+CustomerForPhone = Callable[[str], Awaitable[str | None]]
+FirstUse = Callable[[str, datetime], Awaitable[bool]]
 
 
 class RoomParticipant(Protocol):
@@ -51,12 +57,12 @@ async def authenticate_room_participant(
     *,
     room_name: str,
     identity_secret: str,
-    directory: CustomerDirectory,
-    claims: ClaimRegistry | None = None,
+    customer_for_phone: CustomerForPhone,
+    first_use: FirstUse,
 ) -> CallerIdentity:
     kind = participant.kind
     if kind == rtc.ParticipantKind.PARTICIPANT_KIND_SIP:
-        return await _sip_caller(participant, room_name, directory)
+        return await _sip_caller(participant, room_name, customer_for_phone)
     if kind != rtc.ParticipantKind.PARTICIPANT_KIND_STANDARD:
         # Agents, egress, ingress, connectors and bridges are not people calling in.
         raise UnsupportedParticipant(detail=f"participant kind {kind}")
@@ -65,7 +71,7 @@ async def authenticate_room_participant(
         room_name=room_name,
         secret=identity_secret,
     )
-    if claims is not None and not await claims.first_use(claim.jti, claim.expires_at):
+    if not await first_use(claim.jti, claim.expires_at):
         raise ReplayedIdentityClaim(detail="claim id seen before")
     return CallerIdentity(
         customer_id=claim.customer_id,
@@ -79,7 +85,7 @@ async def authenticate_room_participant(
 
 
 async def _sip_caller(
-    participant: RoomParticipant, room_name: str, directory: CustomerDirectory
+    participant: RoomParticipant, room_name: str, customer_for_phone: CustomerForPhone
 ) -> CallerIdentity:
     raw = participant.attributes.get(SIP_PHONE_ATTRIBUTE, "")
     try:
@@ -87,7 +93,7 @@ async def _sip_caller(
     except ValueError:
         # Withheld ("anonymous") or non-international numbers cannot be looked up.
         raise UnknownCaller(detail="no usable caller number") from None
-    customer_id = await directory.customer_for_phone(number)
+    customer_id = await customer_for_phone(number)
     if customer_id is None:
         raise UnknownCaller(detail="caller number is not in the directory")
     if not is_valid_customer_id(customer_id):

@@ -20,6 +20,7 @@ from contextdb_livekit.identity.models import (
     MissingIdentityClaim,
     WrongRoomClaim,
     check_customer_id,
+    is_valid_claim_id,
     is_valid_customer_id,
 )
 
@@ -109,6 +110,8 @@ def verify_identity_claim(
     customer_id = payload["sub"]
     if not is_valid_customer_id(customer_id):
         raise InvalidIdentityClaim(detail="customer id in the claim has an invalid format")
+    if not is_valid_claim_id(payload["jti"]):
+        raise InvalidIdentityClaim(detail="claim id has an invalid format")
     try:
         expires_at = datetime.fromtimestamp(payload["exp"], UTC)
     except (TypeError, ValueError, OverflowError, OSError):

@@ -16,6 +16,11 @@ Assurance = Literal["verified", "caller_id"]
 # purpose: `\w`/`\d` would admit look-alike Unicode letters and digits.
 CUSTOMER_ID_PATTERN = re.compile(r"[A-Za-z0-9._:@+\-]{1,128}")
 
+# A signed claim's id (`jti`): the host mints 32 hex characters; the claim registry keeps
+# any printable id up to this length and refuses the rest.
+MAX_CLAIM_ID_CHARS = 128
+_CLAIM_ID_PATTERN = re.compile(rf"[^\x00-\x1f\x7f-\x9f]{{1,{MAX_CLAIM_ID_CHARS}}}")
+
 _LOG_ID_CHARS = 12
 
 
@@ -31,6 +36,10 @@ def check_customer_id(value: str) -> str:
             " (the ContextDB user_id alphabet)"
         )
     return value
+
+
+def is_valid_claim_id(value: object) -> bool:
+    return isinstance(value, str) and _CLAIM_ID_PATTERN.fullmatch(value) is not None
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,16 @@ from pathlib import Path
 from contextdb_livekit.domain.calendar import CalendarClient, today_in
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CallerFact
-from contextdb_livekit.identity import CallerIdentity, ClaimRegistry, CustomerDirectory
-from contextdb_livekit.kit.attestations import AttestationStore
+from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.readback import ReadBack
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.attestations import AttestationStore
+from contextdb_livekit.stores.claims import ClaimRegistry
+from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
@@ -76,13 +78,15 @@ class HostServices:
     ) -> HostServices:
         """Host systems on local files in `workdir` (the playground, tests and benches)."""
         from contextdb_livekit.domain.calendar import LocalCalendar
-        from contextdb_livekit.identity import SqliteClaimRegistry, SqliteCustomerDirectory
+        from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
+        from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
+        from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 
         return cls(
             backend=backend,
             outbox=SqliteOutbox(workdir / "outbox.sqlite3"),
             calendar=calendar or LocalCalendar(workdir / "calendar.sqlite3"),
-            attestations=AttestationStore(workdir / "attestations.sqlite3"),
+            attestations=SqliteAttestationStore(workdir / "attestations.sqlite3"),
             policy=policy or AssurancePolicy(),
             memory_settings=memory_settings,
             timezone=timezone,

@@ -2,11 +2,16 @@
 
     one host (default)   outbox, attestations, directory, used claims: SQLite files on the
                          host's disk (the container's /data volume)
-    DATABASE_URL set     the same four in Postgres tables (memory/migrations), shared by
+    DATABASE_URL set     the same four in Postgres tables (stores/postgres/migrations), shared by
                          every host; a replaced or scaled-down container loses nothing.
                          While Postgres does not answer, outbox rows go to a local spill
                          (MEMORY_SPILL_PATH) and move into Postgres once it is back
                          (contextdb_livekit.delivery.spill)
+
+Each store's contract is a Protocol in stores/ (stores.attestations, stores.claims,
+stores.directory), kept by a sibling in stores/sqlite/ and in stores/postgres/. This is the
+composition root: the only place that picks the implementations; identity and the kit only
+see the contracts.
 
 The decision ledger follows the memory backend (the local engine's file, the Postgres
 engine's table, or ContextDB Cloud itself), see contextdb_livekit.memory.factory.
@@ -17,18 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from contextdb_livekit.delivery.spill import SpillingOutbox
-from contextdb_livekit.identity import (
-    ClaimRegistry,
-    CustomerDirectory,
-    PgClaimRegistry,
-    PgCustomerDirectory,
-    SqliteClaimRegistry,
-    SqliteCustomerDirectory,
-)
-from contextdb_livekit.kit.attestations import AttestationStore, PgAttestationStore
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.attestations import AttestationStore
+from contextdb_livekit.stores.claims import ClaimRegistry
+from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.outbox import Outbox
+from contextdb_livekit.stores.postgres.attestations import PgAttestationStore
+from contextdb_livekit.stores.postgres.claims import PgClaimRegistry
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
+from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
+from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
+from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.settings import WorkerSettings
 
@@ -36,7 +41,7 @@ from contextdb_livekit.worker.settings import WorkerSettings
 @dataclass
 class HostState:
     outbox: Outbox
-    attestations: AttestationStore | PgAttestationStore
+    attestations: AttestationStore
     directory: CustomerDirectory
     claims: ClaimRegistry
     # The shared database when DATABASE_URL is set; the memory engine borrows its pool.
@@ -61,7 +66,7 @@ def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState
         )
     return HostState(
         outbox=SqliteOutbox.for_settings(memory),
-        attestations=AttestationStore(worker.attestation_path),
+        attestations=SqliteAttestationStore(worker.attestation_path),
         directory=SqliteCustomerDirectory(worker.customer_directory_path),
         claims=SqliteClaimRegistry(worker.claim_registry_path),
     )

@@ -102,8 +102,8 @@ async def authenticate_caller(
             participant,
             room_name=room_name,
             identity_secret=secret.get_secret_value() if secret and usable else "",
-            directory=host.directory,
-            claims=host.claims,
+            customer_for_phone=host.directory.customer_for_phone,
+            first_use=host.claims.first_use,
         )
     except IdentityError as exc:
         log.warning("caller not authenticated: %s", exc.reason)

@@ -1,0 +1,71 @@
+"""The customer directory in a SQLite file on the host's disk (CUSTOMER_DIRECTORY_PATH).
+The contract is stores.directory."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from contextdb_livekit.identity.models import IdentityStoreUnavailable, check_customer_id
+from contextdb_livekit.identity.phone import normalise_phone
+from contextdb_livekit.stores.sqlite.connection import shared_sqlite
+from contextdb_livekit.stores.sqlite.schema import ensure_schema
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS customers (
+    phone TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL
+);
+"""
+
+
+class SqliteCustomerDirectory:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._ready = False
+
+    async def add(self, phone: str, customer_id: str) -> None:
+        number = normalise_phone(phone)
+        check_customer_id(customer_id)
+
+        def store(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO customers (phone, customer_id) VALUES (?, ?)"
+                " ON CONFLICT (phone) DO UPDATE SET customer_id = excluded.customer_id",
+                (number, customer_id),
+            )
+
+        await self._run(store)
+
+    async def customer_for_phone(self, phone: str) -> str | None:
+        number = normalise_phone(phone)
+
+        def load(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute(
+                "SELECT customer_id FROM customers WHERE phone = ?", (number,)
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._run(load)
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        def run() -> T:
+            # The file and table are made on first use, not in __init__, so constructing a
+            # store does no disk I/O.
+            if not self._ready:
+                ensure_schema(self.path, _SCHEMA)
+                self._ready = True
+            with shared_sqlite(self.path) as conn:
+                return work(conn)
+
+        try:
+            return await asyncio.to_thread(run)
+        except (sqlite3.Error, OSError) as exc:
+            raise IdentityStoreUnavailable(
+                detail=f"customer directory {self.path}: {type(exc).__name__}"
+            ) from exc
