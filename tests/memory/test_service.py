@@ -10,7 +10,7 @@ import respx
 from pydantic import ValidationError
 
 from contextdb_livekit.delivery.outbox import Outbox
-from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory
 from contextdb_livekit.memory.factory import describe_backend, open_memory_backend
@@ -35,7 +35,7 @@ async def test_prefetch_returns_snapshot_of_facts_but_not_requests(local_engine,
         [day_request(date(2026, 12, 10)), thursdays.to_write()],
         idempotency_key="k-prefetch",
     )
-    memory = CallerMemory(local_engine, outbox, user_id)
+    memory = CallerMemory(local_engine, outbox, user_id, facts=CALLER_FACTS)
     snapshot = await memory.prefetch_snapshot(budget_ms=2000)
     assert snapshot.available and snapshot.context.startswith("[RECALLED DATA")
     assert "Thursdays do not work for the caller (said 1 Dec)" in snapshot.context

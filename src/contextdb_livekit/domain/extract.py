@@ -28,7 +28,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
 
 from contextdb_livekit.domain.clauses import CallReader
 from contextdb_livekit.domain.facts import (
@@ -39,7 +38,7 @@ from contextdb_livekit.domain.facts import (
     CallerFact,
 )
 from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.models import EpistemicSource
+from contextdb_livekit.memory.models import EpistemicSource, Turn
 from contextdb_livekit.memory.secrets import redact_bounded
 from contextdb_livekit.memory.snapshot import neutralise
 
@@ -50,12 +49,6 @@ MAX_FACTS = 40
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # Kinds whose value is the caller's own sentence (redacted, bounded).
 _SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
-
-
-@dataclass(frozen=True)
-class Turn:
-    role: Literal["user", "assistant"]
-    text: str
 
 
 @dataclass(frozen=True)
