@@ -27,6 +27,8 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
+from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.secrets import install_log_redaction
 from contextdb_livekit.worker.call import Call
@@ -93,7 +95,7 @@ def build_server(settings: WorkerSettings) -> AgentServer:
 # Every entry point (agent.py dev|start|console, python -m livekit.agents start agent.py, the
 # container) builds the settings here: file modes, log policy, then the startup check — bad
 # settings get one line each, exit 2 — before any settings object is used (worker.startup).
-STARTUP_SETTINGS = prepare_worker(sys.argv)
+STARTUP_SETTINGS = prepare_worker(sys.argv, LINE)
 server = build_server(STARTUP_SETTINGS)
 
 
@@ -148,17 +150,19 @@ def turn_handling(mode: str) -> dict[str, TurnHandlingOptions]:
 async def entrypoint(ctx: JobContext) -> None:
     settings = WorkerSettings()
     # Opening the memory backend and host systems overlaps with joining the room.
-    host_task = asyncio.create_task(open_host_services(settings))
+    host_task = asyncio.create_task(open_host_services(settings, LINE))
     await ctx.connect()
     participant = await wait_for_caller(ctx, settings.participant_wait_s)
     if participant is None:
-        await close_host_services(await host_task)
+        await close_host_services(await host_task, LINE)
         ctx.shutdown(reason="caller never joined")
         return
     host = await host_task
 
-    def authenticate(p: rtc.RemoteParticipant):  # type: ignore[no-untyped-def]
-        return authenticate_caller(p, ctx.room.name, settings, host)
+    async def authenticate(
+        p: rtc.RemoteParticipant,
+    ) -> tuple[CallerIdentity | None, IdentityError | None]:
+        return await authenticate_caller(p, ctx.room.name, settings, host)
 
     participant, identity, auth_error = await identify_caller(ctx, participant, authenticate)
     ctx.log_context_fields = {
@@ -167,6 +171,7 @@ async def entrypoint(ctx: JobContext) -> None:
     }
     call = Call.open(
         host,
+        LINE,
         identity=identity,
         auth_error=auth_error,
         call_id=ctx.job.id,
@@ -184,13 +189,19 @@ async def entrypoint(ctx: JobContext) -> None:
             stop_flusher.set()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(flusher_task, timeout=FLUSHER_STOP_S)
-            await close_host_services(host)
+            await close_host_services(host, LINE)
 
     ctx.add_shutdown_callback(end_of_call)
     # The caller hanging up ends the job now, not when the room empties: the end-of-call
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
-    guard = CallerGuard(ctx, session, participant, authenticate)
+    guard = CallerGuard(
+        ctx,
+        session,
+        participant,
+        authenticate,
+        revoked_instructions=LINE.instructions(None, verified=False),
+    )
     guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
     # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
     transcript = await start_in_room(call, session, ctx.room, guard)

@@ -6,7 +6,7 @@ DUPLICATE_IDENTITY), and the agent's I/O follows the identity. So the guard keep
 reach is gated on it (`admits`, see src/contextdb_livekit/worker/room_surface.py for the list):
 
 - any other participant — already in the room when the agent joins, or joining later — is
-  unexpected for a scheduling line: at the moment it is seen the call's memory and tools are
+  unexpected on a one-caller line: at the moment it is seen the call's memory and tools are
   revoked (nothing recalled reaches a third party) and the call ends with one sentence,
   spoken and transcribed to the caller only;
 - a connection under the linked caller's identity is not admitted until it authenticates
@@ -29,7 +29,6 @@ from collections.abc import Awaitable, Callable
 from livekit import rtc
 from livekit.agents import AgentSession, JobContext
 
-from contextdb_livekit.domain.agent import build_instructions
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext
 
@@ -56,8 +55,13 @@ class CallerGuard:
         session: AgentSession[CallContext],
         caller: rtc.RemoteParticipant,
         authenticate: Authenticate,
+        *,
+        revoked_instructions: str,
     ) -> None:
         self._ctx = ctx
+        # What the agent is told once the call's memory is revoked (the line's unverified
+        # instructions: LineProfile.instructions(None, verified=False)).
+        self._revoked_instructions = revoked_instructions
         self._session = session
         self._caller_identity = caller.identity
         self._caller_sid = caller.sid
@@ -209,9 +213,7 @@ class CallerGuard:
     async def _forget_recalled(self) -> None:
         """The agent's instructions lose the recalled snapshot as well."""
         with contextlib.suppress(Exception):
-            await self._session.current_agent.update_instructions(
-                build_instructions(None, verified=False)
-            )
+            await self._session.current_agent.update_instructions(self._revoked_instructions)
 
 
 def revoke(call: CallContext, reason: str) -> None:
