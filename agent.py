@@ -12,16 +12,19 @@ import asyncio
 import contextlib
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
 from livekit import rtc
 from livekit.agents import (
+    NOT_GIVEN,
     AgentServer,
     AgentSession,
     JobContext,
     JobProcess,
+    NotGivenOr,
     TurnHandlingOptions,
     cli,
 )
@@ -99,51 +102,62 @@ STARTUP_SETTINGS = prepare_worker(sys.argv, LINE)
 server = build_server(STARTUP_SETTINGS)
 
 
-def pipeline_plugins(settings: WorkerSettings) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Plugins:
+    """The call's OpenAI plugins; a realtime model hears the caller itself (no STT)."""
+
+    llm: openai.LLM | openai.realtime.RealtimeModel
+    tts: openai.TTS
+    stt: openai.STT | None = None
+
+
+def pipeline_plugins(settings: WorkerSettings) -> Plugins:
     """The call's OpenAI plugins. Built in prewarm (a job process serves one call), on one
     HTTP client whose TLS context the forkserver built (worker.preload): left to themselves
     they open a client and load the CA bundle each, 0.1-0.3 s of a busy host's CPU."""
-    base = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    base_url: NotGivenOr[str] = settings.openai_base_url or NOT_GIVEN
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    openai_kwargs = {**base, "client": openai_client(key, settings.openai_base_url)}
-    tts = openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs)
+    client = openai_client(key, settings.openai_base_url)
+    tts = openai.TTS(
+        model=settings.tts_model, voice=settings.tts_voice, base_url=base_url, client=client
+    )
     if settings.use_realtime_model:
         # The host's read-back is spoken with session.say, never generated: the realtime
         # API has no say(), so host speech goes through the TTS.
-        model = openai.realtime.RealtimeModel(model=settings.realtime_model, **base)
-        return {"llm": model, "tts": tts}
-    return {
-        "stt": openai.STT(model=settings.stt_model, **openai_kwargs),
-        "llm": openai.LLM(model=settings.llm_model, **openai_kwargs),
-        "tts": tts,
-    }
+        model = openai.realtime.RealtimeModel(model=settings.realtime_model, base_url=base_url)
+        return Plugins(llm=model, tts=tts)
+    return Plugins(
+        stt=openai.STT(model=settings.stt_model, base_url=base_url, client=client),
+        llm=openai.LLM(model=settings.llm_model, base_url=base_url, client=client),
+        tts=tts,
+    )
 
 
 def build_session(
     settings: WorkerSettings, proc: JobProcess, userdata: CallContext
 ) -> AgentSession[CallContext]:
-    plugins = proc.userdata.pop("plugins", None) or pipeline_plugins(settings)
-    if settings.use_realtime_model:
-        return AgentSession[CallContext](userdata=userdata, vad=proc.userdata["vad"], **plugins)
+    plugins: Plugins = proc.userdata.pop("plugins", None) or pipeline_plugins(settings)
     return AgentSession[CallContext](
         userdata=userdata,
         vad=proc.userdata["vad"],
-        **plugins,
-        **turn_handling(settings.turn_detection),
+        stt=plugins.stt or NOT_GIVEN,
+        llm=plugins.llm,
+        tts=plugins.tts,
+        turn_handling=NOT_GIVEN
+        if settings.use_realtime_model
+        else turn_handling(settings.turn_detection),
     )
 
 
-def turn_handling(mode: str) -> dict[str, TurnHandlingOptions]:
+def turn_handling(mode: str) -> NotGivenOr[TurnHandlingOptions]:
     """Chosen explicitly: left to itself, livekit-agents 1.8 picks its LiveKit Cloud turn
     detector and adaptive interruption, which a self-hosted server turns off per call (with
     warnings). "vad" and "stt" also interrupt on the caller's voice (Silero VAD)."""
     if mode == "auto":
-        return {}
-    return {
-        "turn_handling": TurnHandlingOptions(
-            turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
-        )
-    }
+        return NOT_GIVEN
+    return TurnHandlingOptions(
+        turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
+    )
 
 
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import Literal
 
 from contextdb_livekit.domain.clauses import CallReader
 from contextdb_livekit.domain.facts import (
@@ -81,7 +82,7 @@ def facts_in_sentence(
             value = _sentence_value(sentence)
         found.append(
             CallerFact(
-                kind=said.kind,  # type: ignore[arg-type]
+                kind=said.kind,
                 value=value,
                 source=source,
                 confidence=confidence,
@@ -209,7 +210,14 @@ def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
     )
 
 
-def _host_fact(kind, day: date, ref: str, *, today: date, call_id: str) -> CallerFact:  # type: ignore[no-untyped-def]
+def _host_fact(
+    kind: Literal["visit_booked", "visit_cancelled"],
+    day: date,
+    ref: str,
+    *,
+    today: date,
+    call_id: str,
+) -> CallerFact:
     return CallerFact(
         kind=kind,
         value=ref,

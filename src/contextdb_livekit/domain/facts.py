@@ -154,7 +154,7 @@ def _day_text(iso: str | None) -> str:
     return f"{day.strftime('%A')} {day.isoformat()}"
 
 
-_FIXED_SLOTS: dict[str, tuple[str, str]] = {
+_FIXED_SLOTS: dict[FactKind, tuple[str, str]] = {
     "preferred_day": ("caller", "visit_day_preference"),
     "address": ("user", "address"),
     "equipment_make": ("equipment", "make"),
@@ -202,7 +202,7 @@ _SENTENCES = {
     ),
 }
 
-_KIND_BY_SLOT = {slot: kind for kind, slot in _FIXED_SLOTS.items()}
+_KIND_BY_SLOT: dict[tuple[str, str], FactKind] = {slot: kind for kind, slot in _FIXED_SLOTS.items()}
 
 
 def fact_kind(memory: Memory) -> FactKind | None:
@@ -218,7 +218,7 @@ def fact_kind(memory: Memory) -> FactKind | None:
         return "flagged_note"
     if entity == "visit" and attribute.startswith("on_"):
         return "visit_cancelled" if "was cancelled" in memory.content else "visit_booked"
-    return _KIND_BY_SLOT.get((entity, attribute))  # type: ignore[return-value]
+    return _KIND_BY_SLOT.get((entity, attribute))
 
 
 # Kinds never shown: a past call's request is not a preference, and unknown

@@ -19,7 +19,12 @@ from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
 from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
 from contextdb_livekit.kit.authorization import AssurancePolicy
-from contextdb_livekit.kit.context import CallContext, Extractor, HostServices
+from contextdb_livekit.kit.context import (
+    CallContext,
+    Extractor,
+    HostServices,
+    rule_based_extractor,
+)
 from contextdb_livekit.memory.models import FactToRemember, Turn
 from contextdb_livekit.worker.profile import HostParts, LineProfile
 
@@ -48,14 +53,14 @@ async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemem
     return [fact.to_write() for fact in facts]
 
 
-def model_extractor(parts: HostParts) -> Extractor | None:
+def model_extractor(parts: HostParts) -> Extractor:
     """The structured-output extractor when the settings ask for one, bounded: never longer
     than the write that follows it, so extraction + write stay well inside the worker's 10 s
-    shutdown. None: the rules (HostServices' default)."""
+    shutdown. Without a model: the rules."""
     worker, memory = parts.worker, parts.memory_settings
     key = worker.openai_api_key
     if key is None or memory.extraction_mode(True) != "llm":
-        return None
+        return rule_based_extractor
     return partial(
         extract_with_model,
         base_url=worker.openai_base_url or "https://api.openai.com/v1",
@@ -67,7 +72,6 @@ def model_extractor(parts: HostParts) -> Extractor | None:
 
 async def open_host(parts: HostParts) -> HostServices:
     calendar_settings = CalendarSettings()
-    extractor = model_extractor(parts)
     state = parts.state
     return HostServices(
         backend=parts.backend,
@@ -80,7 +84,7 @@ async def open_host(parts: HostParts) -> HostServices:
         directory=state.directory,
         claims=state.claims,
         database=state.database,
-        **({"extract": extractor} if extractor is not None else {}),
+        extract=model_extractor(parts),
     )
 
 

@@ -21,13 +21,15 @@ from contextdb_livekit.domain.calendar import CalendarClient, today_in
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.identity import CallerIdentity, ClaimRegistry, CustomerDirectory
-from contextdb_livekit.kit.attestations import AttestationStore
+from contextdb_livekit.kit.attestations import AttestationStore, PgAttestationStore
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.readback import ReadBack
+from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
 
 MAX_NOTES = 20
 
@@ -45,10 +47,10 @@ class HostServices:
     """The host systems a call uses. LiveKit runs each job (call) in its own process, so
     these are opened per call and closed at its end."""
 
-    backend: object  # contextdb_livekit.memory.backend.MemoryBackend
+    backend: MemoryBackend
     outbox: Outbox
     calendar: CalendarClient
-    attestations: AttestationStore
+    attestations: AttestationStore | PgAttestationStore
     policy: AssurancePolicy
     memory_settings: MemorySettings
     timezone: str = "UTC"
@@ -60,13 +62,13 @@ class HostServices:
     claims: ClaimRegistry | None = None
     # The shared Postgres with DATABASE_URL (stores.postgres.connection.SharedDatabase),
     # closed last.
-    database: object | None = None
+    database: SharedDatabase | None = None
 
     @classmethod
     def local(
         cls,
         workdir: Path,
-        backend: object,
+        backend: MemoryBackend,
         *,
         memory_settings: MemorySettings,
         calendar: CalendarClient | None = None,

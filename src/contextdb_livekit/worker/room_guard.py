@@ -24,7 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from livekit import rtc
 from livekit.agents import AgentSession, JobContext
@@ -161,7 +162,7 @@ class CallerGuard:
         if follow_up is not None:
             await follow_up
 
-    def _classify(self, participant: rtc.RemoteParticipant) -> Awaitable[None] | None:
+    def _classify(self, participant: rtc.RemoteParticipant) -> Coroutine[Any, Any, None] | None:
         """Everything that must not wait happens here, synchronously, in the event handler:
         memory revoked and the gate closed before any other callback can run."""
         if participant.kind == rtc.ParticipantKind.PARTICIPANT_KIND_AGENT:
