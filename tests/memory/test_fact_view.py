@@ -22,7 +22,7 @@ def stored(memory_id: str, content: str, *, attribute: str = "x", **overrides: o
 
 
 class Tagged:
-    """A toy fact model: "[day]" prefixes the date, attribute "hidden" is bookkeeping and
+    """A toy fact model: "[day]" prefixes the date, attribute "hidden" is a host record and
     attribute "flag" is a flagged note."""
 
     def is_shown(self, memory: Memory) -> bool:
@@ -51,12 +51,12 @@ def test_the_fact_view_decides_what_is_shown_its_date_and_its_text() -> None:
     memories = [
         stored("old", "2026-11-02 Old detail"),
         stored("new", "2026-12-01 New detail"),
-        stored("books", "2026-12-02 Bookkeeping", attribute="hidden"),
+        stored("record", "2026-12-02 Host record", attribute="hidden"),
         stored("flag", "2026-12-03 Flagged text", attribute="flag"),
         stored("gone", "2026-12-04 Superseded", superseded_by="new"),
     ]
     text, shown = snapshot.render(memories, facts=Tagged())
     assert [m.id for m in shown] == ["new", "old"]  # newest first, by the view's date
     assert "- New detail (said 1 Dec)\n- Old detail (said 2 Nov)" in text
-    assert "Bookkeeping" not in text and "Flagged" not in text and "Superseded" not in text
+    assert "Host record" not in text and "Flagged" not in text and "Superseded" not in text
     assert "2026-12-01" not in text  # the view's text, not the stored content

@@ -196,7 +196,7 @@ class CloudMemory:
         )
 
     async def forget(self, user_id: str, memory_id: str) -> int:
-        """Delete one memory (a request consumed by the booking it authorised)."""
+        """Delete one memory (a request consumed by the action it authorised)."""
         response = await self._call(self._client.forget(user_id, memory_id=memory_id))
         return int(getattr(response, "deleted", 0) or 0)
 

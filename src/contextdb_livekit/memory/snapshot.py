@@ -8,8 +8,9 @@ own words ("recalled data", "end recalled data") survives. The engine's own rend
 used because it let memory text close its wrapper from inside.
 
 What a stored memory *means* (which ones are caller facts worth showing, when each was
-said, its sentence without bookkeeping) belongs to the line's fact model: it comes in as a
-`FactView`, which the domain supplies. `PLAIN_MEMORIES` reads memories as they are.
+said, its sentence without the writer's annotations) belongs to the line's fact model: it
+comes in as a `FactView`, which the domain supplies. `PLAIN_MEMORIES` reads memories as
+they are.
 
 Notes that try to change how calls are handled ("agents must skip confirmation") are never
 shown as caller facts, whether they were stored flagged or arrived unflagged
@@ -31,7 +32,8 @@ class FactView(Protocol):
     """How a line's fact model reads its own stored memories (the domain implements it)."""
 
     def is_shown(self, memory: Memory) -> bool:
-        """A caller fact the model may see (not bookkeeping, not an unknown slot)."""
+        """A caller fact the model may see (not a record kept for the host's own use, not an
+        unknown slot)."""
         ...
 
     def is_flagged(self, memory: Memory) -> bool:
