@@ -12,21 +12,26 @@ import asyncio
 import contextlib
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
 from livekit import rtc
 from livekit.agents import (
+    NOT_GIVEN,
     AgentServer,
     AgentSession,
     JobContext,
     JobProcess,
+    NotGivenOr,
     TurnHandlingOptions,
     cli,
 )
 from livekit.plugins import openai, silero
 
+from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.secrets import install_log_redaction
 from contextdb_livekit.worker.call import Call
@@ -93,72 +98,85 @@ def build_server(settings: WorkerSettings) -> AgentServer:
 # Every entry point (agent.py dev|start|console, python -m livekit.agents start agent.py, the
 # container) builds the settings here: file modes, log policy, then the startup check — bad
 # settings get one line each, exit 2 — before any settings object is used (worker.startup).
-STARTUP_SETTINGS = prepare_worker(sys.argv)
+STARTUP_SETTINGS = prepare_worker(sys.argv, LINE)
 server = build_server(STARTUP_SETTINGS)
 
 
-def pipeline_plugins(settings: WorkerSettings) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Plugins:
+    """The call's OpenAI plugins; a realtime model hears the caller itself (no STT)."""
+
+    llm: openai.LLM | openai.realtime.RealtimeModel
+    tts: openai.TTS
+    stt: openai.STT | None = None
+
+
+def pipeline_plugins(settings: WorkerSettings) -> Plugins:
     """The call's OpenAI plugins. Built in prewarm (a job process serves one call), on one
     HTTP client whose TLS context the forkserver built (worker.preload): left to themselves
     they open a client and load the CA bundle each, 0.1-0.3 s of a busy host's CPU."""
-    base = {"base_url": settings.openai_base_url} if settings.openai_base_url else {}
+    base_url: NotGivenOr[str] = settings.openai_base_url or NOT_GIVEN
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-    openai_kwargs = {**base, "client": openai_client(key, settings.openai_base_url)}
-    tts = openai.TTS(model=settings.tts_model, voice=settings.tts_voice, **openai_kwargs)
+    client = openai_client(key, settings.openai_base_url)
+    tts = openai.TTS(
+        model=settings.tts_model, voice=settings.tts_voice, base_url=base_url, client=client
+    )
     if settings.use_realtime_model:
         # The host's read-back is spoken with session.say, never generated: the realtime
         # API has no say(), so host speech goes through the TTS.
-        model = openai.realtime.RealtimeModel(model=settings.realtime_model, **base)
-        return {"llm": model, "tts": tts}
-    return {
-        "stt": openai.STT(model=settings.stt_model, **openai_kwargs),
-        "llm": openai.LLM(model=settings.llm_model, **openai_kwargs),
-        "tts": tts,
-    }
+        model = openai.realtime.RealtimeModel(model=settings.realtime_model, base_url=base_url)
+        return Plugins(llm=model, tts=tts)
+    return Plugins(
+        stt=openai.STT(model=settings.stt_model, base_url=base_url, client=client),
+        llm=openai.LLM(model=settings.llm_model, base_url=base_url, client=client),
+        tts=tts,
+    )
 
 
 def build_session(
     settings: WorkerSettings, proc: JobProcess, userdata: CallContext
 ) -> AgentSession[CallContext]:
-    plugins = proc.userdata.pop("plugins", None) or pipeline_plugins(settings)
-    if settings.use_realtime_model:
-        return AgentSession[CallContext](userdata=userdata, vad=proc.userdata["vad"], **plugins)
+    plugins: Plugins = proc.userdata.pop("plugins", None) or pipeline_plugins(settings)
     return AgentSession[CallContext](
         userdata=userdata,
         vad=proc.userdata["vad"],
-        **plugins,
-        **turn_handling(settings.turn_detection),
+        stt=plugins.stt or NOT_GIVEN,
+        llm=plugins.llm,
+        tts=plugins.tts,
+        turn_handling=NOT_GIVEN
+        if settings.use_realtime_model
+        else turn_handling(settings.turn_detection),
     )
 
 
-def turn_handling(mode: str) -> dict[str, TurnHandlingOptions]:
+def turn_handling(mode: str) -> NotGivenOr[TurnHandlingOptions]:
     """Chosen explicitly: left to itself, livekit-agents 1.8 picks its LiveKit Cloud turn
     detector and adaptive interruption, which a self-hosted server turns off per call (with
     warnings). "vad" and "stt" also interrupt on the caller's voice (Silero VAD)."""
     if mode == "auto":
-        return {}
-    return {
-        "turn_handling": TurnHandlingOptions(
-            turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
-        )
-    }
+        return NOT_GIVEN
+    return TurnHandlingOptions(
+        turn_detection="vad" if mode == "vad" else "stt", interruption={"mode": "vad"}
+    )
 
 
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
 async def entrypoint(ctx: JobContext) -> None:
     settings = WorkerSettings()
     # Opening the memory backend and host systems overlaps with joining the room.
-    host_task = asyncio.create_task(open_host_services(settings))
+    host_task = asyncio.create_task(open_host_services(settings, LINE))
     await ctx.connect()
     participant = await wait_for_caller(ctx, settings.participant_wait_s)
     if participant is None:
-        await close_host_services(await host_task)
+        await close_host_services(await host_task, LINE)
         ctx.shutdown(reason="caller never joined")
         return
     host = await host_task
 
-    def authenticate(p: rtc.RemoteParticipant):  # type: ignore[no-untyped-def]
-        return authenticate_caller(p, ctx.room.name, settings, host)
+    async def authenticate(
+        p: rtc.RemoteParticipant,
+    ) -> tuple[CallerIdentity | None, IdentityError | None]:
+        return await authenticate_caller(p, ctx.room.name, settings, host)
 
     participant, identity, auth_error = await identify_caller(ctx, participant, authenticate)
     ctx.log_context_fields = {
@@ -167,6 +185,7 @@ async def entrypoint(ctx: JobContext) -> None:
     }
     call = Call.open(
         host,
+        LINE,
         identity=identity,
         auth_error=auth_error,
         call_id=ctx.job.id,
@@ -184,13 +203,19 @@ async def entrypoint(ctx: JobContext) -> None:
             stop_flusher.set()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(flusher_task, timeout=FLUSHER_STOP_S)
-            await close_host_services(host)
+            await close_host_services(host, LINE)
 
     ctx.add_shutdown_callback(end_of_call)
     # The caller hanging up ends the job now, not when the room empties: the end-of-call
     # write should not wait on the room's departure timeout.
     session.on("close", lambda _: ctx.shutdown(reason="session closed"))
-    guard = CallerGuard(ctx, session, participant, authenticate)
+    guard = CallerGuard(
+        ctx,
+        session,
+        participant,
+        authenticate,
+        revoked_instructions=LINE.instructions(None, verified=False),
+    )
     guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
     # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
     transcript = await start_in_room(call, session, ctx.room, guard)

@@ -47,12 +47,17 @@ from pathlib import Path
 
 import numpy as np
 
-from contextdb_livekit.domain.facts import CALLER_CONFIDENCE, CallerFact
+from contextdb_livekit.domain.facts import (
+    CALLER_CONFIDENCE,
+    CALLER_FACTS,
+    SNAPSHOT_QUERY,
+    CallerFact,
+)
 from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.embedders import provider_for
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import SNAPSHOT_QUERY, recall_within
+from contextdb_livekit.memory.service import recall_within
 from contextdb_livekit.stores.sqlite.engine import (
     SqliteEngineClients,
     ledger_path,
@@ -368,7 +373,11 @@ async def measure_interleaved(group: list[Series], iterations: int) -> None:
                     callers = series.size // MEMORIES_PER_CALLER
                     caller = 2 + (round_ * max(1, (callers - 2) // iterations)) % (callers - 2)
                     snapshot = await recall_within(
-                        series.engine, _caller(caller), SNAPSHOT_QUERY, budget_ms=PREFETCH_BUDGET_MS
+                        series.engine,
+                        _caller(caller),
+                        SNAPSHOT_QUERY,
+                        budget_ms=PREFETCH_BUDGET_MS,
+                        facts=CALLER_FACTS,
                     )
                     series.snapshots += 1
                     series.hits += snapshot.available and bool(snapshot.memories)

@@ -25,6 +25,7 @@ from typing import Any
 from livekit.agents import AgentSession, llm
 
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.settings import MemorySettings
@@ -98,7 +99,7 @@ async def run_scenario(
             idempotency_key=f"history-{customer_id}",
         )
     host = HostServices.local(workdir, engine, memory_settings=MemorySettings(_env_file=None))
-    call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
+    call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     transcript: list[str] = []
     async with AgentSession[CallContext](userdata=call.context, llm=_model(model)) as session:
         await call.start(session)

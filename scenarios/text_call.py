@@ -9,6 +9,7 @@ from pathlib import Path
 from livekit.agents import AgentSession, llm
 
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.settings import MemorySettings
@@ -39,7 +40,7 @@ async def start_text_call(
         calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=100_000),
     )
     identity = caller or web_caller()
-    call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
+    call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     session = AgentSession[CallContext](userdata=call.context, llm=model)
     await call.start(session)
     return call, session

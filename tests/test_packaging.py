@@ -170,5 +170,5 @@ def test_env_example_documents_every_setting(settings):
 
 def test_runtime_requirements_carry_no_dev_tools():
     runtime = (ROOT / "requirements.txt").read_text().lower()
-    for tool in ("pytest", "respx", "hypothesis", "ruff"):
+    for tool in ("pytest", "respx", "hypothesis", "ruff", "mypy"):
         assert tool not in runtime, f"{tool} belongs in requirements-dev.txt"

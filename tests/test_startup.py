@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.worker.startup import check_configuration, run_startup_check
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +42,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 def test_a_good_configuration_has_no_problems(env: dict[str, str], tmp_path: Path) -> None:
-    config = check_configuration()
+    config = check_configuration(LINE)
     assert config.problems == []
     assert (tmp_path / ".contextdb").is_dir() and (tmp_path / ".data").is_dir()
     assert list(tmp_path.rglob(".write-probe-*")) == []  # probes clean up
@@ -67,7 +68,7 @@ def test_each_bad_setting_is_one_problem_naming_it(
     env: dict[str, str], monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
     monkeypatch.setenv(name, value)
-    problems = check_configuration().problems
+    problems = check_configuration(LINE).problems
     assert [p.setting for p in problems] == [name], problems
     if "KEY" in name or "SECRET" in name:
         assert value not in str(problems[0])  # secrets are never echoed
@@ -90,7 +91,7 @@ def test_each_unwritable_data_path_names_its_setting_and_file(
     blocker.write_text("not a directory")
     target = blocker / "data.sqlite3"
     monkeypatch.setenv(name, str(target))
-    [problem] = check_configuration().problems
+    [problem] = check_configuration(LINE).problems
     assert problem.setting == f"{name}={target}"
     assert "cannot create directory" in problem.message
 
@@ -104,7 +105,7 @@ def test_paths_not_in_use_are_not_probed(
     monkeypatch.setenv("CALENDAR_LOCAL_PATH", nowhere)
     monkeypatch.setenv("CONTEXTDB_API_KEY", "cdb_test_key")
     monkeypatch.setenv("CONTEXTDB_LOCAL_PATH", nowhere)
-    assert check_configuration().problems == []
+    assert check_configuration(LINE).problems == []
 
 
 def test_every_problem_is_reported_at_once(
@@ -114,7 +115,7 @@ def test_every_problem_is_reported_at_once(
     monkeypatch.setenv("WORKER_HTTP_PORT", "http")  # WorkerSettings fails to build...
     monkeypatch.setenv("IDENTITY_SIGNING_SECRET", "short")  # ...its other rules still run
     monkeypatch.setenv("CALLER_TIMEZONE", "Nowhere/City")
-    settings = [p.setting for p in check_configuration().problems]
+    settings = [p.setting for p in check_configuration(LINE).problems]
     assert settings == [
         "WORKER_HTTP_PORT",
         "CALLER_TIMEZONE",
@@ -129,7 +130,7 @@ def test_run_startup_check_exits_2_with_one_line_per_problem(
     monkeypatch.setenv("CALENDAR_TIMEOUT_S", "abc")
     monkeypatch.setenv("CALLER_TIMEZONE", "Nowhere/City")
     with pytest.raises(SystemExit) as exited:
-        run_startup_check(["agent.py", "start"])
+        run_startup_check(["agent.py", "start"], LINE)
     assert exited.value.code == 2
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(":")[0] for line in lines[:2]] == ["configuration error"] * 2

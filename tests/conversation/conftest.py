@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
-from contextdb_livekit.domain.agent import SchedulingAgent
 from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar, today_in
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
 
@@ -55,7 +56,7 @@ class CallHarness:
     host: HostServices
 
     @property
-    def agent(self) -> SchedulingAgent:
+    def agent(self) -> MemoryAgent:
         return self.call.agent
 
     @property
@@ -108,7 +109,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
             calendar=calendar or default_calendar,
             policy=policy,
         )
-        call = Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
+        call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
         scripted = ScriptedLLM(script=script)
         session = AgentSession[CallContext](userdata=call.context, llm=scripted)
         sessions.append(session)

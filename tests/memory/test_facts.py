@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CallerFact, conflict_reason, fact_kind
+from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import Memory
@@ -185,7 +185,7 @@ def test_snapshot_hides_superseded_flagged_and_requests():
         ),
         "d",
     )  # fmt: skip
-    text, shown = snapshot.render([current, old, flagged, asked])
+    text, shown = snapshot.render([current, old, flagged, asked], facts=CALLER_FACTS)
     assert [m.id for m in shown] == ["a"]
     assert "2 New Street" in text and "1 Old Street" not in text
 
@@ -195,7 +195,7 @@ def test_no_memory_text_can_open_or_close_the_wrapper(payload):
     fact = CallerFact(
         "note", payload if payload.strip() else "x", "agent_inferred", 0.6, TODAY, key="k"
     )
-    text, _ = snapshot.render([memory(fact, "n")])
+    text, _ = snapshot.render([memory(fact, "n")], facts=CALLER_FACTS)
     if text:
         assert text.count(snapshot.OPEN) == 1 and text.count(snapshot.CLOSE) == 1
         assert text.startswith(snapshot.OPEN) and text.endswith(snapshot.CLOSE)
@@ -205,11 +205,11 @@ def test_no_memory_text_can_open_or_close_the_wrapper(payload):
 
 def test_snapshot_of_fifty_facts_stays_in_its_token_budget():
     text_of = "Detail number {} about the property and the boiler room".format
-    facts = [
+    notes = [
         memory(CallerFact("note", text_of(i), "agent_inferred", 0.6, TODAY, key=str(i)), str(i))
         for i in range(50)
     ]
-    text, shown = snapshot.render(facts, max_tokens=200)
+    text, shown = snapshot.render(notes, facts=CALLER_FACTS, max_tokens=200)
     assert len(text) // 4 <= 200 and 0 < len(shown) < 50
 
 

@@ -131,6 +131,7 @@ async def _stop_engine(db: Path) -> None:
 def test_startup_tightens_what_is_ours_and_reports_what_is_not(
     open_dir: Path, loose_umask, monkeypatch: pytest.MonkeyPatch
 ):
+    from contextdb_livekit.domain.profile import LINE
     from contextdb_livekit.worker.startup import check_configuration
 
     tmp_path = open_dir
@@ -155,7 +156,7 @@ def test_startup_tightens_what_is_ours_and_reports_what_is_not(
 
     monkeypatch.chdir(tmp_path)  # no .env of the checkout's
     monkeypatch.setenv("MEMORY_OUTBOX_PATH", str(foreign / "outbox.sqlite3"))
-    problems = [str(p) for p in check_configuration().problems]
+    problems = [str(p) for p in check_configuration(LINE).problems]
     assert any(p.startswith(f"MEMORY_OUTBOX_PATH={foreign / 'outbox.sqlite3'}") for p in problems)
 
 

@@ -15,10 +15,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench.recall_growth import copy_caller_rows
+from contextdb_livekit.domain.facts import SNAPSHOT_QUERY
 from contextdb_livekit.memory.engine_service import build_app
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import SNAPSHOT_QUERY
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
 from contextdb_livekit.stores.sqlite.engine import (
     SqliteEngineClients,

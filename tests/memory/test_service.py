@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 from datetime import date
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from contextdb_livekit.domain.facts import CallerFact
+from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact
+from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory
 from contextdb_livekit.memory.factory import describe_backend, open_memory_backend
@@ -36,7 +38,7 @@ async def test_prefetch_returns_snapshot_of_facts_but_not_requests(local_engine,
         [day_request(date(2026, 12, 10)), thursdays.to_write()],
         idempotency_key="k-prefetch",
     )
-    memory = CallerMemory(local_engine, outbox, user_id)
+    memory = CallerMemory(local_engine, outbox, user_id, facts=CALLER_FACTS)
     snapshot = await memory.prefetch_snapshot(budget_ms=2000)
     assert snapshot.available and snapshot.context.startswith("[RECALLED DATA")
     assert "Thursdays do not work for the caller (said 1 Dec)" in snapshot.context
@@ -114,6 +116,34 @@ async def test_disabled_memory_fails_closed(monkeypatch):
     backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
     with pytest.raises(MemoryUnavailable, match="disabled"):
         await backend.evaluate_action("cust-1", "book")
+
+
+@pytest.mark.parametrize(
+    "method",
+    sorted(
+        name
+        for name, member in vars(MemoryBackend).items()
+        if inspect.iscoroutinefunction(member) and name != "close"
+    ),
+)
+async def test_the_stand_in_backend_fails_every_protocol_method_closed(method: str) -> None:
+    """A method added to the MemoryBackend protocol must be added to UnavailableBackend."""
+    from contextdb_livekit.memory.errors import MemoryUnavailable
+    from contextdb_livekit.memory.factory import UnavailableBackend
+
+    bound = getattr(UnavailableBackend("engine down"), method)
+    params = inspect.signature(bound).parameters.values()
+    args = [
+        f"arg-{p.name}"
+        for p in params
+        if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+    ]
+    kwargs = {
+        p.name: f"arg-{p.name}" for p in params if p.default is p.empty and p.kind is p.KEYWORD_ONLY
+    }
+    with pytest.raises(MemoryUnavailable, match="engine down") as raised:
+        await bound(*args, **kwargs)
+    assert raised.value.code == "backend_unavailable"
 
 
 async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkeypatch):

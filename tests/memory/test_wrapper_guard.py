@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CallerFact, fact_kind
+from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, fact_kind
 from contextdb_livekit.domain.llm_extract import ModelFact, _to_fact
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import Memory
@@ -99,7 +99,9 @@ def _assert_wrapper_holds(text: str) -> None:
 
 @pytest.mark.parametrize("marker", LOOK_ALIKE_MARKERS)
 def test_no_look_alike_marker_survives_in_a_rendered_snapshot(marker: str) -> None:
-    text, shown = snapshot.render([_note(f"Side gate is open {marker} Thursdays are fine")])
+    text, shown = snapshot.render(
+        [_note(f"Side gate is open {marker} Thursdays are fine")], facts=CALLER_FACTS
+    )
     assert len(shown) == 1
     _assert_wrapper_holds(text)
     assert "Side gate is open" in text and "Thursdays are fine" in text
@@ -129,7 +131,7 @@ def disguised_marker(draw) -> str:  # type: ignore[no-untyped-def]
 
 @given(before=st.text(max_size=40), marker=disguised_marker(), after=st.text(max_size=40))
 def test_no_disguised_marker_survives(before: str, marker: str, after: str) -> None:
-    text, _ = snapshot.render([_note(f"x {before} {marker} {after} y")])
+    text, _ = snapshot.render([_note(f"x {before} {marker} {after} y")], facts=CALLER_FACTS)
     _assert_wrapper_holds(text)
 
 
@@ -225,7 +227,9 @@ def test_a_procedure_note_is_never_rendered_however_it_was_stored(
     stored_before_the_screen = _note(note, "u")  # an ordinary note slot, unflagged
     assert fact_kind(stored_flagged) == "flagged_note"
     with caplog.at_level(logging.INFO, logger="contextdb_livekit.memory.snapshot"):
-        text, shown = snapshot.render([genuine, stored_flagged, stored_before_the_screen])
+        text, shown = snapshot.render(
+            [genuine, stored_flagged, stored_before_the_screen], facts=CALLER_FACTS
+        )
     assert [m.id for m in shown] == ["g"]
     assert note.split(":")[-1].strip() not in text
     assert "2 flagged note(s) not shown" in caplog.text
@@ -234,6 +238,7 @@ def test_a_procedure_note_is_never_rendered_however_it_was_stored(
 def test_a_note_stored_flagged_stays_hidden_whatever_its_text() -> None:
     # Flagged at write time (by the rules then, or from a model's quote): the slot decides.
     text, shown = snapshot.render(
-        [_note("Blue door round the back", "f", kind="flagged_note"), _note("Red door", "r")]
+        [_note("Blue door round the back", "f", kind="flagged_note"), _note("Red door", "r")],
+        facts=CALLER_FACTS,
     )
     assert [m.id for m in shown] == ["r"] and "Blue door" not in text

@@ -21,6 +21,7 @@ from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
 from contextdb_livekit.domain.calendar import CalendarUnavailable
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.domain.registry import build_call_tools
 from contextdb_livekit.kit.context import MAX_NOTES, CallContext, HostServices
 from contextdb_livekit.memory.settings import MemorySettings
@@ -54,7 +55,7 @@ def open_call(tmp_path: Path, backend, identity) -> Call:  # type: ignore[no-unt
     host = HostServices.local(
         tmp_path, backend, memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=500)
     )
-    return Call.open(host, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
+    return Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
 
 
 def tools_of(call: Call):  # type: ignore[no-untyped-def]
@@ -228,7 +229,7 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
     host = HostServices.local(
         tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
     )
-    call = Call.open(host, identity=identity, auth_error=None, call_id="c", realtime=True)
+    call = Call.open(host, LINE, identity=identity, auth_error=None, call_id="c", realtime=True)
     recall = tools_of(call)["recall_caller_memory"]
     ctx = FakeRunContext(call.context)
     assert await recall(ctx, "how do we get in?") == "Nothing on file about that."  # not Bob's
@@ -237,7 +238,7 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
     )
     answer = await recall(ctx, "how do we get in?")
     assert answer.startswith("[RECALLED DATA") and "side gate" in answer
-    pipeline = Call.open(host, identity=identity, auth_error=None, call_id="d")
+    pipeline = Call.open(host, LINE, identity=identity, auth_error=None, call_id="d")
     assert "recall_caller_memory" not in tools_of(pipeline)  # the pipeline recalls per turn
 
 

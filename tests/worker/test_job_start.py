@@ -6,6 +6,7 @@ import asyncio
 import time
 
 import contextdb_livekit.worker.job as job
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.worker.settings import WorkerSettings
 
 
@@ -39,9 +40,9 @@ async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
             last = now
 
     beat = asyncio.create_task(heartbeat())
-    host = await job.open_host_services(WorkerSettings(OPENAI_API_KEY=None))
+    host = await job.open_host_services(WorkerSettings(OPENAI_API_KEY=None), LINE)
     done.set()
     await beat
-    await job.close_host_services(host)
+    await job.close_host_services(host, LINE)
     assert host.directory is not None
     assert max(gaps) < 0.15, f"the event loop was held {max(gaps):.2f} s"

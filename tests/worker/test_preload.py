@@ -60,7 +60,7 @@ def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
         "real = httpcore2.default_ssl_context\n"
         "httpcore2.default_ssl_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"
         "p = agent.pipeline_plugins(WorkerSettings())\n"
-        "print(len({id(p[k]._client) for k in ('stt', 'llm', 'tts')}), len(built))\n"
+        "print(len({id(getattr(p, k)._client) for k in ('stt', 'llm', 'tts')}), len(built))\n"
     )
     env = {
         "PATH": "/usr/bin:/bin",

@@ -9,12 +9,15 @@ from dataclasses import dataclass, field
 
 from livekit import rtc
 
+from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import MissingIdentityClaim
 from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
 from tests.conversation.conftest import caller
+
+REVOKED = LINE.instructions(None, verified=False)
 
 
 @dataclass
@@ -80,9 +83,18 @@ class FakeInput:
         self.audio_enabled = enabled
 
 
+class FakeAgent:
+    def __init__(self) -> None:
+        self.instructions: list[str] = []
+
+    async def update_instructions(self, instructions: str) -> None:
+        self.instructions.append(instructions)
+
+
 class FakeSession:
     def __init__(self, userdata) -> None:  # type: ignore[no-untyped-def]
         self.userdata = userdata
+        self.current_agent = FakeAgent()
         self.said: list[str] = []
         self.input = FakeInput()
         self.replies: list[str] = []
@@ -110,13 +122,15 @@ def setup(tmp_path, local_engine, authenticate, *, already_in_room=(), started=T
     host = HostServices.local(
         tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
     )
-    call = Call.open(host, identity=identity, auth_error=None, call_id="c1")
+    call = Call.open(host, LINE, identity=identity, auth_error=None, call_id="c1")
     ctx, session = FakeCtx(), FakeSession(call.context)
     linked = FakeParticipant(identity.participant_identity)
     ctx.room.remote_participants[linked.identity] = linked
     for other in already_in_room:
         ctx.room.remote_participants[other.identity] = other
-    guard = CallerGuard(ctx, session, linked, authenticate)  # type: ignore[arg-type]
+    guard = CallerGuard(  # type: ignore[arg-type]
+        ctx, session, linked, authenticate, revoked_instructions=REVOKED
+    )
     guard.attach()
     if started:
         guard.session_started()
@@ -163,6 +177,8 @@ async def test_a_participant_already_in_the_room_is_caught_before_anything_start
     guard.session_started()
     await settle(lambda: ctx.shutdowns)
     assert session.said == [EXTRA_PARTICIPANT_LINE] and ctx.shutdowns == ["extra_participant"]
+    # The agent's instructions lose whatever was recalled: the line's unverified variant.
+    assert session.current_agent.instructions == [REVOKED]
 
 
 async def test_a_replacement_that_fails_reauthentication_gets_nothing(tmp_path, local_engine):

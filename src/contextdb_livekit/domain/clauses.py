@@ -35,7 +35,10 @@ rather than listing sentences:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from contextdb_livekit.domain.facts import StatedKind
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
@@ -46,7 +49,7 @@ _DAY_RE = re.compile(rf"\b({_DAY})\b")
 class Statement:
     """One typed thing a clause says: a kind, its value and (availability) the weekday."""
 
-    kind: str
+    kind: StatedKind
     value: str
     key: str | None = None
     negative: bool = False
@@ -492,7 +495,9 @@ class CallReader:
         if question:
             # "Tuesday? No way": a day asked back is what the next clause is about.
             if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
-                day = _weekday(_DAY_RE.search(text).group(1))  # type: ignore[union-attr]
+                asked = _DAY_RE.search(text)
+                assert asked is not None  # the full match above contains a day
+                day = _weekday(asked.group(1))
                 self.antecedent = _Reading([day], None, echo=True)
             return []
         parts = clauses(text)
@@ -627,8 +632,8 @@ class CallReader:
         out: list[Statement] = []
         # Counts.
         count = _last_current(_COUNT, text)
-        if _COUNT.search(text):
-            self._mentioned("equipment_count", _COUNT.search(text).group(2))  # type: ignore[union-attr]
+        if mentioned := _COUNT.search(text):
+            self._mentioned("equipment_count", mentioned.group(2))
         if count is not None:
             out.append(Statement("equipment_count", _count_value(count.group(1), count.group(2))))
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
@@ -815,7 +820,11 @@ def _is_old(text: str, match: re.Match[str]) -> bool:
     return bool(_OLD_AFTER.match(after))
 
 
-def _last_current(pattern: re.Pattern[str], text: str, ok=None) -> re.Match[str] | None:  # type: ignore[no-untyped-def]
+def _last_current(
+    pattern: re.Pattern[str],
+    text: str,
+    ok: Callable[[re.Match[str]], bool] | None = None,
+) -> re.Match[str] | None:
     current = None
     for match in pattern.finditer(text):
         if ok is not None and not ok(match):
@@ -856,7 +865,7 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
     """Parking, pets, who will be home and access: the caller's sentence is the value, when
     a clause that is not hedged names one (for pets, the last such clause decides between
     "no pets" and the sentence)."""
-    found: dict[str, str] = {}
+    found: dict[StatedKind, str] = {}
     for text in parts:
         if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
             found["parking"] = sentence

@@ -39,7 +39,7 @@ from contextdb_livekit.domain.facts import (
     CallerFact,
 )
 from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.models import EpistemicSource
+from contextdb_livekit.memory.models import EpistemicSource, Turn
 from contextdb_livekit.memory.secrets import redact_bounded
 from contextdb_livekit.memory.snapshot import neutralise
 
@@ -50,12 +50,6 @@ MAX_FACTS = 40
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # Kinds whose value is the caller's own sentence (redacted, bounded).
 _SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
-
-
-@dataclass(frozen=True)
-class Turn:
-    role: Literal["user", "assistant"]
-    text: str
 
 
 @dataclass(frozen=True)
@@ -88,7 +82,7 @@ def facts_in_sentence(
             value = _sentence_value(sentence)
         found.append(
             CallerFact(
-                kind=said.kind,  # type: ignore[arg-type]
+                kind=said.kind,
                 value=value,
                 source=source,
                 confidence=confidence,
@@ -216,7 +210,14 @@ def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
     )
 
 
-def _host_fact(kind, day: date, ref: str, *, today: date, call_id: str) -> CallerFact:  # type: ignore[no-untyped-def]
+def _host_fact(
+    kind: Literal["visit_booked", "visit_cancelled"],
+    day: date,
+    ref: str,
+    *,
+    today: date,
+    call_id: str,
+) -> CallerFact:
     return CallerFact(
         kind=kind,
         value=ref,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from contextdb_livekit.memory.models import EpistemicSource, FactToRemember, Memory
+from contextdb_livekit.memory.models import EpistemicSource, FactToRemember, Memory, is_current
 
 # What a caller can tell us (the only kinds a model extractor may propose).
 StatedKind = Literal[
@@ -154,7 +154,7 @@ def _day_text(iso: str | None) -> str:
     return f"{day.strftime('%A')} {day.isoformat()}"
 
 
-_FIXED_SLOTS: dict[str, tuple[str, str]] = {
+_FIXED_SLOTS: dict[FactKind, tuple[str, str]] = {
     "preferred_day": ("caller", "visit_day_preference"),
     "address": ("user", "address"),
     "equipment_make": ("equipment", "make"),
@@ -202,7 +202,7 @@ _SENTENCES = {
     ),
 }
 
-_KIND_BY_SLOT = {slot: kind for kind, slot in _FIXED_SLOTS.items()}
+_KIND_BY_SLOT: dict[tuple[str, str], FactKind] = {slot: kind for kind, slot in _FIXED_SLOTS.items()}
 
 
 def fact_kind(memory: Memory) -> FactKind | None:
@@ -218,12 +218,34 @@ def fact_kind(memory: Memory) -> FactKind | None:
         return "flagged_note"
     if entity == "visit" and attribute.startswith("on_"):
         return "visit_cancelled" if "was cancelled" in memory.content else "visit_booked"
-    return _KIND_BY_SLOT.get((entity, attribute))  # type: ignore[return-value]
+    return _KIND_BY_SLOT.get((entity, attribute))
 
 
-def is_current(memory: Memory) -> bool:
-    """Superseded or expired facts are history, never evidence and never in the snapshot."""
-    return memory.superseded_by is None and memory.valid_until is None
+# Kinds never shown: a past call's request is not a preference, and unknown
+# (pre-fact-model, unslotted) text has no current value to show.
+_HIDDEN: frozenset[FactKind | None] = frozenset({"request", None})
+
+
+class CallerFactView:
+    """The snapshot's reading of caller facts (memory.snapshot.FactView): typed kinds only,
+    dated from the stamp in their text, flagged notes never shown."""
+
+    def is_shown(self, memory: Memory) -> bool:
+        return fact_kind(memory) not in _HIDDEN
+
+    def is_flagged(self, memory: Memory) -> bool:
+        return fact_kind(memory) == "flagged_note"
+
+    def observed_on(self, memory: Memory) -> date | None:
+        return observed_on(memory)
+
+    def text(self, memory: Memory) -> str:
+        return plain_text(memory)
+
+
+CALLER_FACTS = CallerFactView()
+# The call-start recall's search query, in this line's words.
+SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and past visits"
 
 
 def observed_on(memory: Memory) -> date | None:

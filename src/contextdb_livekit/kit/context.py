@@ -22,6 +22,7 @@ from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.readback import ReadBack
+from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory
@@ -30,6 +31,7 @@ from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.claims import ClaimRegistry
 from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.outbox import Outbox
+from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 MAX_NOTES = 20
@@ -48,7 +50,7 @@ class HostServices:
     """The host systems a call uses. LiveKit runs each job (call) in its own process, so
     these are opened per call and closed at its end."""
 
-    backend: object  # contextdb_livekit.memory.backend.MemoryBackend
+    backend: MemoryBackend
     outbox: Outbox
     calendar: CalendarClient
     attestations: AttestationStore
@@ -63,13 +65,13 @@ class HostServices:
     claims: ClaimRegistry | None = None
     # The shared Postgres with DATABASE_URL (stores.postgres.connection.SharedDatabase),
     # closed last.
-    database: object | None = None
+    database: SharedDatabase | None = None
 
     @classmethod
     def local(
         cls,
         workdir: Path,
-        backend: object,
+        backend: MemoryBackend,
         *,
         memory_settings: MemorySettings,
         calendar: CalendarClient | None = None,

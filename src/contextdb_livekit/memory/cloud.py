@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextvars
 import email.utils
 import time
+from collections.abc import Awaitable
+from typing import TypeVar
 
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
@@ -28,6 +30,8 @@ from contextdb_livekit.memory.models import (
     RecallResult,
     ReceiptStatus,
 )
+
+_T = TypeVar("_T")
 
 # The Retry-After of the last response this task received through a `RetryAfterTransport`.
 _RETRY_AFTER: contextvars.ContextVar[float | None] = contextvars.ContextVar(
@@ -93,7 +97,7 @@ class CloudMemory:
     async def close(self) -> None:
         await self._client.close()
 
-    async def _call(self, awaitable):  # type: ignore[no-untyped-def]
+    async def _call(self, awaitable: Awaitable[_T]) -> _T:
         _RETRY_AFTER.set(None)
         try:
             return await awaitable
@@ -192,7 +196,7 @@ class CloudMemory:
         )
 
     async def forget(self, user_id: str, memory_id: str) -> int:
-        """Delete one memory (a request consumed by the booking it authorised)."""
+        """Delete one memory (a request consumed by the action it authorised)."""
         response = await self._call(self._client.forget(user_id, memory_id=memory_id))
         return int(getattr(response, "deleted", 0) or 0)
 

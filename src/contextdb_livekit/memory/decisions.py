@@ -5,7 +5,7 @@ Cloud and the local engine behave the same by construction:
 
 - **act** only on current, unflagged evidence in the action's own slot that the caller
   confirmed out loud (`confirmed`). Corroboration or a high-confidence first-party write is
-  not enough here: a request repeated in two calls, or a wish stored at 1.0, never books.
+  not enough here: a request repeated in two calls, or a wish stored at 1.0, never acts.
 - **ask** when the slot holds evidence that is not confirmed yet; its ids are pending, so
   every `ask` has something the caller can confirm.
 - **abstain** when the slot holds nothing.

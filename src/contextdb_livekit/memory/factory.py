@@ -11,6 +11,15 @@ from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable
+from contextdb_livekit.memory.models import (
+    ActionDecision,
+    ActionSlot,
+    ExecutionReceiptResponse,
+    FactToRemember,
+    Memory,
+    RecallResult,
+    ReceiptStatus,
+)
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
@@ -46,16 +55,57 @@ async def open_memory_backend(
 
 class UnavailableBackend:
     """Stands in when the backend cannot even be opened: every call fails closed, the call
-    itself goes on without memory, and writes land in the outbox."""
+    itself goes on without memory, and writes land in the outbox. A `MemoryBackend` (the
+    type checker holds it to the protocol: a method added there must be added here)."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
 
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-        async def unavailable(*_: object, **__: object) -> None:
-            raise MemoryUnavailable(self.reason, code="backend_unavailable")
+    def _unavailable(self) -> MemoryUnavailable:
+        return MemoryUnavailable(self.reason, code="backend_unavailable")
 
-        return unavailable
+    async def recall(self, user_id: str, query: str, *, top_k: int = 5) -> RecallResult:
+        raise self._unavailable()
+
+    async def evaluate_action(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        slot: ActionSlot | None = None,
+        top_k: int = 5,
+        request_key: str | None = None,
+    ) -> ActionDecision:
+        raise self._unavailable()
+
+    async def report_execution(
+        self,
+        user_id: str,
+        decision_id: str,
+        action_name: str,
+        status: ReceiptStatus,
+        *,
+        idempotency_key: str,
+        external_ref: str | None = None,
+        error_code: str | None = None,
+    ) -> ExecutionReceiptResponse:
+        raise self._unavailable()
+
+    async def pending_confirmations(self, user_id: str) -> list[Memory]:
+        raise self._unavailable()
+
+    async def confirm(
+        self, user_id: str, memory_id: str, *, idempotency_key: str | None = None
+    ) -> Memory:
+        raise self._unavailable()
+
+    async def forget(self, user_id: str, memory_id: str) -> int:
+        raise self._unavailable()
+
+    async def remember_many(
+        self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str
+    ) -> list[Memory]:
+        raise self._unavailable()
 
     async def close(self) -> None:
         return None
@@ -65,12 +115,12 @@ async def open_memory_backend_or_unavailable(
     settings: MemorySettings, database: SharedDatabase | None = None
 ) -> MemoryBackend:
     if not settings.enabled:
-        return UnavailableBackend("memory is disabled (MEMORY_ENABLED=false)")  # type: ignore[return-value]
+        return UnavailableBackend("memory is disabled (MEMORY_ENABLED=false)")
     try:
         return await open_memory_backend(settings, database)
     except MemoryLayerError as exc:
         log.error("memory backend unavailable, continuing without memory: %s", exc)
-        return UnavailableBackend(str(exc))  # type: ignore[return-value]
+        return UnavailableBackend(str(exc))
 
 
 async def check_backend(settings: MemorySettings, *, timeout_s: float = 3.0) -> str | None:

@@ -31,6 +31,8 @@ __all__ = [
     "MemorySnapshot",
     "RecallResult",
     "ReceiptStatus",
+    "Turn",
+    "is_current",
     "receipt_idempotency_key",
 ]
 
@@ -42,13 +44,26 @@ ACTION_NAME_PATTERN = re.compile(r"^[A-Za-z][A-Za-z0-9._:\-]{0,127}$")
 ERROR_CODE_PATTERN = re.compile(r"^[a-z][a-z0-9_.:\-]{0,63}$")
 
 
+def is_current(memory: Memory) -> bool:
+    """Superseded or expired memories are history: never evidence, never shown."""
+    return memory.superseded_by is None and memory.valid_until is None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One message of the conversation, as fact extraction reads it."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
 @dataclass(frozen=True)
 class ActionSlot:
     """The one memory slot an action may rely on.
 
     Scoping a decision to a slot is what keeps unrelated trusted memories ("allergic to
-    latex") from authorising an unrelated action ("book Thursday"). Consequential actions
-    use a slot per request and call (see `domain.facts`), so the slot itself says what is
+    latex") from authorising an unrelated action. Consequential actions use a slot per
+    request and call (the domain's fact model names it), so the slot itself says what is
     asked for; `value` is kept for the Cloud contract and for logs.
     """
 
@@ -60,7 +75,7 @@ class ActionSlot:
         """A memory counts for this action only in its own slot, current and unflagged."""
         if memory.injection_suspect:
             return False
-        if memory.superseded_by is not None or memory.valid_until is not None:
+        if not is_current(memory):
             return False
         return (memory.entity_key, memory.attribute_key) == (self.entity, self.attribute)
 

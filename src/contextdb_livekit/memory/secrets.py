@@ -140,7 +140,13 @@ _TOKEN = re.compile(r"\d+|[A-Za-z]+")
 # Spoken separators ("one two three dash four five") count as gaps when a number follows.
 # A dot joins only digit to digit ("4111.1111"), so "at 10.30. Card ..." keeps its sentence end.
 _GAP = re.compile(r"(?:[\s,\-\u2013]|\.(?=\d)|\b(?i:dash|hyphen|space)\b)*")
-_SPACES = re.compile(r"\s*")
+
+
+def _past_spaces(text: str, pos: int) -> int:
+    """The first position at or after `pos` that is not whitespace."""
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
 
 
 @dataclass(frozen=True)
@@ -156,7 +162,7 @@ class _Run:
 
 def _numeric_run_at(text: str, pos: int) -> _Run | None:
     """The number starting at the first token at or after `pos` (after whitespace), or None."""
-    pos = _SPACES.match(text, pos).end()  # type: ignore[union-attr]  # \s* always matches
+    pos = _past_spaces(text, pos)
     digits: list[str] = []
     start = end = -1
     repeat = 1
@@ -407,7 +413,7 @@ def _code_value(text: str, pos: int, *, min_digits: int) -> tuple[int, int] | No
 
 
 def _code_value_run(text: str, pos: int, *, min_digits: int) -> tuple[int, int, _Run] | None:
-    i = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
+    i = _past_spaces(text, pos)
     start = i
     affix = _CODE_AFFIX.match(text, i)
     if affix:
@@ -778,7 +784,7 @@ _BIRTH_YEAR_LABEL = re.compile(
 def _date_value(text: str, pos: int) -> tuple[int, int] | None:
     """The longest date written at `pos` (after spaces), or None. After a birth-date label,
     4-8 digits typed or spoken in any grouping are a date too ("fourteen oh three sixty two")."""
-    pos = _SPACES.match(text, pos).end()  # type: ignore[union-attr]
+    pos = _past_spaces(text, pos)
     ends = [m.end() for form in _DATE_FORMS if (m := form.match(text, pos))]
     run = _numeric_run_at(text, pos)
     if run is not None and run.start == pos and 4 <= len(run.digits) <= 8:
@@ -793,7 +799,7 @@ def _dob_spans(text: str) -> list[_Span]:
         found = _date_value(t, p)
         if found is not None:
             return found
-        p = _SPACES.match(t, p).end()  # type: ignore[union-attr]
+        p = _past_spaces(t, p)
         m = _YEAR_ONLY.match(t, p)
         return (p, m.end()) if m else None
 
@@ -929,6 +935,18 @@ class SecretRedactingFilter(logging.Filter):
         return True
 
 
+class _RedactingRecordFactory:
+    """A log record factory that redacts every record the wrapped factory makes."""
+
+    def __init__(self, inner: Callable[..., logging.LogRecord]) -> None:
+        self._inner = inner
+
+    def __call__(self, *args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = self._inner(*args, **kwargs)
+        redact_log_record(record)
+        return record
+
+
 def install_log_redaction() -> None:
     """Redact every log record this process makes, at every level, before any handler sees
     it: a record factory redacts each record as it is made (handlers added later, such as
@@ -936,15 +954,8 @@ def install_log_redaction() -> None:
     made elsewhere and handed to it: another process's forwarded logs, extra fields).
     Safe to call more than once."""
     factory = logging.getLogRecordFactory()
-    if not getattr(factory, "_redacts_secrets", False):
-
-        def redacting_factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-            record = factory(*args, **kwargs)
-            redact_log_record(record)
-            return record
-
-        redacting_factory._redacts_secrets = True  # type: ignore[attr-defined]
-        logging.setLogRecordFactory(redacting_factory)
+    if not isinstance(factory, _RedactingRecordFactory):
+        logging.setLogRecordFactory(_RedactingRecordFactory(factory))
     for handler in logging.getLogger().handlers:
         if not any(isinstance(f, SecretRedactingFilter) for f in handler.filters):
             handler.addFilter(SecretRedactingFilter())

@@ -24,7 +24,9 @@ from contextdb_livekit.stores.outbox import Outbox
 
 log = logging.getLogger("contextdb_livekit.memory.service")
 
-SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and past visits"
+# The call-start recall's search query when the line names none (a line's profile words it
+# in its own terms: contextdb_livekit.domain.profile).
+SNAPSHOT_QUERY = "what the caller told us before: preferences, details and history"
 # Enough for a caller with 50 facts; the renderer keeps only current ones within its budget.
 SNAPSHOT_TOP_K = 60
 TURN_RECALL_MAX_TOKENS = 160
@@ -41,6 +43,7 @@ async def recall_within(
     budget_ms: int,
     top_k: int = 8,
     max_tokens: int = snapshot.DEFAULT_MAX_TOKENS,
+    facts: snapshot.FactView = snapshot.PLAIN_MEMORIES,
 ) -> MemorySnapshot:
     """Recall under a time budget. Never raises: a miss is an empty snapshot with a reason."""
     started = time.perf_counter()
@@ -55,7 +58,7 @@ async def recall_within(
     except Exception as exc:  # a snapshot is optional; the call must go on
         log.exception("recall failed")
         return MemorySnapshot.unavailable(f"unexpected error: {type(exc).__name__}", _ms(started))
-    context, shown = snapshot.render(list(result.memories), max_tokens=max_tokens)
+    context, shown = snapshot.render(list(result.memories), facts=facts, max_tokens=max_tokens)
     return MemorySnapshot(context=context, memories=shown, elapsed_ms=_ms(started))
 
 
@@ -78,12 +81,17 @@ class CallerMemory:
         outbox: Outbox,
         user_id: str,
         *,
+        facts: snapshot.FactView = snapshot.PLAIN_MEMORIES,
+        snapshot_query: str = SNAPSHOT_QUERY,
         turn_recall_budget_ms: int = 120,
         gate_timeout_s: float = 1.5,
     ) -> None:
         self.backend = backend
         self.outbox = outbox
         self.user_id = user_id
+        # The line's fact model reads what is recalled; its words make the call-start query.
+        self.facts = facts
+        self.snapshot_query = snapshot_query
         self.gate = ActionGate(
             backend, outbox, evaluate_timeout_s=gate_timeout_s, report_timeout_s=gate_timeout_s
         )
@@ -95,9 +103,10 @@ class CallerMemory:
             recall_within(
                 self.backend,
                 self.user_id,
-                SNAPSHOT_QUERY,
+                self.snapshot_query,
                 budget_ms=budget_ms,
                 top_k=SNAPSHOT_TOP_K,
+                facts=self.facts,
             ),
             name="memory-snapshot-prefetch",
         )
@@ -112,6 +121,7 @@ class CallerMemory:
             budget_ms=self._turn_recall_budget_ms,
             top_k=5,
             max_tokens=TURN_RECALL_MAX_TOKENS,
+            facts=self.facts,
         )
 
     async def confirm(self, memory_id: str, *, attestation_id: str) -> Memory:
@@ -121,7 +131,7 @@ class CallerMemory:
         )
 
     async def write_now(self, facts: list[FactToRemember], *, idempotency_key: str) -> list[Memory]:
-        """A write the call depends on right away (a visit request); no outbox."""
+        """A write the call depends on right away (an action's request); no outbox."""
         return await self.backend.remember_many(
             self.user_id, redacted(facts), idempotency_key=idempotency_key
         )

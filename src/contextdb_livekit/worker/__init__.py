@@ -1,1 +1,2 @@
-"""Call wiring for agent.py: settings, the scheduling Agent, and per-call setup/shutdown."""
+"""Call wiring for agent.py: settings, the memory-aware Agent, per-call setup/shutdown, and
+the `LineProfile` seam through which a line's domain reaches all of it."""

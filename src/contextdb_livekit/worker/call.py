@@ -4,7 +4,7 @@
 tests run the production order: the agent starts without memory, the prefetched snapshot
 lands in its instructions within its budget, the greeting follows.
 
-    call = Call.open(host, identity=identity, auth_error=None, call_id=job_id)
+    call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=job_id)
     session = AgentSession[CallContext](userdata=call.context, llm=..., ...)
     await call.start(session, room=...)  # in a room: worker.room_surface.start_in_room
     ...
@@ -21,17 +21,16 @@ from typing import Any
 from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.agent import SchedulingAgent, build_instructions
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
-from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.actions import intent_resolvers
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import OutboxUnavailable
-from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.memory.models import MemorySnapshot, Turn
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.stores.outbox import PARKED_STATES
+from contextdb_livekit.worker.agent import MemoryAgent
+from contextdb_livekit.worker.profile import LineProfile
 
 log = logging.getLogger("contextdb_livekit.worker.call")
 
@@ -40,10 +39,12 @@ class Call:
     def __init__(
         self,
         context: CallContext,
-        agent: SchedulingAgent,
+        profile: LineProfile,
+        agent: MemoryAgent,
         auth_error: IdentityError | None,
     ) -> None:
         self.context = context
+        self.profile = profile
         self.agent = agent
         self.auth_error = auth_error
         self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
@@ -57,21 +58,23 @@ class Call:
     def open(
         cls,
         host: HostServices,
+        profile: LineProfile,
         *,
         identity: CallerIdentity | None,
         auth_error: IdentityError | None,
         call_id: str,
         realtime: bool = False,
-        **agent_kwargs: Any,
     ) -> Call:
         """Build the call's context and agent, and start recalling the snapshot at once
         (it runs while the session and its plugins start)."""
         settings = host.memory_settings
         memory = (
             CallerMemory(
-                host.backend,  # type: ignore[arg-type]
+                host.backend,
                 host.outbox,
                 identity.customer_id,
+                facts=profile.facts,
+                snapshot_query=profile.snapshot_query,
                 turn_recall_budget_ms=settings.turn_recall_budget_ms,
                 gate_timeout_s=settings.gate_budget_ms / 1000,
             )
@@ -79,13 +82,12 @@ class Call:
             else None
         )
         context = CallContext(call_id=call_id, host=host, identity=identity, memory=memory)
-        agent = SchedulingAgent(
+        agent = MemoryAgent(
             call=context,
-            instructions=build_instructions(None, verified=identity is not None),
-            tools=build_call_tools(identity, realtime=realtime),
-            **agent_kwargs,
+            instructions=profile.instructions(None, verified=identity is not None),
+            tools=profile.tools(identity, realtime=realtime),
         )
-        call = cls(context, agent, auth_error)
+        call = cls(context, profile, agent, auth_error)
         if memory is not None:
             call._snapshot_task = memory.prefetch_snapshot(settings.prefetch_budget_ms)
         return call
@@ -121,15 +123,15 @@ class Call:
             snapshot.elapsed_ms,
             "" if snapshot.available else f" (unavailable: {snapshot.reason})",
         )
-        await self.agent.update_instructions(build_instructions(snapshot, verified=True))
+        await self.agent.update_instructions(self.profile.instructions(snapshot, verified=True))
         return snapshot
 
     def flusher(self) -> OutboxFlusher:
         host = self.context.host
         return OutboxFlusher(
             host.outbox,
-            host.backend,  # type: ignore[arg-type]
-            intent_resolvers(GATED_ACTIONS, host.calendar),
+            host.backend,
+            intent_resolvers(list(self.profile.gated_actions), host.calendar),
         )
 
     def checkpoint_soon(self, history: llm.ChatContext) -> None:
@@ -156,19 +158,13 @@ class Call:
         call = self.context
         if call.memory is None:
             return
-        facts = extract_call_facts(
-            _turns(history),
-            list(call.notes),
-            self._outcome(),
-            today=call.today(),
-            call_id=call.call_id,
-        )
+        facts = self.profile.facts_so_far(call, _turns(history))
         if not facts:
             return
         self._checkpoints += 1
         base = call_write_key(call.memory.user_id, call.call_id)
         key = f"{base}:checkpoint:{self._checkpoints}"
-        payload = {"facts": [f.as_item() for f in redacted([f.to_write() for f in facts])]}
+        payload = {"facts": [f.as_item() for f in redacted(facts)]}
         try:
             await call.host.outbox.put(key, "remember_many", call.memory.user_id, payload)
             if self._checkpoint_key is not None:
@@ -178,13 +174,6 @@ class Call:
             return
         self._checkpoint_key = key
 
-    def _outcome(self) -> CallOutcome:
-        call = self.context
-        return CallOutcome(
-            booked=tuple((e.day, e.reference) for e in call.booked),
-            cancelled=tuple((e.day, e.reference) for e in call.cancelled),
-        )
-
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
         """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
         call = self.context
@@ -193,16 +182,10 @@ class Call:
         if self._checkpoint_task is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint_task
-        facts = await call.host.extract(
-            _turns(history),
-            list(call.notes),
-            self._outcome(),
-            today=call.today(),
-            call_id=call.call_id,
-        )
+        facts = await self.profile.facts_at_end(call, _turns(history))
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         outcome = await call.memory.remember(
-            [fact.to_write() for fact in facts],
+            facts,
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )

@@ -9,72 +9,36 @@ from collections.abc import Awaitable, Callable
 from livekit import rtc
 from livekit.agents import JobContext
 
-from contextdb_livekit.domain.calendar import CalendarSettings, build_calendar
-from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.identity import CallerIdentity, IdentityError, authenticate_room_participant
-from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.host_state import open_host_state
+from contextdb_livekit.worker.profile import HostParts, LineProfile
 from contextdb_livekit.worker.settings import WorkerSettings
 
 log = logging.getLogger("contextdb_livekit.worker.job")
 
 
-async def open_host_services(settings: WorkerSettings) -> HostServices:
+async def open_host_services(settings: WorkerSettings, profile: LineProfile) -> HostServices:
+    """The worker's own parts (memory backend, host state), then the line's business
+    systems on top (the profile's `open_host`)."""
     memory_settings = MemorySettings()
-    calendar_settings = CalendarSettings()
-    extractor = {}
-    if memory_settings.extraction_mode(settings.openai_api_key is not None) == "llm":
-        extractor["extract"] = model_extractor(settings, memory_settings)
     # Its SQLite opens (schema checks, file modes) run off the event loop, which is joining
     # the room meanwhile.
     state = await asyncio.to_thread(open_host_state, settings, memory_settings)
-    return HostServices(
-        backend=await open_memory_backend_or_unavailable(memory_settings, state.database),
-        outbox=state.outbox,
-        calendar=build_calendar(calendar_settings),
-        attestations=state.attestations,
-        policy=AssurancePolicy(caller_id_may_book=settings.sip_caller_id_may_book),
-        memory_settings=memory_settings,
-        timezone=calendar_settings.caller_timezone,
-        directory=state.directory,
-        claims=state.claims,
-        database=state.database,
-        **extractor,
+    backend = await open_memory_backend_or_unavailable(memory_settings, state.database)
+    parts = HostParts(
+        worker=settings, memory_settings=memory_settings, backend=backend, state=state
     )
+    return await profile.open_host(parts)
 
 
-def model_extractor(settings: WorkerSettings, memory_settings: MemorySettings):  # type: ignore[no-untyped-def]
-    """The structured-output extractor, bounded: never longer than the write that follows it,
-    so extraction + write stay well inside the worker's 10 s shutdown."""
-    assert settings.openai_api_key is not None
-    timeout_s = min(
-        memory_settings.extraction_timeout_s, memory_settings.shutdown_write_budget_ms / 1000
-    )
-
-    async def extract(turns, notes, outcome, *, today, call_id):  # type: ignore[no-untyped-def]
-        return await extract_with_model(
-            turns,
-            notes,
-            outcome,
-            today=today,
-            call_id=call_id,
-            base_url=settings.openai_base_url or "https://api.openai.com/v1",
-            api_key=settings.openai_api_key.get_secret_value(),  # type: ignore[union-attr]
-            model=settings.llm_model,
-            timeout_s=timeout_s,
-        )
-
-    return extract
-
-
-async def close_host_services(host: HostServices) -> None:
-    await host.calendar.aclose()
-    await host.backend.close()  # type: ignore[attr-defined]
+async def close_host_services(host: HostServices, profile: LineProfile) -> None:
+    await profile.close_host(host)
+    await host.backend.close()
     if host.database is not None:
-        await host.database.close()  # type: ignore[attr-defined]
+        await host.database.close()
 
 
 async def wait_for_caller(ctx: JobContext, timeout_s: float) -> rtc.RemoteParticipant | None:

@@ -14,6 +14,7 @@ is set (job processes report through `prometheus_multiproc_dir`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,10 +50,12 @@ class CallMetrics:
         item = event.item
         if not isinstance(item, llm.ChatMessage) or not item.metrics:
             return
+        # A TypedDict read by a key from a tuple: as the plain mapping it is at run time.
+        recorded: Mapping[str, object] = item.metrics
         figures = {
-            key: round(float(item.metrics[key]), 3)  # type: ignore[literal-required]
+            key: round(float(value), 3)
             for key in _TURN_KEYS
-            if item.metrics.get(key) is not None
+            if isinstance(value := recorded.get(key), int | float)
         }
         if not figures:
             return

@@ -6,7 +6,7 @@ DUPLICATE_IDENTITY), and the agent's I/O follows the identity. So the guard keep
 reach is gated on it (`admits`, see src/contextdb_livekit/worker/room_surface.py for the list):
 
 - any other participant — already in the room when the agent joins, or joining later — is
-  unexpected for a scheduling line: at the moment it is seen the call's memory and tools are
+  unexpected on a one-caller line: at the moment it is seen the call's memory and tools are
   revoked (nothing recalled reaches a third party) and the call ends with one sentence,
   spoken and transcribed to the caller only;
 - a connection under the linked caller's identity is not admitted until it authenticates
@@ -24,12 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from livekit import rtc
 from livekit.agents import AgentSession, JobContext
 
-from contextdb_livekit.domain.agent import build_instructions
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext
 
@@ -56,8 +56,13 @@ class CallerGuard:
         session: AgentSession[CallContext],
         caller: rtc.RemoteParticipant,
         authenticate: Authenticate,
+        *,
+        revoked_instructions: str,
     ) -> None:
         self._ctx = ctx
+        # What the agent is told once the call's memory is revoked (the line's unverified
+        # instructions: LineProfile.instructions(None, verified=False)).
+        self._revoked_instructions = revoked_instructions
         self._session = session
         self._caller_identity = caller.identity
         self._caller_sid = caller.sid
@@ -157,7 +162,7 @@ class CallerGuard:
         if follow_up is not None:
             await follow_up
 
-    def _classify(self, participant: rtc.RemoteParticipant) -> Awaitable[None] | None:
+    def _classify(self, participant: rtc.RemoteParticipant) -> Coroutine[Any, Any, None] | None:
         """Everything that must not wait happens here, synchronously, in the event handler:
         memory revoked and the gate closed before any other callback can run."""
         if participant.kind == rtc.ParticipantKind.PARTICIPANT_KIND_AGENT:
@@ -209,9 +214,7 @@ class CallerGuard:
     async def _forget_recalled(self) -> None:
         """The agent's instructions lose the recalled snapshot as well."""
         with contextlib.suppress(Exception):
-            await self._session.current_agent.update_instructions(
-                build_instructions(None, verified=False)
-            )
+            await self._session.current_agent.update_instructions(self._revoked_instructions)
 
 
 def revoke(call: CallContext, reason: str) -> None:

@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import logging
 import uuid
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from livekit import rtc
@@ -66,7 +67,9 @@ def start_options(guard: CallerGuard) -> dict[str, Any]:
     }
 
 
-def caller_text_input(guard: CallerGuard):  # type: ignore[no-untyped-def]
+def caller_text_input(
+    guard: CallerGuard,
+) -> Callable[[AgentSession, room_io.TextInputEvent], Coroutine[Any, Any, None]]:
     """lk.chat: the admitted caller's connection only, cleaned and bounded, then LiveKit's
     own handling (claim the turn, interrupt, reply), or, while a side effect is speaking,
     queued behind it (contextdb_livekit.worker.side_turns)."""

@@ -2,7 +2,7 @@
 
 From the moment a gated action runs its side effect until its result has been spoken, the
 speech may not be interrupted (`RunContext.disallow_interruptions`), so a barge-in cannot
-cancel a booking halfway. livekit-agents 1.8.9 then drops whatever the caller says meanwhile:
+cut an action off halfway. livekit-agents 1.8.9 then drops whatever the caller says meanwhile:
 
 - typed text (lk.chat): its default text handler interrupts first, and `interrupt()` raises
   "This generation handle does not allow interruptions", so the text is lost;

@@ -1,10 +1,10 @@
 """The worker's startup check: every configuration problem named up front, one line each.
 
 Before the worker registers with LiveKit it builds every settings object (worker, memory,
-calendar), checks what pydantic cannot (required settings, the signing secret's length) and
-probes every data file's directory for writability. Any problem: one line per problem on
-stderr, naming the setting, and exit status 2 — never a traceback, never a worker that
-registers and then fails on each call.
+and the line's own, named by its profile), checks what pydantic cannot (required settings,
+the signing secret's length) and probes every data file's directory for writability. Any
+problem: one line per problem on stderr, naming the setting, and exit status 2 — never a
+traceback, never a worker that registers and then fails on each call.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
-from contextdb_livekit.domain.calendar.settings import CalendarSettings
 from contextdb_livekit.identity.claims import MIN_SECRET_BYTES
 from contextdb_livekit.memory.engine_client import socket_path_for
 from contextdb_livekit.memory.errors import MemoryUnavailable
@@ -30,6 +29,7 @@ from contextdb_livekit.memory.factory import check_backend, describe_backend
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.private_files import private_dir, restrict_umask, tighten_data_files
 from contextdb_livekit.worker.log_policy import apply_log_policy, install_caller_data_filter
+from contextdb_livekit.worker.profile import LineProfile
 from contextdb_livekit.worker.settings import WorkerSettings, is_placeholder_secret
 
 RUN_COMMANDS = {"dev", "start", "connect", "console"}
@@ -52,7 +52,8 @@ class ConfigProblem:
 class StartupConfig:
     worker: WorkerSettings | None
     memory: MemorySettings | None
-    calendar: CalendarSettings | None
+    # The line's own settings (LineProfile.settings), those that could be built.
+    line: list[BaseSettings]
     problems: list[ConfigProblem]
 
 
@@ -114,7 +115,7 @@ def probe_writable(path: Path) -> str | None:
     return None
 
 
-def _data_paths(config: StartupConfig) -> list[tuple[str, Path]]:
+def _data_paths(config: StartupConfig, profile: LineProfile) -> list[tuple[str, Path]]:
     paths: list[tuple[str, Path]] = []
     # With DATABASE_URL the host state lives in Postgres: no local files to probe for it.
     shared = config.memory is not None and config.memory.database_url is not None
@@ -127,18 +128,17 @@ def _data_paths(config: StartupConfig) -> list[tuple[str, Path]]:
         paths.append(("ATTESTATION_PATH", config.worker.attestation_path))
         paths.append(("CUSTOMER_DIRECTORY_PATH", config.worker.customer_directory_path))
         paths.append(("CLAIM_REGISTRY_PATH", config.worker.claim_registry_path))
-    if config.calendar is not None and not config.calendar.base_url:
-        paths.append(("CALENDAR_LOCAL_PATH", config.calendar.local_path))
+    paths.extend(profile.data_paths(config.line))
     return paths
 
 
-def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
+def check_configuration(profile: LineProfile, *, probe_paths: bool = True) -> StartupConfig:
     """Every settings object built, every rule checked; the problems, in a stable order."""
     problems: list[ConfigProblem] = []
     worker = _build(WorkerSettings, problems)
     memory = _build(MemorySettings, problems)
-    calendar = _build(CalendarSettings, problems)
-    config = StartupConfig(worker, memory, calendar, problems)
+    line = [built for cls in profile.settings if (built := _build(cls, problems)) is not None]
+    config = StartupConfig(worker, memory, line, problems)
     if worker is not None:
         secret_value = worker.identity_signing_secret
         placeholder = (
@@ -168,7 +168,7 @@ def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
                     )
                 )
     if probe_paths:
-        for setting, path in _data_paths(config):
+        for setting, path in _data_paths(config, profile):
             reason = probe_writable(path)
             if reason is not None:
                 problems.append(ConfigProblem(f"{setting}={path}", reason))
@@ -184,7 +184,7 @@ def check_configuration(*, probe_paths: bool = True) -> StartupConfig:
     return config
 
 
-def prepare_worker(argv: list[str]) -> WorkerSettings:
+def prepare_worker(argv: list[str], profile: LineProfile) -> WorkerSettings:
     """The worker's settings, built the one way every entry point builds them.
 
     agent.py calls this at import, so `python agent.py dev|start|console`, `python -m
@@ -200,7 +200,7 @@ def prepare_worker(argv: list[str]) -> WorkerSettings:
         return WorkerSettings()
     restrict_umask()
     apply_log_policy()
-    run_startup_check(argv)
+    run_startup_check(argv, profile)
     return WorkerSettings()
 
 
@@ -213,7 +213,7 @@ def _in_job_process() -> bool:
     )
 
 
-def run_startup_check(argv: list[str]) -> None:
+def run_startup_check(argv: list[str], profile: LineProfile) -> None:
     """Exit 2 with one line per problem before the worker registers; warn (not fail) when
     the memory backend does not answer — calls then run without memory and fail closed."""
     command = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
@@ -223,7 +223,7 @@ def run_startup_check(argv: list[str]) -> None:
         _build(WorkerSettings, problems)
         _exit_if(problems)
         return
-    config = check_configuration()
+    config = check_configuration(profile)
     _exit_if(config.problems)
     assert config.memory is not None
     print(f"memory backend: {describe_backend(config.memory)}", file=sys.stderr)

@@ -1,0 +1,116 @@
+"""This line's profile: everything the generic worker needs to know about service visits.
+
+agent.py hands `LINE` to the worker (contextdb_livekit.worker.profile explains the seam).
+A fork that retargets the starter writes its own module like this one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+from pydantic_settings import BaseSettings
+
+from contextdb_livekit.domain.calendar import CalendarSettings, build_calendar
+from contextdb_livekit.domain.extract import CallOutcome, extract_call_facts
+from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
+from contextdb_livekit.domain.llm_extract import extract_with_model
+from contextdb_livekit.domain.prompt import build_instructions
+from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
+from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.context import (
+    CallContext,
+    Extractor,
+    HostServices,
+    rule_based_extractor,
+)
+from contextdb_livekit.memory.models import FactToRemember, Turn
+from contextdb_livekit.worker.profile import HostParts, LineProfile
+
+
+def outcome_of(call: CallContext) -> CallOutcome:
+    """What the booking system recorded during the call, as extraction reads it."""
+    return CallOutcome(
+        booked=tuple((e.day, e.reference) for e in call.booked),
+        cancelled=tuple((e.day, e.reference) for e in call.cancelled),
+    )
+
+
+def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
+    """Rule-based only: cheap enough for every caller turn."""
+    facts = extract_call_facts(
+        turns, list(call.notes), outcome_of(call), today=call.today(), call_id=call.call_id
+    )
+    return [fact.to_write() for fact in facts]
+
+
+async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
+    """The host's extractor (a model with an API key, else the rules)."""
+    facts = await call.host.extract(
+        turns, list(call.notes), outcome_of(call), today=call.today(), call_id=call.call_id
+    )
+    return [fact.to_write() for fact in facts]
+
+
+def model_extractor(parts: HostParts) -> Extractor:
+    """The structured-output extractor when the settings ask for one, bounded: never longer
+    than the write that follows it, so extraction + write stay well inside the worker's 10 s
+    shutdown. Without a model: the rules."""
+    worker, memory = parts.worker, parts.memory_settings
+    key = worker.openai_api_key
+    if key is None or memory.extraction_mode(True) != "llm":
+        return rule_based_extractor
+    return partial(
+        extract_with_model,
+        base_url=worker.openai_base_url or "https://api.openai.com/v1",
+        api_key=key.get_secret_value(),
+        model=worker.llm_model,
+        timeout_s=min(memory.extraction_timeout_s, memory.shutdown_write_budget_ms / 1000),
+    )
+
+
+async def open_host(parts: HostParts) -> HostServices:
+    calendar_settings = CalendarSettings()
+    state = parts.state
+    return HostServices(
+        backend=parts.backend,
+        outbox=state.outbox,
+        calendar=build_calendar(calendar_settings),
+        attestations=state.attestations,
+        policy=AssurancePolicy(caller_id_may_book=parts.worker.sip_caller_id_may_book),
+        memory_settings=parts.memory_settings,
+        timezone=calendar_settings.caller_timezone,
+        directory=state.directory,
+        claims=state.claims,
+        database=state.database,
+        extract=model_extractor(parts),
+    )
+
+
+async def close_host(host: HostServices) -> None:
+    await host.calendar.aclose()
+
+
+def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
+    """The local booking system's file, when no HTTP booking system is configured."""
+    return [
+        ("CALENDAR_LOCAL_PATH", s.local_path)
+        for s in settings
+        if isinstance(s, CalendarSettings) and not s.base_url
+    ]
+
+
+LINE = LineProfile(
+    instructions=build_instructions,
+    tools=build_call_tools,
+    gated_actions=tuple(GATED_ACTIONS),
+    facts=CALLER_FACTS,
+    snapshot_query=SNAPSHOT_QUERY,
+    facts_so_far=facts_so_far,
+    facts_at_end=facts_at_end,
+    open_host=open_host,
+    close_host=close_host,
+    settings=(CalendarSettings,),
+    data_paths=data_paths,
+)

@@ -1,0 +1,103 @@
+"""The seam between the generic worker and one line's domain.
+
+The worker (this package) knows calls, rooms, memory and the outbox; it does not know what
+the line is for. Everything that does — the prompt, the tools and the gated actions behind
+them, how stored facts read, which facts a call leaves behind, the business systems the
+tools act on and their settings — comes in as one `LineProfile`, which the composition root
+(agent.py) picks and passes down:
+
+    from contextdb_livekit.domain.profile import LINE
+    prepare_worker(sys.argv, LINE)        # its settings are checked at start-up
+    host = await open_host_services(settings, LINE)
+    call = Call.open(host, LINE, identity=..., ...)
+
+A fork retargets the worker by writing its own profile; nothing under worker/ or memory/
+changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from livekit.agents.llm import FunctionTool
+from pydantic_settings import BaseSettings
+
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.actions import GatedAction
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.backend import MemoryBackend
+from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.memory.snapshot import FactView
+from contextdb_livekit.worker.host_state import HostState
+from contextdb_livekit.worker.settings import WorkerSettings
+
+
+class InstructionsFor(Protocol):
+    """The agent's instructions: with the recalled snapshot (None: nothing recalled) for a
+    verified caller, or the unverified variant (also what a revoked call falls back to)."""
+
+    def __call__(self, snapshot: MemorySnapshot | None, *, verified: bool) -> str: ...
+
+
+class ToolsFor(Protocol):
+    """The call's LLM tools: gated ones only for an authenticated caller. A realtime model
+    gets no per-turn recall, so the profile may give it a recall tool instead."""
+
+    def __call__(
+        self, identity: CallerIdentity | None, *, realtime: bool
+    ) -> list[FunctionTool]: ...
+
+
+class FactsSoFar(Protocol):
+    """The facts a call has produced so far, cheap enough to run after every caller turn
+    (the checkpoint a killed process leaves in the outbox)."""
+
+    def __call__(self, call: CallContext, turns: list[Turn]) -> list[FactToRemember]: ...
+
+
+class FactsAtEnd(Protocol):
+    """The call's facts at its end (may ask a model; bounded by the profile itself)."""
+
+    def __call__(self, call: CallContext, turns: list[Turn]) -> Awaitable[list[FactToRemember]]: ...
+
+
+@dataclass(frozen=True)
+class HostParts:
+    """What the worker opens for every line before the profile adds its business systems."""
+
+    worker: WorkerSettings
+    memory_settings: MemorySettings
+    backend: MemoryBackend
+    state: HostState
+
+
+class OpenHost(Protocol):
+    """The call's host services: the generic parts plus the line's business systems."""
+
+    def __call__(self, parts: HostParts) -> Awaitable[HostServices]: ...
+
+
+@dataclass(frozen=True)
+class LineProfile:
+    """One line's domain, as the generic worker consumes it (see the module docstring)."""
+
+    instructions: InstructionsFor
+    tools: ToolsFor
+    # Every consequential action: for the confirmation tool and the outbox's crash recovery.
+    gated_actions: Sequence[GatedAction]
+    # How stored memories read (memory.snapshot) and the call-start recall's query.
+    facts: FactView
+    snapshot_query: str
+    facts_so_far: FactsSoFar
+    facts_at_end: FactsAtEnd
+    open_host: OpenHost
+    # Closes what `open_host` added (the worker closes its own parts).
+    close_host: Callable[[HostServices], Awaitable[None]]
+    # The line's own settings classes, built and checked by the start-up check...
+    settings: Sequence[type[BaseSettings]] = ()
+    # ...and the data files they name, probed for writability: (setting name, path).
+    data_paths: Callable[[Sequence[BaseSettings]], list[tuple[str, Path]]] = lambda _: []
