@@ -7,8 +7,7 @@ import sqlite3
 
 from contextdb_livekit.delivery.outbox import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
-from contextdb_livekit.domain.registry import GATED_ACTIONS
-from contextdb_livekit.kit.actions import intent_resolvers
+from contextdb_livekit.domain.registry import intent_resolvers
 from tests.conversation.conftest import caller, tool_outputs
 
 
@@ -79,7 +78,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:  # the intent's grace period has passed
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(GATED_ACTIONS, calendar))
+    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(calendar))
     assert await flusher.flush_once() == 1
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -95,7 +94,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
     earlier = await calendar.book(
         identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
     )
-    resolver = intent_resolvers(GATED_ACTIONS, calendar)["book_visit"]
+    resolver = intent_resolvers(calendar)["book_visit"]
     outcome = await resolver(
         {
             "customer_id": identity.customer_id,
@@ -165,7 +164,7 @@ async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-de
     outbox = harness.host.outbox
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(GATED_ACTIONS, harness.calendar))
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(harness.calendar))
     return await flusher.flush_once()
 
 

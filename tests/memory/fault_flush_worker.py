@@ -16,10 +16,10 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.outbox import Outbox, OutboxItem
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine
 
 TODAY = date(2026, 12, 7)
@@ -38,7 +38,7 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         Outbox(outbox_path),
         client,
-        gated_action_resolvers(calendar),
+        intent_resolvers(calendar),
         lease_s=1.0,
         fault_hook=kill_at,
     )

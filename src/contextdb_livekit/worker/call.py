@@ -23,13 +23,12 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 from contextdb_livekit.delivery.outbox import PARKED_STATES, OutboxFlusher
 from contextdb_livekit.domain.agent import SchedulingAgent, build_instructions
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
-from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
+from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, intent_resolvers
 from contextdb_livekit.identity import CallerIdentity, IdentityError
-from contextdb_livekit.kit.actions import intent_resolvers
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import OutboxUnavailable
-from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 
 log = logging.getLogger("contextdb_livekit.worker.call")
@@ -77,11 +76,17 @@ class Call:
             if identity is not None
             else None
         )
-        context = CallContext(call_id=call_id, host=host, identity=identity, memory=memory)
+        context = CallContext(
+            call_id=call_id,
+            host=host,
+            identity=identity,
+            memory=memory,
+            confirm_tool=CONFIRM_TOOL,
+        )
         agent = SchedulingAgent(
             call=context,
             instructions=build_instructions(None, verified=identity is not None),
-            tools=build_call_tools(identity, realtime=realtime),
+            tools=build_call_tools(identity, host.calendar, realtime=realtime),
             **agent_kwargs,
         )
         call = cls(context, agent, auth_error)
@@ -128,7 +133,7 @@ class Call:
         return OutboxFlusher(
             host.outbox,
             host.backend,  # type: ignore[arg-type]
-            intent_resolvers(GATED_ACTIONS, host.calendar),
+            intent_resolvers(host.calendar),
         )
 
     def checkpoint_soon(self, history: llm.ChatContext) -> None:
@@ -158,16 +163,17 @@ class Call:
         facts = extract_call_facts(
             _turns(history),
             list(call.notes),
-            self._outcome(),
+            CallOutcome(),
             today=call.today(),
             call_id=call.call_id,
         )
-        if not facts:
+        writes = self._with_records([f.to_write() for f in facts])
+        if not writes:
             return
         self._checkpoints += 1
         base = call_write_key(call.memory.user_id, call.call_id)
         key = f"{base}:checkpoint:{self._checkpoints}"
-        payload = {"facts": [f.as_item() for f in redacted([f.to_write() for f in facts])]}
+        payload = {"facts": [f.as_item() for f in redacted(writes)]}
         try:
             await call.host.outbox.put(key, "remember_many", call.memory.user_id, payload)
             if self._checkpoint_key is not None:
@@ -177,12 +183,18 @@ class Call:
             return
         self._checkpoint_key = key
 
-    def _outcome(self) -> CallOutcome:
-        call = self.context
-        return CallOutcome(
-            booked=tuple((e.day, e.reference) for e in call.booked),
-            cancelled=tuple((e.day, e.reference) for e in call.cancelled),
-        )
+    def _with_records(self, facts: list[FactToRemember]) -> list[FactToRemember]:
+        """The call's facts and what its gated actions did (`GatedAction.remember`): the
+        host's records come last, and the later record in one slot wins (booked, then
+        cancelled the same day)."""
+        by_slot: dict[object, FactToRemember] = {}
+        for position, fact in enumerate(
+            [*facts, *(record.to_write() for record in self.context.records)]
+        ):
+            slot = (fact.entity, fact.attribute) if fact.entity else position
+            by_slot.pop(slot, None)
+            by_slot[slot] = fact
+        return list(by_slot.values())
 
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
         """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
@@ -195,13 +207,13 @@ class Call:
         facts = await call.host.extract(
             _turns(history),
             list(call.notes),
-            self._outcome(),
+            CallOutcome(),
             today=call.today(),
             call_id=call.call_id,
         )
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         outcome = await call.memory.remember(
-            [fact.to_write() for fact in facts],
+            self._with_records([fact.to_write() for fact in facts]),
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )
