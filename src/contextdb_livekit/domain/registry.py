@@ -19,6 +19,7 @@ from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, 
 from contextdb_livekit.domain.cancellation import CANCELLATION
 from contextdb_livekit.domain.notes import build_note_tool
 from contextdb_livekit.domain.open_days import build_open_days_tool
+from contextdb_livekit.domain.service_credit import SERVICE_CREDIT
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
@@ -38,6 +39,7 @@ __all__ = [
 GATED_TOOLS: list[GatedTool[CalendarClient]] = [
     BOOKING,
     CANCELLATION,
+    SERVICE_CREDIT,
 ]
 
 CONFIRM_TOOL = "confirm_visit_details"
