@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from contextdb_livekit.delivery.outbox import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.domain.registry import intent_resolvers
@@ -193,3 +195,13 @@ async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local
     facts = await local_engine.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     current = [f.content for f in facts if f.entity_key == "equipment" and f.superseded_by is None]
     assert len(current) == 1 and "3 boilers" in current[0]
+
+
+async def test_recovery_reads_only_the_attempts_own_key(calendar):
+    """An intent always names the key it executed under; the receipt's key, under which
+    nothing was ever booked by the kit, is never looked up in its place."""
+    slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
+    await calendar.book("cust-1", slot.day, slot.version, idempotency_key="receipt-key")
+    resolver = intent_resolvers(calendar)["book_visit"]
+    with pytest.raises(KeyError):
+        await resolver({"customer_id": "cust-1", "idempotency_key": "receipt-key"})
