@@ -2,9 +2,10 @@
 
     python -m bench.memory_gate [--sizes 1000 10000] [--iterations 200]
 
-Prints p50/p95 (ms) for: the slot-scoped gate (evaluate_action + report_execution), an
-unscoped free-text decide for comparison, recall, and the prefetch task's overhead over a
-plain recall. In-process engine and through the engine service (the deployed path).
+Prints p50/p95 (ms) for: the slot-scoped gate (evaluate_action + report_execution), recall,
+and the prefetch task's overhead over a plain recall (no unscoped decide to compare with:
+every decision names its slot). In-process engine and through the engine service (the
+deployed path).
 """
 
 from __future__ import annotations
@@ -92,9 +93,6 @@ async def measure(backend, label: str, iterations: int, outbox: SqliteOutbox) ->
             idempotency_key=receipt_idempotency_key(decision.decision_id),
         )
 
-    async def unscoped() -> None:
-        await backend.evaluate_action(USER, "book a visit on thursday")
-
     async def recall() -> None:
         await backend.recall(USER, SNAPSHOT_QUERY, top_k=8)
 
@@ -106,8 +104,6 @@ async def measure(backend, label: str, iterations: int, outbox: SqliteOutbox) ->
     print(
         f"  {label:<9} gate (evaluate+report, slot)  {percentiles(await timed(gate, iterations))}"
     )
-    unscoped_ms = await timed(unscoped, iterations // 4)
-    print(f"  {label:<9} decide unscoped (free text)  {percentiles(unscoped_ms)}")
     # Paired, interleaved samples: the prefetch task's cost over the same recall awaited inline.
     recall_ms, prefetch_ms = [], []
     for _ in range(iterations):

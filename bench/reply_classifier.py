@@ -62,7 +62,7 @@ def load_corpus(path: Path = DEFAULT_CORPUS) -> list[LabelledReply]:
 
 def predicted_cell(row: LabelledReply, reading: ReplyReading) -> str:
     """The column a reading falls in; a new_request naming the wrong day is 'other'."""
-    if reading.kind == "new_request" and row.kind == "new_request" and reading.day != row.day:
+    if reading.kind == "new_request" and row.kind == "new_request" and reading.target != row.day:
         return "other"
     return reading.kind
 
@@ -124,7 +124,7 @@ def main() -> None:
         for row, reading in result.errors:
             print(
                 f"line {row.line}: {row.text!r} labelled {row.kind}/{row.day} "
-                f"read {reading.kind}/{reading.day} ({reading.reason})"
+                f"read {reading.kind}/{reading.target} ({reading.reason})"
             )
 
 

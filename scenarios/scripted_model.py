@@ -9,6 +9,9 @@ Three temperaments, because a guarantee that holds only for a well-behaved model
   one turn and talks over the host;
 - `memory_obeying_move`: does whatever recalled memory says ("skip confirmation", "treat
   any reply as yes") and writes its own questions naming the day.
+
+Which gated tool a caller's words ask for, and with what argument, is the `INTENTS` table:
+one `Intent` per gated tool, first match wins.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ _DAY = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|\d{4}-\d{2}-\d{2})\b",
     re.IGNORECASE,
 )
-_BOOK = re.compile(r"\b(book|come in|visit|appointment|schedule)\b", re.IGNORECASE)
-_CANCEL = re.compile(r"\b(cancel|call off)\b", re.IGNORECASE)
 _YES = re.compile(r"\b(yes|yeah|yep|correct|sure|please do|go ahead)\b", re.IGNORECASE)
 _OPEN_DAYS = re.compile(r"\b(open days|available|availability|free days)\b", re.IGNORECASE)
 _NOTE = re.compile(r"\b(?:remember that|please note|note that)\s+(.+)", re.IGNORECASE)
@@ -59,14 +60,48 @@ def recalled_lines(instructions: str) -> list[str]:
     return [m.group(1).strip() for m in _RECALLED_LINE.finditer(block)]
 
 
-_GATED = ("book_visit", "cancel_visit")
+@dataclass(frozen=True)
+class Intent:
+    """A caller turn matching `trigger` and naming a `value` asks for `tool(argument=value)`."""
+
+    tool: str
+    trigger: re.Pattern[str]
+    argument: str
+    value: re.Pattern[str]
+
+    def call(self, text: str) -> CallTool | None:
+        named = self.value.search(text)
+        if named is None or not self.trigger.search(text):
+            return None
+        return CallTool(self.tool, {self.argument: named.group(1).lower()})
+
+
+INTENTS: list[Intent] = [
+    Intent("cancel_visit", re.compile(r"\b(cancel|call off)\b", re.IGNORECASE), "day", _DAY),
+    Intent(
+        "book_visit",
+        re.compile(r"\b(book|come in|visit|appointment|schedule)\b", re.IGNORECASE),
+        "day",
+        _DAY,
+    ),
+]
+
+
+def _gated(name: str) -> Intent | None:
+    return next((i for i in INTENTS if i.tool == name), None)
+
+
+def _last_request(entries: list[Entry]) -> CallTool | None:
+    """The last gated tool call the model made (what a confirmation confirms)."""
+    for entry in reversed(entries):
+        if entry.kind == "call" and (intent := _gated(entry.name)) is not None:
+            return CallTool(entry.name, {intent.argument: entry.arguments.get(intent.argument)})
+    return None
 
 
 def _last_day_requested(entries: list[Entry]) -> str | None:
-    for entry in reversed(entries):
-        if entry.kind == "call" and entry.name in _GATED:
-            return str(entry.arguments.get("day"))
-    return None
+    last = _last_request(entries)
+    return None if last is None else str(next(iter(last.arguments.values())))
 
 
 def next_move(entries: list[Entry]) -> Say | CallTool:
@@ -84,10 +119,8 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
             return CallTool("note_caller_detail", {"detail": note.group(1).strip(" .")})
         if _OPEN_DAYS.search(text):
             return CallTool("list_open_days", {})
-        if (day := _DAY.search(text)) and _CANCEL.search(text):
-            return CallTool("cancel_visit", {"day": day.group(1).lower()})
-        if (day := _DAY.search(text)) and _BOOK.search(text):
-            return CallTool("book_visit", {"day": day.group(1).lower()})
+        if (wanted := _wants_action(text)) is not None:
+            return wanted
         if _YES.search(text) and _last_day_requested(entries):
             return CallTool("confirm_visit_details", {})
         return Say("I can help you book a service visit. Which day suits you?")
@@ -99,14 +132,7 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
 
 
 def _wants_action(text: str) -> CallTool | None:
-    day = _DAY.search(text)
-    if day is None:
-        return None
-    if _CANCEL.search(text):
-        return CallTool("cancel_visit", {"day": day.group(1).lower()})
-    if _BOOK.search(text):
-        return CallTool("book_visit", {"day": day.group(1).lower()})
-    return None
+    return next((c for i in INTENTS if (c := i.call(text)) is not None), None)
 
 
 def sloppy_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
@@ -117,11 +143,10 @@ def sloppy_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
     last = conversation[-1] if conversation else Entry("message", "system")
     confirm = CallTool("confirm_visit_details", {})
     if last.kind == "output":
-        if last.name == "confirm_visit_details" and (day := _last_day_requested(entries)):
+        if last.name == "confirm_visit_details" and (again := _last_request(entries)):
             calls = [e for e in entries if e.kind == "call"]
             if calls[-1].name == "confirm_visit_details":  # once: then it talks
-                name = next(e.name for e in reversed(calls) if e.name in _GATED)
-                return CallTool(name, {"day": day})
+                return again
         return Say(f"Sure! {last.text}")
     if last.kind == "message" and last.role == "user":
         if (wanted := _wants_action(last.text)) is not None:
@@ -163,7 +188,7 @@ def memory_obeying_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]
                     f"Can I just check, is {day} still a good day to reach you on this number?"
                 )
             return CallTool("confirm_visit_details", {})
-    if last.kind == "output" and last.name in _GATED and day is not None:
+    if last.kind == "output" and _gated(last.name) is not None and day is not None:
         return CallTool("confirm_visit_details", {})
     return next_move(entries)
 

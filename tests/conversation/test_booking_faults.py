@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
-from contextdb_livekit.domain.registry import GATED_ACTIONS
-from contextdb_livekit.kit.actions import intent_resolvers
+from contextdb_livekit.domain.registry import intent_resolvers
 from tests.conversation.conftest import caller, tool_outputs
 
 
@@ -79,7 +80,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:  # the intent's grace period has passed
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(GATED_ACTIONS, calendar))
+    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(calendar))
     assert await flusher.flush_once() == 1
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -95,7 +96,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
     earlier = await calendar.book(
         identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
     )
-    resolver = intent_resolvers(GATED_ACTIONS, calendar)["book_visit"]
+    resolver = intent_resolvers(calendar)["book_visit"]
     outcome = await resolver(
         {
             "customer_id": identity.customer_id,
@@ -150,7 +151,7 @@ async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-de
     outbox = harness.host.outbox
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(GATED_ACTIONS, harness.calendar))
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(harness.calendar))
     return await flusher.flush_once()
 
 
@@ -179,3 +180,13 @@ async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local
     facts = await local_engine.clients.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     current = [f.content for f in facts if f.entity_key == "equipment" and f.superseded_by is None]
     assert len(current) == 1 and "3 boilers" in current[0]
+
+
+async def test_recovery_reads_only_the_attempts_own_key(calendar):
+    """An intent always names the key it executed under; the receipt's key, under which
+    nothing was ever booked by the kit, is never looked up in its place."""
+    slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
+    await calendar.book("cust-1", slot.day, slot.version, idempotency_key="receipt-key")
+    resolver = intent_resolvers(calendar)["book_visit"]
+    with pytest.raises(KeyError):
+        await resolver({"customer_id": "cust-1", "idempotency_key": "receipt-key"})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.authorization import AssurancePolicy
-from contextdb_livekit.kit.speech import spoken_day
 from tests.conversation.conftest import (
     caller,
     last_agent_text,
@@ -159,7 +159,7 @@ async def test_unauthorised_actor_cannot_book(make_call, local_engine, calendar)
     harness = await make_call(identity)
     result = await harness.say("Book a visit on thursday")
     [text] = tool_outputs(result, "book_visit")
-    assert "can't change visits" in text
+    assert "can't make that change" in text
     assert await local_engine.decision_trail(identity.customer_id) == []
 
 

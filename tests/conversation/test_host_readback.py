@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.readback import readback_sentence
-from contextdb_livekit.kit.speech import spoken_day
 from scenarios.scripted_model import MODELS, CallTool, Say
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, next_weekday
 
@@ -89,7 +89,8 @@ async def test_a_yes_to_the_models_own_question_books_nothing(make_call, backend
     assert await harness.calendar.bookings_for(identity.customer_id) == []
     assert await harness.host.attestations.for_customer(identity.customer_id) == []
     # Not a dead end: the host read the request back again, and a yes to that books.
-    assert last_agent_text(harness.session) == readback_sentence("book a service visit", thursday)
+    read_back = readback_sentence(f"book a service visit on {spoken_day(thursday)}")
+    assert last_agent_text(harness.session) == read_back
     await harness.say("yes please")
     assert len(await harness.calendar.bookings_for(identity.customer_id)) == 1
 
@@ -100,7 +101,7 @@ async def test_the_models_copy_of_the_readback_is_not_the_readback(make_call, ba
     harness = await make_call(identity, backend=backend)
     thursday = next_weekday("thursday")
     await harness.say("book a visit on thursday")
-    harness.llm.script = [Say(readback_sentence("book a service visit", thursday))]
+    harness.llm.script = [Say(readback_sentence(f"book a service visit on {spoken_day(thursday)}"))]
     await harness.session.generate_reply(instructions="read it back")
     harness.llm.script = [CallTool("confirm_visit_details", {})]
     await harness.say("yes")

@@ -17,9 +17,9 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
@@ -41,7 +41,7 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         FaultyOutbox(SqliteOutbox(outbox_path), kill_at),  # type: ignore[arg-type]
         client,
-        gated_action_resolvers(calendar),
+        intent_resolvers(calendar),
         lease_s=1.0,
     )
     while await flusher.flush_once():

@@ -82,7 +82,7 @@ def test_a_request_is_the_only_evidence_and_starts_below_the_threshold():
     )
     assert (written.entity, written.attribute) == (
         "request",
-        "book_visit_on_2026_12_10_call_" + written.attribute[-10:],
+        "book_visit_2026_12_10_call_" + written.attribute[-10:],
     )
 
 

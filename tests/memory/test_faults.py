@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
 from contextdb_livekit.memory.local_engine import LocalEngine
@@ -255,7 +255,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     await outbox.record_intent(
         intent_key, "receipt", user_id,
         {"decision_id": booked.decision_id, "action_name": "book_visit", "customer_id": user_id,
-         "day": day.isoformat(), "intent": True},
+         "target": day.isoformat(), "host_key": intent_key, "intent": True},
     )  # fmt: skip
     booking = await calendar.book(user_id, day, 1, idempotency_key=intent_key)
 
@@ -267,7 +267,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     )  # fmt: skip
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     await asyncio.sleep(1.1)  # the dead flusher's leases expire
-    flusher = OutboxFlusher(outbox, engine_service, gated_action_resolvers(calendar))
+    flusher = OutboxFlusher(outbox, engine_service, intent_resolvers(calendar))
     while await flusher.flush_once():
         pass
     assert await outbox.items() == []

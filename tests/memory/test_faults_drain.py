@@ -1,4 +1,4 @@
-"""Draining without calls: `run_drain_loop` and `python -m contextdb_livekit.delivery.drain`
+"""Draining without calls: `run_drain_loop` and `python -m contextdb_livekit.worker.drain`
 (issue 11 #3)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.delivery.outbox import config_fingerprint
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.memory.errors import MemoryAuthError
 from contextdb_livekit.memory.models import receipt_idempotency_key
@@ -59,7 +60,7 @@ async def queue_work(settings: MemorySettings, user_id: str) -> str:
         "receipt",
         user_id,
         {"decision_id": orphan.decision_id, "action_name": "book_visit", "customer_id": user_id,
-         "day": DAY.isoformat(), "intent": True},
+         "host_key": f"book_visit:{orphan.decision_id}", "intent": True},
     )  # fmt: skip
     return orphan.decision_id
 
@@ -71,7 +72,9 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
     orphan = await queue_work(settings, user_id)
     calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
     try:
-        report = await run_drain_loop(settings, asyncio.Event(), calendar=calendar, once=True)
+        report = await run_drain_loop(
+            settings, asyncio.Event(), intent_resolvers(calendar), once=True
+        )
         assert (report.delivered, report.last_error) == (3, None)
         assert await SqliteOutbox(settings.outbox_path).items() == []
         client = await connect_local_engine(settings.local_path)
@@ -91,7 +94,7 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
 
 async def test_an_idle_drain_never_starts_the_engine(tmp_path: Path) -> None:
     settings = settings_in(tmp_path)
-    report = await run_drain_loop(settings, asyncio.Event(), once=True)
+    report = await run_drain_loop(settings, asyncio.Event(), {}, once=True)
     assert (report.delivered, report.passes, report.last_error) == (0, 1, None)
     assert not socket_path_for(settings.local_path.resolve()).exists()
 
@@ -108,7 +111,7 @@ async def test_rows_parked_for_configuration_are_redriven_under_a_new_key(
     new = settings_in(tmp_path)  # the operator fixed the configuration (here: local engine)
     assert config_fingerprint(new) != config_fingerprint(old)
     try:
-        report = await run_drain_loop(new, asyncio.Event(), once=True)
+        report = await run_drain_loop(new, asyncio.Event(), {}, once=True)
         assert report.delivered == 1
         assert await outbox.items() == []
     finally:
@@ -122,7 +125,7 @@ async def test_drain_loop_survives_an_unreachable_backend(tmp_path: Path, user_i
     outbox = SqliteOutbox.for_settings(settings)
     await outbox.put("facts:x", "remember_many", user_id,
                      {"facts": [caller_said("x y z").as_item()]}, hold=False)  # fmt: skip
-    report = await run_drain_loop(settings, asyncio.Event(), once=True)
+    report = await run_drain_loop(settings, asyncio.Event(), {}, once=True)
     assert report.delivered == 0
     [row] = await outbox.items()
     assert (row.state, row.attempts) == ("pending", 1)
@@ -133,7 +136,7 @@ def drain_env(tmp_path: Path) -> dict[str, str]:
     return {
         "PATH": os.environ["PATH"],
         "HOME": str(tmp_path),
-        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
         "CONTEXTDB_LOCAL_PATH": str(tmp_path / "memory.sqlite3"),
         "MEMORY_OUTBOX_PATH": str(tmp_path / "outbox.sqlite3"),
         "CALENDAR_LOCAL_PATH": str(tmp_path / "calendar.sqlite3"),
@@ -146,13 +149,13 @@ async def test_drain_process_once_and_long_running(tmp_path: Path, user_id: str)
     try:
         once = await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "contextdb_livekit.delivery.drain", "--once"],
+            [sys.executable, "-m", "contextdb_livekit.worker.drain", "--once"],
             cwd=tmp_path, env=drain_env(tmp_path), capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert once.returncode == 0, once.stderr
         assert "delivered 3 row(s)" in once.stdout
         proc = subprocess.Popen(
-            [sys.executable, "-m", "contextdb_livekit.delivery.drain",
+            [sys.executable, "-m", "contextdb_livekit.worker.drain",
              "--interval-s", "0.2", "--stop-budget-s", "2"],
             cwd=tmp_path, env=drain_env(tmp_path), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,

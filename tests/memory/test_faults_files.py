@@ -14,6 +14,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from contextdb_livekit.memory.errors import MemoryUnavailable, OutboxUnavailable
 from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from tests.memory.support import day_slot
 
 ROOT = Path(__file__).resolve().parents[2]
 GARBAGE = bytes(range(256)) * 64
@@ -134,7 +136,7 @@ async def test_garbage_ledger_is_moved_aside_and_the_engine_opens(tmp_path: Path
     with caplog.at_level(logging.ERROR, logger="contextdb_livekit.stores.sqlite.connection"):
         engine = await open_engine(db_path)
     try:
-        decision = await engine.evaluate_action("cust-1", "book")
+        decision = await engine.evaluate_action("cust-1", "book", slot=day_slot(date(2026, 12, 10)))
         assert decision.outcome == "abstain"
     finally:
         await engine.close()

@@ -18,9 +18,9 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
-from contextdb_livekit.delivery.drain import gated_action_resolvers
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
@@ -282,7 +282,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
-    resolvers = gated_action_resolvers(calendar)
+    resolvers = intent_resolvers(calendar)
     decisions = []
     for _ in range(2):
         decision = await local_engine.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))
@@ -291,8 +291,8 @@ async def test_intent_is_resolved_by_this_attempts_key(
             receipt_idempotency_key(decision.decision_id),
             "receipt",
             user_id,
-            {**receipt_row(decision.decision_id), "customer_id": user_id, "day": DAY.isoformat(),
-             "intent": True},
+            {**receipt_row(decision.decision_id), "customer_id": user_id,
+             "host_key": receipt_idempotency_key(decision.decision_id), "intent": True},
         )  # fmt: skip
     # The first attempt died before booking; the second after booking (under its key).
     booked = await calendar.book(

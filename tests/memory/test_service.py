@@ -115,7 +115,7 @@ async def test_disabled_memory_fails_closed(monkeypatch):
     monkeypatch.setenv("MEMORY_ENABLED", "false")
     backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
     with pytest.raises(MemoryUnavailable, match="disabled"):
-        await backend.evaluate_action("cust-1", "book")
+        await backend.evaluate_action("cust-1", "book", slot=day_slot(date(2026, 12, 10)))
 
 
 @pytest.mark.parametrize(

@@ -44,12 +44,8 @@ def faketime(offset: str) -> list[str]:
 
 def clock_env(**extra: str) -> dict[str, str]:
     # Monotonic time stays real: asyncio's timers keep working under the shifted clock.
-    return {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join((str(ROOT), str(ROOT / "src"))),
-        "FAKETIME_DONT_FAKE_MONOTONIC": "1",
-        **extra,
-    }
+    path = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    return {**os.environ, "PYTHONPATH": path, "FAKETIME_DONT_FAKE_MONOTONIC": "1", **extra}
 
 
 def facts_payload(i: int) -> dict:
@@ -57,7 +53,7 @@ def facts_payload(i: int) -> dict:
 
 
 def drain_once(env: dict[str, str], cwd: Path, offset: str | None) -> str:
-    argv = [sys.executable, "-m", "contextdb_livekit.delivery.drain", "--once"]
+    argv = [sys.executable, "-m", "contextdb_livekit.worker.drain", "--once"]
     done = subprocess.run(
         (faketime(offset) if offset else []) + argv,
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180,
@@ -142,7 +138,7 @@ async def test_a_host_330_s_ahead_that_dies_holding_leases_strands_nothing(
 async def test_the_local_outbox_survives_a_jump_of_minutes(
     tmp_path: Path, user_id: str, offset: str
 ) -> None:
-    """One host: rows written on the real clock; `delivery.drain --once` with the clock
+    """One host: rows written on the real clock; `worker.drain --once` with the clock
     shifted. Due rows go out at once; a row backing off 2 s is not held back by the jump."""
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     for i in range(ROWS):

@@ -19,6 +19,7 @@ import asyncpg
 
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.domain.calendar import LocalCalendar
+from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
@@ -150,7 +151,7 @@ async def test_a_killed_hosts_queued_rows_are_delivered_by_the_other(
             run_drain_loop(
                 settings,
                 stop,
-                calendar=LocalCalendar(tmp_path / "calendar.sqlite3"),
+                intent_resolvers(LocalCalendar(tmp_path / "calendar.sqlite3")),
                 interval_s=0.2,
             ),
             until_empty(),

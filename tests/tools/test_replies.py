@@ -13,10 +13,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.reply_classifier import KINDS, load_corpus, score
-from contextdb_livekit.domain import replies
-from contextdb_livekit.domain.booking import BOOK_VISIT
-from contextdb_livekit.domain.cancellation import CANCEL_VISIT
+from contextdb_livekit.domain import visit_day
+from contextdb_livekit.domain.booking import BOOKING_WORDS
+from contextdb_livekit.domain.cancellation import CANCELLING_WORDS
 from contextdb_livekit.domain.replies import ActionWords, ReplyReading, classify_reply
+from contextdb_livekit.kit import replies
 
 THU = date(2026, 12, 10)  # "a service visit on Thursday 10 December?"
 CORPUS = load_corpus()
@@ -52,7 +53,7 @@ def test_corpus_yes_recall_at_least_95_percent() -> None:
 def test_corpus_new_requests_name_the_labelled_day() -> None:
     rows = [r for r in CORPUS if r.kind == "new_request"]
     readings = [(r, classify_reply(r.text, offered=r.offered)) for r in rows]
-    wrong = [(r.text, x) for r, x in readings if (x.kind, x.day) != ("new_request", r.day)]
+    wrong = [(r.text, x) for r, x in readings if (x.kind, x.target) != ("new_request", r.day)]
     assert len(wrong) <= len(rows) * 0.05, wrong
 
 
@@ -202,24 +203,24 @@ def test_not_a_clean_answer(text: str) -> None:
 def test_today_and_tomorrow_resolve_only_with_today() -> None:
     # Offered tomorrow: "tomorrow" is that day when we know today, else a request to check.
     assert kind("yes tomorrow", offered=THU, today=date(2026, 12, 9)) == "yes"
-    assert classify_reply("yes tomorrow", offered=THU).day == "tomorrow"
+    assert classify_reply("yes tomorrow", offered=THU).target == "tomorrow"
     assert kind("yes today", offered=THU, today=THU) == "yes"
-    assert classify_reply("yes today", offered=THU, today=date(2026, 12, 9)).day == "today"
+    assert classify_reply("yes today", offered=THU, today=date(2026, 12, 9)).target == "today"
     after = classify_reply("the day after tomorrow", offered=THU, today=date(2026, 12, 3))
     assert after == ReplyReading("new_request", "2026-12-05", after.reason)
     assert kind("the day after tomorrow", offered=THU) == "other"  # unresolvable
 
 
 def test_dates_resolve_to_the_nearest_and_never_the_past() -> None:
-    day = classify_reply("january 5th", offered=THU).day
+    day = classify_reply("january 5th", offered=THU).target
     assert day == "2027-01-05"  # next January, not last
-    assert classify_reply("the 8th", offered=THU).day == "2026-12-08"
-    assert classify_reply("the 3rd", offered=THU, today=date(2026, 12, 5)).day == "2027-01-03"
-    assert classify_reply("the 31st", offered=date(2026, 11, 10)).day == "2026-10-31"
+    assert classify_reply("the 8th", offered=THU).target == "2026-12-08"
+    assert classify_reply("the 3rd", offered=THU, today=date(2026, 12, 5)).target == "2027-01-03"
+    assert classify_reply("the 31st", offered=date(2026, 11, 10)).target == "2026-10-31"
     offered_jan = date(2027, 1, 5)
     assert kind("yes the fifth", offered=offered_jan) == "yes"
     assert kind("yes 5 january 2027", offered=offered_jan) == "yes"
-    assert classify_reply("yes 5 january 2028", offered=offered_jan).day == "2028-01-05"
+    assert classify_reply("yes 5 january 2028", offered=offered_jan).target == "2028-01-05"
 
 
 def test_impossible_dates_are_not_yes() -> None:
@@ -230,7 +231,7 @@ def test_impossible_dates_are_not_yes() -> None:
 
 def test_without_an_offer_any_named_day_is_a_request() -> None:
     assert kind("yes", offered=None) == "yes"
-    assert classify_reply("yes thursday", offered=None).day == "thursday"
+    assert classify_reply("yes thursday", offered=None).target == "thursday"
 
 
 def test_bad_input() -> None:
@@ -263,16 +264,17 @@ def test_adding_not_or_no_never_makes_a_yes(row, neg: str, data) -> None:  # typ
     assert kind(text, offered=row.offered) != "yes", text
 
 
-_VOCAB = {w for key in replies._LEXICON for w in key} | {*replies._WEEKDAYS, *replies._MONTHS}
+_VOCAB = {w for key in replies._LEXICON for w in key} | {*visit_day._WEEKDAYS, *visit_day._MONTHS}
 
 
 @settings(max_examples=300, deadline=None)
 @given(row=st.sampled_from(YES_ROWS), word=st.from_regex(r"[a-z]{3,9}", fullmatch=True))
 def test_unrelated_content_after_a_yes_is_not_a_yes(row, word: str) -> None:  # type: ignore[no-untyped-def]
     # "yes still at elm road": a yes followed by something the vocabulary doesn't know.
-    tokens = replies._tokens(replies._normalize(word))  # "uuh" normalises to the filler "uh"
+    # "uuh" normalises to the filler "uh"
+    tokens = replies._tokens(replies._normalize(word, visit_day.VISIT_DAY))
     assume(not any(t in _VOCAB for t in tokens))
-    assume(not replies._day_number(tokens, 0, ordinal_only=False))
+    assume(not visit_day._day_number(tokens, 0, ordinal_only=False))
     assert kind(f"{row.text} {word}", offered=row.offered) != "yes"
 
 
@@ -294,7 +296,7 @@ def test_a_yes_turned_question_is_not_a_yes(row) -> None:  # type: ignore[no-unt
 def test_any_text_gives_a_well_formed_reading(text: str, offered, today) -> None:  # type: ignore[no-untyped-def]
     reading = classify_reply(text, offered=offered, today=today)
     assert reading.kind in KINDS
-    assert (reading.day is not None) == (reading.kind == "new_request")
+    assert (reading.target is not None) == (reading.kind == "new_request")
     assert reading.reason
 
 
@@ -333,7 +335,7 @@ def test_a_different_weekday_inserted_anywhere_in_a_yes_is_never_a_yes() -> None
 # policy as reply_corpus.tsv; all sentences are the project's own (a tuning set).
 
 ACTION_CORPUS = Path(__file__).with_name("reply_corpus_actions.tsv")
-ACTIONS = {"book": BOOK_VISIT.words, "cancel": CANCEL_VISIT.words}
+ACTIONS = {"book": BOOKING_WORDS, "cancel": CANCELLING_WORDS}
 OTHER_ACTION = {"book": "cancel", "cancel": "book"}
 
 
@@ -377,7 +379,7 @@ def read(text: str, action: str, offered: date | None = THU) -> ReplyReading:
 def cell(row: ActionReply) -> str:
     """What the reader said, where a new_request naming the wrong day counts as 'other'."""
     reading = read(row.text, row.action)
-    if reading.kind == "new_request" and row.kind == "new_request" and reading.day != row.day:
+    if reading.kind == "new_request" and row.kind == "new_request" and reading.target != row.day:
         return "other"
     return reading.kind
 
@@ -439,7 +441,7 @@ def test_action_corpus_loader_rejects_malformed_rows(tmp_path) -> None:  # type:
 
 
 def test_the_booking_words_keep_the_original_corpus_reading() -> None:
-    # BOOK_VISIT's words only add to the vocabulary the original (booking) corpus was read with.
+    # BOOKING_WORDS only add to the vocabulary the original (booking) corpus was read with.
     readings = [
         (r, classify_reply(r.text, offered=r.offered, action=ACTIONS["book"])) for r in CORPUS
     ]
@@ -573,7 +575,12 @@ def _concord_insertion(action: str, neg: str, words: list[str], at: int) -> bool
     vocab = replies._vocabulary(ACTIONS[action])
     starts = [at, at - 1] if at and words[at - 1].strip(",.").lower() == "no" else [at]
     for start in starts:
-        tokens = [t for t in replies._tokens(replies._normalize(" ".join(words[start:])))]
+        tokens = [
+            t
+            for t in replies._tokens(
+                replies._normalize(" ".join(words[start:]), visit_day.VISIT_DAY)
+            )
+        ]
         tokens = [t for t in tokens if t != "|"]
         if any(tuple(tokens[k : k + len(p)]) == p for p in vocab.negative_forms for k in range(3)):
             return True
@@ -638,9 +645,9 @@ _ACTION_VOCAB = (
 @settings(max_examples=300, deadline=None)
 @given(row=st.sampled_from(ACTION_YES_ROWS), word=st.from_regex(r"[a-z]{3,9}", fullmatch=True))
 def test_unrelated_content_after_an_action_yes_is_not_a_yes(row, word: str) -> None:  # type: ignore[no-untyped-def]
-    tokens = replies._tokens(replies._normalize(word))
+    tokens = replies._tokens(replies._normalize(word, visit_day.VISIT_DAY))
     assume(not any(t in _ACTION_VOCAB for t in tokens))
-    assume(not replies._day_number(tokens, 0, ordinal_only=False))
+    assume(not visit_day._day_number(tokens, 0, ordinal_only=False))
     assert read(f"{row.text} {word}", row.action).kind != "yes"
 
 

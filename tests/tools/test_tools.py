@@ -20,7 +20,7 @@ from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
-from contextdb_livekit.domain.calendar import CalendarUnavailable
+from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.domain.registry import build_call_tools
 from contextdb_livekit.kit.context import MAX_NOTES, CallContext, HostServices
@@ -51,10 +51,13 @@ class FakeRunContext:
         self.interruptions_disallowed += 1
 
 
-def open_call(tmp_path: Path, backend, identity) -> Call:  # type: ignore[no-untyped-def]
+def open_call(tmp_path: Path, backend, identity, wrap=None) -> Call:  # type: ignore[no-untyped-def]
+    """`wrap`: what the call's actions see instead of the local calendar (they close over it)."""
     host = HostServices.local(
         tmp_path, backend, memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=500)
     )
+    if wrap is not None:
+        host.calendar = wrap(host.calendar)
     return Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
 
 
@@ -187,15 +190,16 @@ class AuthorizationDown:
 
 async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_engine):
     identity = caller()
-    call = open_call(tmp_path, local_engine, identity)
-    call.context.host.calendar = AuthorizationDown(call.context.host.calendar)
+    call = open_call(tmp_path, local_engine, identity, wrap=AuthorizationDown)
     text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
-    assert text == "The booking system is not answering. Apologise and offer to try again."
+    assert text == "The system that does this is not answering. Apologise and offer to try again."
     assert await local_engine.decision_trail(identity.customer_id) == []
 
 
-def test_unverified_caller_gets_only_ungated_tools():
-    assert [t.info.name for t in build_call_tools(None)] == ["list_open_days"]
+def test_unverified_caller_gets_only_ungated_tools(tmp_path):
+    assert [t.info.name for t in build_call_tools(None, LocalCalendar(tmp_path / "c.sqlite3"))] == [
+        "list_open_days"
+    ]
 
 
 def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
@@ -245,21 +249,22 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
 async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, local_engine):
     """LiveKit's rule: no barge-in may cut a consequential tool between decision and effect."""
     identity = caller()
-    call = open_call(tmp_path, local_engine, identity)
     events: list[str] = []
-    ctx = FakeRunContext(call.context)
-    ctx.disallow_interruptions = lambda: events.append("disallowed")  # type: ignore[method-assign]
-    inner = call.context.host.calendar
 
     class Recording:
+        def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+            self.inner = inner
+
         def __getattr__(self, name):  # type: ignore[no-untyped-def]
-            return getattr(inner, name)
+            return getattr(self.inner, name)
 
         async def book(self, *args, **kwargs):  # type: ignore[no-untyped-def]
             events.append("book")
-            return await inner.book(*args, **kwargs)
+            return await self.inner.book(*args, **kwargs)
 
-    call.context.host.calendar = Recording()
+    call = open_call(tmp_path, local_engine, identity, wrap=Recording)
+    ctx = FakeRunContext(call.context)
+    ctx.disallow_interruptions = lambda: events.append("disallowed")  # type: ignore[method-assign]
     book = tools_of(call)["book_visit"]
     await book(ctx, "thursday")  # abstain → ask
     offer = call.context.offer
@@ -273,22 +278,24 @@ async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, loc
 async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, local_engine):
     """Every retry of one yes reuses one key, so the booking system dedupes a retry whose
     first attempt landed unseen; a key made fresh per attempt would book twice."""
+    from contextdb_livekit.domain.visit_day import VISIT_DAY
     from contextdb_livekit.kit.actions import host_key
 
     identity = caller()
-    call = open_call(tmp_path, local_engine, identity)
-    inner = call.context.host.calendar
     keys: list[str] = []
 
     class Recording:
+        def __init__(self, inner) -> None:  # type: ignore[no-untyped-def]
+            self.inner = inner
+
         def __getattr__(self, name):  # type: ignore[no-untyped-def]
-            return getattr(inner, name)
+            return getattr(self.inner, name)
 
         async def book(self, *args, idempotency_key: str, **kwargs):  # type: ignore[no-untyped-def]
             keys.append(idempotency_key)
-            return await inner.book(*args, idempotency_key=idempotency_key, **kwargs)
+            return await self.inner.book(*args, idempotency_key=idempotency_key, **kwargs)
 
-    call.context.host.calendar = Recording()
+    call = open_call(tmp_path, local_engine, identity, wrap=Recording)
     book = tools_of(call)["book_visit"]
     ctx = FakeRunContext(call.context)
     await book(ctx, "thursday")
@@ -297,4 +304,5 @@ async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, loca
     for memory_id in offer.memory_ids:
         await local_engine.confirm(identity.customer_id, memory_id)
     await book(ctx, "thursday")
-    assert keys == [host_key("book_visit", identity.customer_id, offer.day, list(offer.memory_ids))]
+    key = VISIT_DAY.key(offer.target)
+    assert keys == [host_key("book_visit", identity.customer_id, key, list(offer.memory_ids))]

@@ -3,16 +3,18 @@
 A host whose calls have ended (or that is idle, or scaled down to one process) still
 delivers what it queued. Two ways to run it, same code:
 
-    python -m contextdb_livekit.delivery.drain         # long-running; SIGTERM/SIGINT stop it
-    python -m contextdb_livekit.delivery.drain --once  # deliver what is due now, print counts
+    python -m contextdb_livekit.worker.drain         # long-running; SIGTERM/SIGINT stop it
+    python -m contextdb_livekit.worker.drain --once  # deliver what is due now, print counts
 
-or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop))`.
+or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop,
+resolvers))`. This module knows no domain: the crash-recovery resolvers (one per gated
+action) come from whoever composes the process (`worker.drain` takes the domain registry's).
 
 It opens the memory backend only when a row is due, so an idle drain never starts (or keeps
 alive) the local engine process. With DATABASE_URL it also moves this host's spilled rows
 (written while Postgres did not answer, `delivery.spill`) into the shared outbox once it is
-back. Intents left by a crashed call are resolved through the calendar by the attempt's own
-idempotency key.
+back. Intents left by a crashed call are resolved through the host system by the attempt's
+own idempotency key.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.spill import open_outbox
-from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, build_calendar
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import MemoryLayerError, OutboxUnavailable
 from contextdb_livekit.memory.factory import open_memory_backend
@@ -50,15 +52,8 @@ class DrainReport:
     swept: int = 0
 
 
-def gated_action_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
-    """Every declared gated action's crash-recovery resolver (`tools.GATED_ACTIONS`).
-
-    Imported here, not at module level: the memory layer does not depend on the tools, only
-    the drain process needs to know which actions exist."""
-    from contextdb_livekit.domain.registry import GATED_ACTIONS
-    from contextdb_livekit.kit.actions import intent_resolvers
-
-    return intent_resolvers(GATED_ACTIONS, calendar)
+# Opens what the resolvers need (e.g. the booking system's client) and closes it after.
+Recovery = Callable[[], AbstractAsyncContextManager[Mapping[str, IntentResolver]]]
 
 
 async def drain_due(
@@ -82,15 +77,14 @@ async def drain_due(
 async def run_drain_loop(
     settings: MemorySettings,
     stop: asyncio.Event,
+    resolvers: Mapping[str, IntentResolver],
     *,
-    calendar: CalendarClient | None = None,
-    resolvers: Mapping[str, IntentResolver] | None = None,
     interval_s: float = 2.0,
     once: bool = False,
     **flusher_kwargs: Any,
 ) -> DrainReport:
     """Deliver due rows every `interval_s` until `stop` is set (or once). Never raises for
-    a backend, calendar or outbox fault: it logs, waits and tries again."""
+    a backend, host-system or outbox fault: it logs, waits and tries again."""
     report = DrainReport()
     if not settings.enabled:
         log.info("memory disabled; nothing to drain")
@@ -104,9 +98,6 @@ async def run_drain_loop(
         if database is not None and settings.backend_name == "postgres"
         else None
     )
-    own_calendar = calendar is None
-    calendar = calendar if calendar is not None else build_calendar(CalendarSettings())
-    resolvers = resolvers or gated_action_resolvers(calendar)
     backend: MemoryBackend | None = None
     try:
         while not stop.is_set():
@@ -139,22 +130,26 @@ async def run_drain_loop(
         if backend is not None:
             with contextlib.suppress(Exception):
                 await backend.close()
-        if own_calendar:
-            with contextlib.suppress(Exception):
-                await calendar.aclose()
         if database is not None:
             await database.close()
     return report
 
 
-async def _main(args: argparse.Namespace) -> int:
+async def _main(args: argparse.Namespace, recovery: Recovery) -> int:
+    async with recovery() as resolvers:
+        return await _drain_until_stopped(args, resolvers)
+
+
+async def _drain_until_stopped(
+    args: argparse.Namespace, resolvers: Mapping[str, IntentResolver]
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     settings = MemorySettings()
     task = asyncio.create_task(
-        run_drain_loop(settings, stop, interval_s=args.interval_s, once=args.once)
+        run_drain_loop(settings, stop, resolvers, interval_s=args.interval_s, once=args.once)
     )
     if not args.once:
         where = "the shared Postgres" if settings.database_url else settings.outbox_path
@@ -178,22 +173,16 @@ async def _main(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m contextdb_livekit.delivery.drain",
-        description=(__doc__ or "").splitlines()[0],
-    )
+def main(argv: list[str] | None, *, recovery: Recovery, prog: str) -> int:
+    """The drain process; `recovery` is the composition root's (see `worker.drain`)."""
+    parser = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     parser.add_argument("--interval-s", type=float, default=2.0)
     parser.add_argument("--stop-budget-s", type=float, default=5.0)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        return asyncio.run(_main(args))
+        return asyncio.run(_main(args, recovery))
     except ValueError as exc:  # settings that do not validate
         print(f"invalid settings: {exc}", file=sys.stderr)
         return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

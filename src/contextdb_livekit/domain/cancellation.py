@@ -8,199 +8,208 @@ cancellation's own idempotency key.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any
 
 from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool
+from livekit.agents.llm import FunctionTool, ToolResult
 
+from contextdb_livekit.domain.booking import visit_record
 from contextdb_livekit.domain.calendar import Booking, CalendarClient, SlotUnavailable
-from contextdb_livekit.domain.replies import ActionWords
+from contextdb_livekit.domain.facts import conflict_reason
+from contextdb_livekit.domain.visit_day import VISIT_DAY, spoken_day
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import (
     Attempt,
     GatedAction,
+    GatedTool,
     Outcome,
-    attempt_key,
+    Resolution,
     run_gated_action,
 )
-from contextdb_livekit.kit.context import CallContext, CallOutcomeEntry
-from contextdb_livekit.kit.speech import spoken_day
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.kit.replies import ActionWords
+
+# How a caller names cancelling in the answer to the read-back (kit.replies): "scrap it",
+# "we don't need it anymore" agree; "keep it", "still need it" refuse; "don't cancel it" is
+# a negated action, so no.
+CANCELLING_WORDS = ActionWords(
+    agree=(
+        # "cancel", "cancel it", "cancel that", "scrap it" are refusals of a booking
+        # read-back; declared here, they agree.
+        "cancel",
+        "cancel it",
+        "cancel that",
+        "cancel away",
+        "cancellation",
+        "cancelling",
+        "get it cancelled",
+        "have it cancelled",
+        "want it cancelled",
+        "need it cancelled",
+        "like it cancelled",
+        "still want it cancelled",
+        "still need it cancelled",
+        "scrap",
+        "scrap it",
+        "scrap that",
+        "scratch it",
+        "bin it",
+        "ditch it",
+        "drop it",
+        "dump it",
+        "axe it",
+        "kill it",
+        "wipe it",
+        "remove it",
+        "delete it",
+        "knock it on the head",
+        "call it off",
+        "get rid",
+        "get rid of",
+        "get rid of it",
+        "take it off",
+        "take it out",
+        "take me off",
+        "take us off",
+        "take it off the list",
+        "take me off the list",
+        "take us off the list",
+        "strike it off",
+        "cross it off",
+        # Agreeing by saying the visit is not needed.
+        "don't need it",
+        "don't need anyone",
+        "don't need anybody",
+        "no longer need it",
+        "won't need it",
+        "won't be needing it",
+        "don't want it",
+        "no longer want it",
+        "not needed",
+        "no longer needed",
+        "not required",
+        "no longer required",
+        "no need for it",
+        "fixed",
+        "all fixed",
+        "fixed itself",
+        "got it fixed",
+        "had it fixed",
+        "it's fixed",
+        "sorted",
+        "all sorted",
+        "sorted itself out",
+        "sorted it",
+        "got it sorted",
+        "had it sorted",
+        "it's sorted",
+        # Spanish, French, German (accents are stripped before matching).
+        "cancelar",
+        "cancela",
+        "cancelalo",
+        "annuler",
+        "annulez",
+        "stornieren",
+        "absagen",
+    ),
+    refuse=(
+        "keep",
+        "keep it",
+        "leave it",
+        "hang on to it",
+        "hold on to it",
+        "hold onto it",
+        "hang onto it",
+        "stick with it",
+        "still need",
+        "still want",
+        "still needed",
+        "need it",
+        "want it",
+        "need someone",
+        "go ahead with the visit",
+        "go ahead with the appointment",
+        "go ahead with the booking",
+        "still go ahead",
+    ),
+)
 
 
-async def _booking_on(call: CallContext, customer_id: str, day: date) -> Booking | None:
-    for booking in await call.host.calendar.bookings_for(customer_id):
-        if booking.day == day:
-            return booking
-    return None
+def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
+    async def booking_on(customer_id: str, day: date) -> Booking | None:
+        for booking in await calendar.bookings_for(customer_id):
+            if booking.day == day:
+                return booking
+        return None
 
+    async def precheck(identity: CallerIdentity, day: date) -> str | None:
+        if await booking_on(identity.customer_id, day) is None:
+            return f"There is no visit booked on {spoken_day(day)}, so there is nothing to cancel."
+        return None
 
-async def _precheck(call: CallContext, identity: CallerIdentity, day: date) -> str | None:
-    if await _booking_on(call, identity.customer_id, day) is None:
-        return f"There is no visit booked on {spoken_day(day)}, so there is nothing to cancel."
-    return None
+    async def authorize(identity: CallerIdentity, day: date) -> bool:
+        slot = await calendar.get_slot(day)
+        return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
 
-
-async def _execute(attempt: Attempt) -> Outcome:
-    calendar = attempt.call.host.calendar
-    booking = await _booking_on(attempt.call, attempt.identity.customer_id, attempt.day)
-    if booking is None:
-        # Already gone: a replay of our own cancellation answers with the original result.
-        replay = await calendar.cancellation_for_key(attempt.host_key)
-        if replay is None:
+    async def execute(attempt: Attempt[date]) -> Outcome:
+        booking = await booking_on(attempt.identity.customer_id, attempt.target)
+        if booking is None:
+            # Already gone: a replay of our own cancellation answers with the original result.
+            replay = await calendar.cancellation_for_key(attempt.host_key)
+            if replay is None:
+                return Outcome(
+                    "failed",
+                    f"There is no visit on {spoken_day(attempt.target)} any more.",
+                    error_code="nothing_to_cancel",
+                )
+            booking = replay
+        try:
+            cancelled = await calendar.cancel(
+                attempt.identity.customer_id, booking.booking_id, idempotency_key=attempt.host_key
+            )
+        except SlotUnavailable:
             return Outcome(
                 "failed",
-                f"There is no visit on {spoken_day(attempt.day)} any more.",
+                "That visit could not be found to cancel.",
                 error_code="nothing_to_cancel",
             )
-        booking = replay
-    try:
-        cancelled = await calendar.cancel(
-            attempt.identity.customer_id, booking.booking_id, idempotency_key=attempt.host_key
-        )
-    except SlotUnavailable:
         return Outcome(
-            "failed", "That visit could not be found to cancel.", error_code="nothing_to_cancel"
+            "succeeded",
+            f"Cancelled the visit on {spoken_day(attempt.target)} "
+            f"(reference {cancelled.booking_id}).",
+            external_ref=cancelled.booking_id,
         )
-    return Outcome(
-        "succeeded",
-        f"Cancelled the visit on {spoken_day(attempt.day)} (reference {cancelled.booking_id}).",
-        external_ref=cancelled.booking_id,
+
+    async def resolve(host_key: str) -> Resolution:
+        cancelled = await calendar.cancellation_for_key(host_key)
+        if cancelled is not None:
+            return Resolution(True, external_ref=cancelled.booking_id)
+        return Resolution(False, error_code="interrupted_before_cancelling")
+
+    return GatedAction(
+        name="cancel_visit",
+        phrase="cancel the service visit",
+        target=VISIT_DAY,
+        words=CANCELLING_WORDS,
+        precheck=precheck,
+        authorize=authorize,
+        execute=execute,
+        resolve=resolve,
+        remember=lambda attempt, outcome: visit_record("visit_cancelled", attempt, outcome),
+        caution=conflict_reason,
     )
 
 
-async def _resolve(calendar: CalendarClient, payload: dict[str, Any]) -> dict[str, Any]:
-    cancelled = await calendar.cancellation_for_key(attempt_key(payload))
-    if cancelled is not None:
-        return {"status": "succeeded", "external_ref": cancelled.booking_id}
-    return {"status": "failed", "error_code": "interrupted_before_cancelling"}
-
-
-def _remember(attempt: Attempt, outcome: Outcome) -> None:
-    attempt.call.cancelled.append(CallOutcomeEntry(attempt.day, outcome.external_ref or ""))
-
-
-CANCEL_VISIT = GatedAction(
-    name="cancel_visit",
-    phrase="cancel the service visit",
-    # How a caller names cancelling in the answer to the read-back (domain.replies): "scrap
-    # it", "we don't need it anymore" agree; "keep it", "still need it" refuse; "don't
-    # cancel it" is a negated action, so no.
-    words=ActionWords(
-        agree=(
-            # "cancel", "cancel it", "cancel that", "scrap it" are refusals of a booking
-            # read-back; declared here, they agree.
-            "cancel",
-            "cancel it",
-            "cancel that",
-            "cancel away",
-            "cancellation",
-            "cancelling",
-            "get it cancelled",
-            "have it cancelled",
-            "want it cancelled",
-            "need it cancelled",
-            "like it cancelled",
-            "still want it cancelled",
-            "still need it cancelled",
-            "scrap",
-            "scrap it",
-            "scrap that",
-            "scratch it",
-            "bin it",
-            "ditch it",
-            "drop it",
-            "dump it",
-            "axe it",
-            "kill it",
-            "wipe it",
-            "remove it",
-            "delete it",
-            "knock it on the head",
-            "call it off",
-            "get rid",
-            "get rid of",
-            "get rid of it",
-            "take it off",
-            "take it out",
-            "take me off",
-            "take us off",
-            "take it off the list",
-            "take me off the list",
-            "take us off the list",
-            "strike it off",
-            "cross it off",
-            # Agreeing by saying the visit is not needed.
-            "don't need it",
-            "don't need anyone",
-            "don't need anybody",
-            "no longer need it",
-            "won't need it",
-            "won't be needing it",
-            "don't want it",
-            "no longer want it",
-            "not needed",
-            "no longer needed",
-            "not required",
-            "no longer required",
-            "no need for it",
-            "fixed",
-            "all fixed",
-            "fixed itself",
-            "got it fixed",
-            "had it fixed",
-            "it's fixed",
-            "sorted",
-            "all sorted",
-            "sorted itself out",
-            "sorted it",
-            "got it sorted",
-            "had it sorted",
-            "it's sorted",
-            # Spanish, French, German (accents are stripped before matching).
-            "cancelar",
-            "cancela",
-            "cancelalo",
-            "annuler",
-            "annulez",
-            "stornieren",
-            "absagen",
-        ),
-        refuse=(
-            "keep",
-            "keep it",
-            "leave it",
-            "hang on to it",
-            "hold on to it",
-            "hold onto it",
-            "hang onto it",
-            "stick with it",
-            "still need",
-            "still want",
-            "still needed",
-            "need it",
-            "want it",
-            "need someone",
-            "go ahead with the visit",
-            "go ahead with the appointment",
-            "go ahead with the booking",
-            "still go ahead",
-        ),
-    ),
-    precheck=_precheck,
-    execute=_execute,
-    resolve=_resolve,
-    on_success=_remember,
-)
-
-
-def build_cancellation_tool(identity: CallerIdentity) -> FunctionTool:
-    async def cancel_visit(context: RunContext[CallContext], day: str) -> str:
+def build_cancellation_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
+    async def cancel_visit(context: RunContext[CallContext], day: str) -> str | ToolResult:
         """Cancel the caller's booked service visit on one day.
 
         Args:
             day: The day of the visit to cancel, as a weekday name, "tomorrow", or an ISO
                 date (YYYY-MM-DD). Nothing else.
         """
-        return await run_gated_action(CANCEL_VISIT, context, identity, day)
+        return await run_gated_action(action, context, identity, day)
 
     return function_tool(cancel_visit, name="cancel_visit")
+
+
+CANCELLATION = GatedTool(cancel_visit_action, build_cancellation_tool)

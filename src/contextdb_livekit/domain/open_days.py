@@ -6,8 +6,8 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.domain.calendar import CalendarUnavailable
+from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.speech import spoken_day
 
 MAX_DAYS = 5
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
+from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
 from contextdb_livekit.domain.calendar import CalendarSettings, build_calendar
@@ -17,7 +18,8 @@ from contextdb_livekit.domain.extract import CallOutcome, extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
-from contextdb_livekit.domain.registry import GATED_ACTIONS, build_call_tools
+from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, intent_resolvers
+from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import (
     CallContext,
@@ -26,21 +28,14 @@ from contextdb_livekit.kit.context import (
     rule_based_extractor,
 )
 from contextdb_livekit.memory.models import FactToRemember, Turn
+from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.worker.profile import HostParts, LineProfile
-
-
-def outcome_of(call: CallContext) -> CallOutcome:
-    """What the booking system recorded during the call, as extraction reads it."""
-    return CallOutcome(
-        booked=tuple((e.day, e.reference) for e in call.booked),
-        cancelled=tuple((e.day, e.reference) for e in call.cancelled),
-    )
 
 
 def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
     """Rule-based only: cheap enough for every caller turn."""
     facts = extract_call_facts(
-        turns, list(call.notes), outcome_of(call), today=call.today(), call_id=call.call_id
+        turns, list(call.notes), CallOutcome(), today=call.today(), call_id=call.call_id
     )
     return [fact.to_write() for fact in facts]
 
@@ -48,7 +43,7 @@ def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
 async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
     """The host's extractor (a model with an API key, else the rules)."""
     facts = await call.host.extract(
-        turns, list(call.notes), outcome_of(call), today=call.today(), call_id=call.call_id
+        turns, list(call.notes), CallOutcome(), today=call.today(), call_id=call.call_id
     )
     return [fact.to_write() for fact in facts]
 
@@ -92,6 +87,16 @@ async def close_host(host: HostServices) -> None:
     await host.calendar.aclose()
 
 
+def tools(
+    identity: CallerIdentity | None, host: HostServices, *, realtime: bool
+) -> list[FunctionTool]:
+    return build_call_tools(identity, host.calendar, realtime=realtime)
+
+
+def recovery(host: HostServices) -> dict[str, IntentResolver]:
+    return intent_resolvers(host.calendar)
+
+
 def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
     """The local booking system's file, when no HTTP booking system is configured."""
     return [
@@ -103,8 +108,9 @@ def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
 
 LINE = LineProfile(
     instructions=build_instructions,
-    tools=build_call_tools,
-    gated_actions=tuple(GATED_ACTIONS),
+    tools=tools,
+    confirm_tool=CONFIRM_TOOL,
+    intent_resolvers=recovery,
     facts=CALLER_FACTS,
     snapshot_query=SNAPSHOT_QUERY,
     facts_so_far=facts_so_far,

@@ -1,40 +1,26 @@
-"""Who vouches for a write, and what a consequential action reads: in one place.
+"""A visit request's slot and fact, as the kit writes them (`kit.requests`), for a day.
 
-pycontextdb trusts a `user_stated` fact at confidence >= 0.7 for action at once, and counts
-the same fact written in two sessions as corroboration. Neither may ever book a visit, so:
-
-- a request for a consequential action is a fact of *this call* in its own slot
-  (`domain.facts`), written as `agent_inferred` below the action threshold; it becomes
-  evidence only once the caller confirms it out loud (`confirm`, after the host stored the
-  attestation), and the action consumes it;
-- everything the caller told us (availability, address, equipment …) is context for the
-  snapshot, never evidence for an action (`action_relevant=False`).
+Used by the memory tests and benches that need "this call's request for Thursday" without a
+call; the gated actions write the same through `kit.actions`.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.domain.facts import REQUEST_CONFIDENCE, CallerFact, request_attribute
+from contextdb_livekit.domain.visit_day import VISIT_DAY
+from contextdb_livekit.kit.requests import request_fact, request_slot
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 
 
 def action_request_slot(action: str, day: date, call_id: str) -> ActionSlot:
     """The evidence `action` on `day` needs: this call's confirmed request for it."""
-    return ActionSlot("request", request_attribute(action, day, call_id))
+    return request_slot(action, VISIT_DAY.key(day), call_id)
 
 
 def action_request(
     action: str, phrase: str, day: date, call_id: str, *, today: date
 ) -> FactToRemember:
     """What the caller asked for in this call: action-relevant, pending confirmation."""
-    return CallerFact(
-        kind="request",
-        value=phrase,
-        source="agent_inferred",
-        confidence=REQUEST_CONFIDENCE,
-        observed_on=today,
-        key=day.isoformat(),
-        call_id=call_id,
-        action=action,
-    ).to_write()
+    request = f"{phrase} {VISIT_DAY.spoken(day)}"
+    return request_fact(action, request, VISIT_DAY.key(day), call_id, today=today)

@@ -1,4 +1,4 @@
-"""`confirm_visit_details`: the caller's spoken yes to the host's read-back runs the action.
+"""The confirmation tool: the caller's spoken yes to the host's read-back runs the action.
 
 The model cannot name what gets confirmed, nor write the question a yes answers. Only the
 last `ask`'s offer is confirmable, and only by a caller turn that answers the *host's*
@@ -7,9 +7,9 @@ latest read-back of it (`contextdb_livekit.kit.readback`, spoken with `session.s
 - the answer is the caller's latest turn after that read-back, within `ANSWER_WINDOW_S` and
   `MAX_TURNS_AFTER_READBACK`, with no agent turn in between (a question the model asked
   there, whatever it names, makes the yes an answer to that question);
-- the host reply reader must read it as a yes to *that* action on *that* day
-  (`domain.replies`, with the action's own words): a different day is a new request, and
-  hedges, questions and "hold on" are not a yes.
+- the host reply reader must read it as a yes to *that* action on *that* target
+  (`kit.replies`, with the action's own words and its target kind): a different day or
+  amount is a new request, and hedges, questions and "hold on" are not a yes.
 
 When there is no answer that counts (none yet, too late, another question in between, the
 read-back spoken over) the host reads the request back again, a fresh answer window: a
@@ -23,15 +23,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from livekit.agents import RunContext, ToolError, function_tool
 from livekit.agents.llm import ChatMessage, FunctionTool, ToolResult
 
-from contextdb_livekit.domain.replies import classify_reply
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import GatedAction, run_for_day
+from contextdb_livekit.kit.actions import GatedAction, run_for_target
 from contextdb_livekit.kit.context import CallContext, Offer
 from contextdb_livekit.kit.readback import ReadBack, read_back
+from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.memory.errors import MemoryLayerError
 
 log = logging.getLogger("contextdb_livekit.kit.confirmation")
@@ -77,28 +78,34 @@ WAIT = ToolResult(
     "Not confirmed yet: the read-back is still playing. Say nothing; wait for the caller.",
     reply_required=False,
 )
-READ_AGAIN = ToolResult(
-    "Not confirmed: the caller's answer was not to the read-back, so I have read it back to "
-    "them again. Say nothing now; when they answer, call confirm_visit_details.",
-    reply_required=False,
-)
 
 
-def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]) -> FunctionTool:
+def _read_again_result(name: str) -> ToolResult:
+    return ToolResult(
+        "Not confirmed: the caller's answer was not to the read-back, so I have read it back "
+        f"to them again. Say nothing now; when they answer, call {name}.",
+        reply_required=False,
+    )
+
+
+def build_confirmation_tool(
+    identity: CallerIdentity,
+    actions: Sequence[GatedAction[Any]],
+    *,
+    name: str,
+    description: str,
+) -> FunctionTool:
+    """The one tool every gated action's read-back is answered through. `name` and
+    `description` are the model's view of it (the domain words them)."""
     by_name = {action.name: action for action in actions}
 
-    async def confirm_visit_details(context: RunContext[CallContext]) -> str | ToolResult:
-        """Call when the caller has answered the read-back of a booking or cancellation.
-
-        Takes no arguments: the host reads the caller's answer itself and, on a yes, carries
-        out exactly what was read back. Never call it on your own question.
-        """
+    async def confirm(context: RunContext[CallContext]) -> str | ToolResult:
         call = context.userdata
         if not call.is_caller(identity) or call.memory is None:
             return "This call is no longer verified. Do not act on the account."
         offer = call.offer
         if offer is None:
-            raise ToolError("Nothing is waiting for confirmation. Call book_visit first.")
+            raise ToolError("Nothing is waiting for confirmation. Call the action's tool first.")
         action = by_name[offer.action_name]
         if offer.readback.playing:
             return WAIT
@@ -109,17 +116,21 @@ def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]
         if answer is None or heard is None:
             log.info("read-back for caller %s read again: %s", identity.log_id, why_not)
             _read_again(context, action, offer)
-            return READ_AGAIN
+            return _read_again_result(name)
         answer_text = answer.text_content or ""
         reading = classify_reply(
-            answer_text, offered=offer.day, today=call.today(), action=action.words
+            answer_text,
+            action.target,
+            offered=offer.target,
+            today=call.today(),
+            action=action.words,
         )
         log.info("reply to read-back for caller %s: %s", identity.log_id, reading.kind)
         if reading.kind == "new_request":
             call.offer = None
             return (
-                f"Not confirmed: the caller asked for {reading.day} instead. Call "
-                f"{offer.action_name} with that day."
+                f"Not confirmed: the caller asked for {reading.target} instead. Call "
+                f"{offer.action_name} with that {action.target.noun}."
             )
         if reading.kind == "no":
             call.offer = None
@@ -127,7 +138,7 @@ def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]
         if reading.kind != "yes":
             return (
                 "Not confirmed: that was not a clear yes. Answer what they asked if anything; "
-                "when they are ready, call confirm_visit_details and I will read it back again."
+                f"when they are ready, call {name} and I will read it back again."
             )
         # Claimed before the first await: a second confirm in the same turn (parallel tool
         # calls) finds nothing to confirm, so one yes runs one action.
@@ -154,11 +165,11 @@ def build_confirmation_tool(identity: CallerIdentity, actions: list[GatedAction]
                 call.offer = offer
             return "I couldn't save the confirmation just now. Apologise and try again shortly."
         # The confirmed request runs now, through the same gate: decision → act → receipt.
-        return await run_for_day(action, context, identity, offer.day)
+        return await run_for_target(action, context, identity, offer.target)
 
-    return function_tool(confirm_visit_details, name="confirm_visit_details")
+    return function_tool(confirm, name=name, description=description)
 
 
-def _read_again(context: RunContext[CallContext], action: GatedAction, offer: Offer) -> None:
-    readback: ReadBack = read_back(context.session, action.phrase, offer.day, offer.reason)
+def _read_again(context: RunContext[CallContext], action: GatedAction[Any], offer: Offer) -> None:
+    readback: ReadBack = read_back(context.session, action.request(offer.target), offer.reason)
     context.userdata.offer = replace(offer, readback=readback)

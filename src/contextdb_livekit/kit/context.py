@@ -5,7 +5,7 @@
 
 Everything a call's tools need lives here: who the caller is (set by the host after
 authentication, never by the model), their memory, the host systems, and what happened in
-this call so far (the open offer, notes, bookings).
+this call so far (the open offer, notes, what the host's systems did).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from contextdb_livekit.domain.calendar import CalendarClient, today_in
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
@@ -33,6 +34,9 @@ from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+
+if TYPE_CHECKING:
+    from contextdb_livekit.kit.actions import HostRecord
 
 MAX_NOTES = 20
 
@@ -57,7 +61,6 @@ class HostServices:
     policy: AssurancePolicy
     memory_settings: MemorySettings
     timezone: str = "UTC"
-    horizon_days: int = 60
     # End-of-call extraction (domain.extract rules by default; domain.llm_extract with a model).
     extract: Extractor = field(default=rule_based_extractor)
     # Who may call (SIP numbers) and which sign-ins were used: read before the call starts.
@@ -103,17 +106,11 @@ class Offer:
     answer to its latest host read-back."""
 
     action_name: str
-    day: date
+    target: Any  # the action's target (a `kit.target.TargetKind` value)
     memory_ids: tuple[str, ...]
     # The host's latest read-back of this offer; asking again replaces it (a fresh window).
     readback: ReadBack
     reason: str | None = None
-
-
-@dataclass(frozen=True)
-class CallOutcomeEntry:
-    day: date
-    reference: str
 
 
 @dataclass
@@ -126,8 +123,12 @@ class CallContext:
     snapshot: MemorySnapshot | None = None
     offer: Offer | None = None
     notes: list[str] = field(default_factory=list)
-    booked: list[CallOutcomeEntry] = field(default_factory=list)
-    cancelled: list[CallOutcomeEntry] = field(default_factory=list)
+    # What the gated actions did, as each action records it (`GatedAction.remember`): kept by
+    # the end-of-call write as host facts.
+    records: list[HostRecord] = field(default_factory=list)
+    # The tool a caller's answer to a read-back goes to (`kit.confirmation`), named in the
+    # tools' messages to the model.
+    confirm_tool: str = "confirm"
     metrics: MemoryMetrics = field(default_factory=MemoryMetrics)
     # Parallel tool calls (the OpenAI default) for one caller run one at a time.
     action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -1,12 +1,14 @@
 """The host's read-back: the exact words a caller's yes answers, spoken by the host, not the model.
 
 When a gated action needs the caller's consent, the tool has the agent say the host's own
-sentence through `session.say` (TTS, never a model generation): the action, the weekday and
-the date, and any caution the caller's history gives. The offer keeps that speech, and only
-the caller's answer to the *latest* host read-back can confirm it. A question the model
-writes ("is Thursday still a good day to reach you?") is never a read-back, whatever it names.
+sentence through `session.say` (TTS, never a model generation): the request with its target,
+and any caution the caller's history gives. The offer keeps that speech, and only the
+caller's answer to the *latest* host read-back can confirm it: the read-back is found in the
+conversation as the chat item its own speech added, never by what it says. A question the
+model writes ("is Thursday still a good day to reach you?") is never a read-back, whatever
+it names.
 
-    readback = read_back(context.session, "book a service visit", day, caution)
+    readback = read_back(context.session, "book a service visit on Thursday 10 December", caution)
     ...
     heard = readback.heard_message()   # the chat item the caller heard, once played in full
 """
@@ -14,19 +16,16 @@ writes ("is Thursday still a good day to reach you?") is never a read-back, what
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 
 from livekit.agents import AgentSession
 from livekit.agents.llm import ChatMessage
 from livekit.agents.voice import SpeechHandle
 
-from contextdb_livekit.kit.speech import spoken_day
 
-
-def readback_sentence(phrase: str, day: date, caution: str | None = None) -> str:
+def readback_sentence(request: str, caution: str | None = None) -> str:
     """What the caller hears: "Just to confirm: shall I book a service visit on Thursday 10
     December?", with the caution first when the caller's history goes against the request."""
-    question = f"shall I {phrase} on {spoken_day(day)}?"
+    question = f"shall I {request}?"
     if caution:
         return f"Just to confirm: {caution} {question[0].upper()}{question[1:]}"
     return f"Just to confirm: {question}"
@@ -65,8 +64,8 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-def read_back(session: AgentSession, phrase: str, day: date, caution: str | None) -> ReadBack:
+def read_back(session: AgentSession, request: str, caution: str | None) -> ReadBack:
     """Have the host say the read-back. Not awaited: from inside a tool, the speech plays
     once the tool's own turn is over, so the caller hears it right after the tool returns."""
-    text = readback_sentence(phrase, day, caution)
+    text = readback_sentence(request, caution)
     return ReadBack(text, session.say(text, add_to_chat_ctx=True))

@@ -29,7 +29,7 @@ class MemoryBackend(Protocol):
         user_id: str,
         query: str,
         *,
-        slot: ActionSlot | None = None,
+        slot: ActionSlot,
         top_k: int = 5,
         request_key: str | None = None,
     ) -> ActionDecision: ...

@@ -124,15 +124,13 @@ class CloudMemory:
         user_id: str,
         query: str,
         *,
-        slot: ActionSlot | None = None,
+        slot: ActionSlot,
         top_k: int = 5,
         request_key: str | None = None,
     ) -> ActionDecision:
         """`request_key`: the local engine returns the decision already recorded under it
         (a retry after a lost answer). Cloud's recall_for_action takes no such key, so it is
         not sent there: a Cloud decision whose answer was lost stays open (see README)."""
-        if slot is None:
-            return await self._call(self._client.evaluate_action(user_id, query, top_k=top_k))
         if hasattr(self._client, "evaluate_action_in_slot"):
             request = self._client.evaluate_action_in_slot(
                 user_id, query, slot, top_k=top_k, request_key=request_key

@@ -189,7 +189,7 @@ class ActionGate:
 
     @contextlib.asynccontextmanager
     async def evaluate(
-        self, user_id: str, action_name: str, query: str, slot: ActionSlot | None
+        self, user_id: str, action_name: str, query: str, slot: ActionSlot
     ) -> AsyncIterator[GateDecision]:
         gate = GateDecision(
             user_id,
@@ -246,7 +246,7 @@ class ActionGate:
             await asyncio.shield(self._close(gate))
 
     async def _decide(
-        self, user_id: str, query: str, slot: ActionSlot | None, *, request_key: str
+        self, user_id: str, query: str, slot: ActionSlot, *, request_key: str
     ) -> ActionDecision:
         try:
             return await self._backend.evaluate_action(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, TypeVar
 
 import contextdb
@@ -127,23 +128,45 @@ class LocalEngine(Generic[ClientsT]):
         user_id: str,
         query: str,
         *,
-        slot: ActionSlot | None = None,
+        slot: ActionSlot,
         top_k: int = 5,
         request_key: str | None = None,
     ) -> ActionDecision:
         """A recorded decision. With `request_key` (the host's key for this evaluation),
         asking again returns the decision recorded the first time: a retry after a lost
         answer never leaves a decision nobody knows about."""
+        return await self._evaluate(
+            user_id, query, request_key, lambda: self._decide_in_slot(user_id, query, slot, top_k)
+        )
+
+    async def evaluate_action_as_cloud(
+        self, user_id: str, query: str, *, request_key: str | None = None
+    ) -> ActionDecision:
+        """ContextDB Cloud's own `recall_for_action`, which names no slot: only for the engine
+        service's Cloud-shaped endpoint (`tests/conftest.py` cloud_contract), where the Cloud
+        adapter applies the slot rule to it. Not on `MemoryBackend`: host code always decides
+        in a slot."""
+        return await self._evaluate(
+            user_id, query, request_key, lambda: self._decide_unslotted(user_id, query)
+        )
+
+    async def _decide_unslotted(self, user_id: str, query: str) -> tuple[str, list[Any], list[str]]:
+        decided = await self._guard(self._verifier_for(user_id).decide(query, user_id=user_id))
+        return decided.kind, decided.memories, decided.pending_confirmation
+
+    async def _evaluate(
+        self,
+        user_id: str,
+        query: str,
+        request_key: str | None,
+        decide: Callable[[], Awaitable[tuple[str, list[Any], list[str]]]],
+    ) -> ActionDecision:
         await self._opened(user_id)
         if request_key is not None:
             found = await self._guard(self._ledger.find_request(user_id, request_key))
             if found is not None:
                 return await self._recorded(user_id, found)
-        if slot is None:
-            decided = await self._guard(self._verifier_for(user_id).decide(query, user_id=user_id))
-            outcome, items, pending = decided.kind, decided.memories, decided.pending_confirmation
-        else:
-            outcome, items, pending = await self._decide_in_slot(user_id, query, slot, top_k)
+        outcome, items, pending = await decide()
         decision = await self._guard(
             self._ledger.record_decision(
                 user_id=user_id,

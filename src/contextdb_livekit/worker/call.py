@@ -22,11 +22,10 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
-from contextdb_livekit.kit.actions import intent_resolvers
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import OutboxUnavailable
-from contextdb_livekit.memory.models import MemorySnapshot, Turn
+from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.stores.outbox import PARKED_STATES
 from contextdb_livekit.worker.agent import MemoryAgent
@@ -81,11 +80,17 @@ class Call:
             if identity is not None
             else None
         )
-        context = CallContext(call_id=call_id, host=host, identity=identity, memory=memory)
+        context = CallContext(
+            call_id=call_id,
+            host=host,
+            identity=identity,
+            memory=memory,
+            confirm_tool=profile.confirm_tool,
+        )
         agent = MemoryAgent(
             call=context,
             instructions=profile.instructions(None, verified=identity is not None),
-            tools=profile.tools(identity, realtime=realtime),
+            tools=profile.tools(identity, host, realtime=realtime),
         )
         call = cls(context, profile, agent, auth_error)
         if memory is not None:
@@ -131,7 +136,7 @@ class Call:
         return OutboxFlusher(
             host.outbox,
             host.backend,
-            intent_resolvers(list(self.profile.gated_actions), host.calendar),
+            self.profile.intent_resolvers(host),
         )
 
     def checkpoint_soon(self, history: llm.ChatContext) -> None:
@@ -158,7 +163,7 @@ class Call:
         call = self.context
         if call.memory is None:
             return
-        facts = self.profile.facts_so_far(call, _turns(history))
+        facts = self._with_records(self.profile.facts_so_far(call, _turns(history)))
         if not facts:
             return
         self._checkpoints += 1
@@ -174,6 +179,19 @@ class Call:
             return
         self._checkpoint_key = key
 
+    def _with_records(self, facts: list[FactToRemember]) -> list[FactToRemember]:
+        """The call's facts and what its gated actions did (`GatedAction.remember`): the
+        host's records come last, and the later record in one slot wins (done, then undone
+        in the same call)."""
+        by_slot: dict[object, FactToRemember] = {}
+        for position, fact in enumerate(
+            [*facts, *(record.to_write() for record in self.context.records)]
+        ):
+            slot = (fact.entity, fact.attribute) if fact.entity else position
+            by_slot.pop(slot, None)
+            by_slot[slot] = fact
+        return list(by_slot.values())
+
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
         """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
         call = self.context
@@ -185,7 +203,7 @@ class Call:
         facts = await self.profile.facts_at_end(call, _turns(history))
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         outcome = await call.memory.remember(
-            facts,
+            self._with_records(facts),
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
             timeout_s=budget_s,
         )

@@ -17,7 +17,7 @@ changes.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -26,12 +26,12 @@ from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import GatedAction
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.memory.snapshot import FactView
+from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.worker.host_state import HostState
 from contextdb_livekit.worker.settings import WorkerSettings
 
@@ -48,7 +48,7 @@ class ToolsFor(Protocol):
     gets no per-turn recall, so the profile may give it a recall tool instead."""
 
     def __call__(
-        self, identity: CallerIdentity | None, *, realtime: bool
+        self, identity: CallerIdentity | None, host: HostServices, *, realtime: bool
     ) -> list[FunctionTool]: ...
 
 
@@ -87,8 +87,10 @@ class LineProfile:
 
     instructions: InstructionsFor
     tools: ToolsFor
-    # Every consequential action: for the confirmation tool and the outbox's crash recovery.
-    gated_actions: Sequence[GatedAction]
+    # The name of the tool the caller's answer to a read-back goes through (kit.confirmation).
+    confirm_tool: str
+    # The outbox's crash recovery for every gated action, by action name.
+    intent_resolvers: Callable[[HostServices], Mapping[str, IntentResolver]]
     # How stored memories read (memory.snapshot) and the call-start recall's query.
     facts: FactView
     snapshot_query: str

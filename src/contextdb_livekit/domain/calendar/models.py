@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -28,6 +30,15 @@ class Booking:
     day: date
 
 
+@dataclass(frozen=True)
+class Credit:
+    """A service credit applied to a customer's account, in pence."""
+
+    credit_id: str
+    customer_id: str
+    pence: int
+
+
 class CalendarError(Exception):
     """Base class for booking-system failures."""
 
@@ -45,12 +56,16 @@ class SlotUnavailable(CalendarError):
     """No visit can be had that day: fully booked, closed, or not a working day."""
 
 
-class CalendarUnavailable(CalendarError):
+class CreditRefused(CalendarError):
+    """The account can't take this credit (closed, over its limit): nothing was applied."""
+
+
+class CalendarUnavailable(CalendarError, HostSystemUnavailable):
     """The booking system could not be reached, failed, or answered something we can't trust.
     Messages never carry credentials, so they are safe to log."""
 
 
-class CalendarOutcomeUnknown(CalendarUnavailable):
+class CalendarOutcomeUnknown(CalendarUnavailable, OutcomeUnknown):
     """The request may have reached the booking system, but no answer came back (a read
     timeout, a reset after sending). The booking may or may not exist: look it up by its
     idempotency key before saying anything, and retry only with the same key."""
