@@ -13,13 +13,14 @@ SQLite and a Postgres sibling, composed into one `LocalEngine`:
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import contextdb
 
 from contextdb_livekit.memory import embedders
 
 
+@runtime_checkable
 class EngineClients(Protocol):
     # Errors of this store that mean "unavailable for now" (the engine raises
     # `MemoryUnavailable` for them), beyond pycontextdb's own.

@@ -27,7 +27,7 @@ import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryRejected
 from contextdb_livekit.memory.models import (
@@ -153,6 +153,7 @@ def receipt_response(
     return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
 
 
+@runtime_checkable
 class DecisionLedger(Protocol):
     """Decisions, their receipts and idempotent-write records. Every method raises
     `MemoryUnavailable` (code `ledger_unavailable`) when the store cannot be used."""
