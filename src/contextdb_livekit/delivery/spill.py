@@ -164,7 +164,7 @@ class SpillingOutbox:
         *,
         delay_s: float | None = None,
     ) -> OutboxState | None:
-        return await self._step("settle", key, error, delay_s=delay_s)  # type: ignore[no-any-return]
+        return await self._step("settle", key, error, delay_s=delay_s)
 
     async def mark_dead(self, key: str, error: str) -> None:
         await self._step("mark_dead", key, error)
@@ -176,13 +176,13 @@ class SpillingOutbox:
             await self.move_spilled()
         except OutboxUnavailable as exc:
             log.warning("spilled rows not moved yet: %s", exc.reason)
-        return await self._primary("claim_due", limit=limit, lease_s=lease_s)  # type: ignore[no-any-return]
+        return await self._primary("claim_due", limit=limit, lease_s=lease_s)
 
     async def renew(self, item: OutboxItem, lease_s: float) -> bool:
         return bool(await self._primary("renew", item, lease_s))
 
     async def resolve_intent(self, item: OutboxItem, payload: dict[str, Any]) -> OutboxItem | None:
-        return await self._primary("resolve_intent", item, payload)  # type: ignore[no-any-return]
+        return await self._primary("resolve_intent", item, payload)
 
     async def finish_claim(self, item: OutboxItem) -> None:
         await self._primary("mark_done", item.idempotency_key, version=item.version)
@@ -190,7 +190,7 @@ class SpillingOutbox:
     async def settle_claim(
         self, item: OutboxItem, failure: Failure, *, delay_s: float | None = None
     ) -> OutboxState | None:
-        return await self._primary("settle", item.idempotency_key, failure, delay_s=delay_s)  # type: ignore[no-any-return]
+        return await self._primary("settle", item.idempotency_key, failure, delay_s=delay_s)
 
     async def move_spilled(self, *, limit: int = 100) -> int:
         """Move every spilled row nobody holds into the shared table; returns how many.

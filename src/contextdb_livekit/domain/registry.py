@@ -13,7 +13,6 @@ from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
-from contextdb_livekit.delivery.outbox import IntentResolver
 from contextdb_livekit.domain.booking import BOOKING
 from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, build_calendar
 from contextdb_livekit.domain.cancellation import CANCELLATION
@@ -24,6 +23,7 @@ from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.recall import build_recall_tool
+from contextdb_livekit.stores.outbox import IntentResolver
 
 __all__ = [
     "CONFIRM_TOOL",

@@ -47,9 +47,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _json(value: Any, status: int = 200) -> web.Response:
-    return web.json_response(
-        dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value, status=status
-    )
+    is_instance = dataclasses.is_dataclass(value) and not isinstance(value, type)
+    return web.json_response(dataclasses.asdict(value) if is_instance else value, status=status)
 
 
 def _idempotency_key(request: web.Request) -> str:
@@ -180,7 +179,7 @@ def build_app(
 
 
 @contextlib.contextmanager
-def exclusive_owner(db_path: Path):  # type: ignore[no-untyped-def]
+def exclusive_owner(db_path: Path):
     """Hold an OS lock for the process lifetime: one engine per file, released on any exit."""
     lock_path = db_path.with_name(db_path.name + ".engine.lock")
     with open_private(lock_path) as handle:

@@ -322,11 +322,12 @@ class ActionGate:
             gate.receipt_queued = await self._queue(gate, key, payload, hold=False)
             return
         await self._settle(key, queued)
+        receipt = gate.receipt.receipt if gate.receipt is not None else None
         log.info(
             "receipt %s %s %s",
             gate.decision_id,
-            gate.receipt.receipt.status,
-            gate.receipt.receipt.policy_alignment,
+            receipt.status if receipt else "-",
+            receipt.policy_alignment if receipt else "-",
         )
 
     async def _queue(

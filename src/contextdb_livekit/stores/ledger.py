@@ -121,7 +121,7 @@ def new_decision(outcome: str, memories: list, pending_ids: list[str]) -> Action
     """A fresh decision: a uuid the receipt will be keyed by (both ledgers)."""
     return ActionDecision(
         decision_id=str(uuid.uuid4()),
-        outcome=outcome,  # type: ignore[arg-type]
+        outcome=outcome,
         memories=memories,
         pending_confirmation_ids=pending_ids,
     )
@@ -150,7 +150,7 @@ def receipt_response(
         request_id="local",
         created_at=created_at,
     )
-    return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)  # type: ignore[arg-type]
+    return ExecutionReceiptResponse(decision_id=decision_id, outcome=outcome, receipt=receipt)
 
 
 @runtime_checkable

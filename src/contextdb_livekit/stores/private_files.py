@@ -59,7 +59,7 @@ def private_file(path: Path) -> Path:
     return path
 
 
-def open_private(path: Path, mode: str = "a+"):  # type: ignore[no-untyped-def]
+def open_private(path: Path, mode: str = "a+"):
     """`open(path, mode)` for a text or binary append/read file created 0600."""
     private_file(path)
     return open(path, mode)  # the caller closes it

@@ -220,7 +220,8 @@ async def traced_plans(db: contextdb.ContextDB, work: Awaitable[T]) -> tuple[T, 
     try:
         result = await work
     finally:
-        await conn.set_trace_callback(None)
+        # typeshed types the callback as required; sqlite3 documents None as clearing it.
+        await conn.set_trace_callback(None)  # type: ignore[arg-type]
     plans: dict[str, str] = {}
     for sql in statements:
         flat = " ".join(sql.split())
