@@ -59,18 +59,6 @@ def product_files() -> list[Path]:
 
 
 IGNORE = re.compile(r"#\s*type:\s*ignore(?P<code>\[[^\]]*\])?(?P<rest>.*)$")
-# Files whose owners are rewriting them in parallel branches (issue 20); their ignores get
-# a reason or go when those branches land. Nothing may be added here.
-AWAITING_OWNERS = {
-    "src/contextdb_livekit/delivery/outbox.py",
-    "src/contextdb_livekit/delivery/spill.py",
-    "src/contextdb_livekit/kit/actions.py",
-    "src/contextdb_livekit/memory/engine_service.py",
-    "src/contextdb_livekit/memory/local_engine.py",
-    "src/contextdb_livekit/stores/postgres/engine.py",
-    "src/contextdb_livekit/stores/private_files.py",
-    "src/contextdb_livekit/stores/sqlite/ledger.py",
-}
 
 
 def test_every_type_ignore_names_its_code_and_why() -> None:
@@ -83,10 +71,7 @@ def test_every_type_ignore_names_its_code_and_why() -> None:
             where = f"{path.relative_to(ROOT)}:{number}"
             if not match.group("code"):
                 bare.append(where)
-            elif (
-                not re.search(r"#\s*\S", match.group("rest"))
-                and str(path.relative_to(ROOT)) not in AWAITING_OWNERS
-            ):
+            elif not re.search(r"#\s*\S", match.group("rest")):
                 unexplained.append(where)
     assert bare == [], "a type: ignore must name its error code"
     assert unexplained == [], "a type: ignore must say why, in a comment on its line"

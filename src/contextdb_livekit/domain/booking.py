@@ -7,6 +7,7 @@ argument can name another customer; the action closes over the host's booking sy
 from __future__ import annotations
 
 from datetime import date
+from typing import Literal
 
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
@@ -75,10 +76,12 @@ BOOKING_WORDS = ActionWords(
 )
 
 
-def visit_record(kind: str, attempt: Attempt[date], outcome: Outcome) -> CallerFact:
+def visit_record(
+    kind: Literal["visit_booked", "visit_cancelled"], attempt: Attempt[date], outcome: Outcome
+) -> CallerFact:
     """The host's record of a visit change, kept by the end-of-call write."""
     return CallerFact(
-        kind=kind,  # type: ignore[arg-type]
+        kind=kind,
         value=outcome.external_ref or "",
         source="third_party",
         confidence=HOST_CONFIDENCE,

@@ -137,7 +137,7 @@ class SqliteOutbox:
                 conn.executescript(_SCHEMA)
         self._ready = True
 
-    def _repair(self, exc: sqlite3.Error) -> None:
+    def _repair(self, exc: sqlite3.Error | OSError) -> None:
         """Called after a use failed with damage or a missing table; another process may
         already have repaired the file, so look again under the lock before moving it."""
         with file_repair_lock(self.path):
@@ -162,7 +162,7 @@ class SqliteOutbox:
             except (sqlite3.Error, OSError) as exc:
                 if attempt == 1 and (is_damaged(exc) or is_missing_schema(exc)):
                     try:
-                        self._repair(exc)  # type: ignore[arg-type]
+                        self._repair(exc)
                     except (sqlite3.Error, OSError) as repair_exc:
                         raise OutboxUnavailable(self.path, str(repair_exc)) from repair_exc
                     continue

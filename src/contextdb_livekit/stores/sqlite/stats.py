@@ -220,8 +220,7 @@ async def traced_plans(db: contextdb.ContextDB, work: Awaitable[T]) -> tuple[T, 
     try:
         result = await work
     finally:
-        # typeshed types the callback as required; sqlite3 documents None as clearing it.
-        await conn.set_trace_callback(None)  # type: ignore[arg-type]
+        await conn.set_trace_callback(None)  # type: ignore[arg-type]  # None clears it (sqlite3 docs)
     plans: dict[str, str] = {}
     for sql in statements:
         flat = " ".join(sql.split())
