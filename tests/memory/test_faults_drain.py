@@ -1,4 +1,4 @@
-"""Draining without calls: `run_drain_loop` and `python -m contextdb_livekit.worker.drain`
+"""Draining without calls: `run_drain_loop` and `python -m contextdb_livekit.domain.drain`
 (issue 11 #3)."""
 
 from __future__ import annotations
@@ -149,13 +149,13 @@ async def test_drain_process_once_and_long_running(tmp_path: Path, user_id: str)
     try:
         once = await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "contextdb_livekit.worker.drain", "--once"],
+            [sys.executable, "-m", "contextdb_livekit.domain.drain", "--once"],
             cwd=tmp_path, env=drain_env(tmp_path), capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert once.returncode == 0, once.stderr
         assert "delivered 3 row(s)" in once.stdout
         proc = subprocess.Popen(
-            [sys.executable, "-m", "contextdb_livekit.worker.drain",
+            [sys.executable, "-m", "contextdb_livekit.domain.drain",
              "--interval-s", "0.2", "--stop-budget-s", "2"],
             cwd=tmp_path, env=drain_env(tmp_path), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,

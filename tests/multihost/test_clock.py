@@ -53,7 +53,7 @@ def facts_payload(i: int) -> dict:
 
 
 def drain_once(env: dict[str, str], cwd: Path, offset: str | None) -> str:
-    argv = [sys.executable, "-m", "contextdb_livekit.worker.drain", "--once"]
+    argv = [sys.executable, "-m", "contextdb_livekit.domain.drain", "--once"]
     done = subprocess.run(
         (faketime(offset) if offset else []) + argv,
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180,
@@ -138,7 +138,7 @@ async def test_a_host_330_s_ahead_that_dies_holding_leases_strands_nothing(
 async def test_the_local_outbox_survives_a_jump_of_minutes(
     tmp_path: Path, user_id: str, offset: str
 ) -> None:
-    """One host: rows written on the real clock; `worker.drain --once` with the clock
+    """One host: rows written on the real clock; `domain.drain --once` with the clock
     shifted. Due rows go out at once; a row backing off 2 s is not held back by the jump."""
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     for i in range(ROWS):

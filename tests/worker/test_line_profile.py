@@ -30,7 +30,9 @@ def library_instructions(snapshot: MemorySnapshot | None, *, verified: bool) -> 
     return f"LIBRARY DESK. Known: {known}"
 
 
-def library_tools(identity: CallerIdentity | None, *, realtime: bool) -> list[FunctionTool]:
+def library_tools(
+    identity: CallerIdentity | None, host: HostServices, *, realtime: bool
+) -> list[FunctionTool]:
     @function_tool
     async def renew_loan(title: str) -> str:
         """Renew a book loan."""
@@ -78,7 +80,8 @@ async def unused_close(host: HostServices) -> None:
 LIBRARY = LineProfile(
     instructions=library_instructions,
     tools=library_tools,
-    gated_actions=(),
+    confirm_tool="confirm",
+    intent_resolvers=lambda host: {},
     facts=ReaderFacts(),
     snapshot_query="what the reader likes",
     facts_so_far=lambda call, turns: genre_facts(turns),

@@ -3,12 +3,12 @@
 A host whose calls have ended (or that is idle, or scaled down to one process) still
 delivers what it queued. Two ways to run it, same code:
 
-    python -m contextdb_livekit.worker.drain         # long-running; SIGTERM/SIGINT stop it
-    python -m contextdb_livekit.worker.drain --once  # deliver what is due now, print counts
+    python -m contextdb_livekit.domain.drain         # long-running; SIGTERM/SIGINT stop it
+    python -m contextdb_livekit.domain.drain --once  # deliver what is due now, print counts
 
 or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop,
 resolvers))`. This module knows no domain: the crash-recovery resolvers (one per gated
-action) come from whoever composes the process (`worker.drain` takes the domain registry's).
+action) come from whoever composes the process (`domain.drain` takes the domain registry's).
 
 It opens the memory backend only when a row is due, so an idle drain never starts (or keeps
 alive) the local engine process. With DATABASE_URL it also moves this host's spilled rows
@@ -174,7 +174,7 @@ async def _drain_until_stopped(
 
 
 def main(argv: list[str] | None, *, recovery: Recovery, prog: str) -> int:
-    """The drain process; `recovery` is the composition root's (see `worker.drain`)."""
+    """The drain process; `recovery` is the composition root's (see `domain.drain`)."""
     parser = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     parser.add_argument("--interval-s", type=float, default=2.0)

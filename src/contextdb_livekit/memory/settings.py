@@ -39,7 +39,7 @@ class MemorySettings(BaseSettings):
     )
     gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
     # A decision still without a receipt this long after it was made is closed by the
-    # sweeper (the local engine process; `contextdb_livekit.worker.drain` on the shared Postgres).
+    # sweeper (the local engine process; `contextdb_livekit.domain.drain` on the shared Postgres).
     decision_sweep_after_s: float = Field(
         default=3600.0, gt=0, alias="CONTEXTDB_DECISION_SWEEP_AFTER_S"
     )
