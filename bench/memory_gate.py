@@ -47,15 +47,16 @@ TOPICS = ["boiler", "radiator", "thermostat", "gate code", "parking", "dog", "in
 
 
 async def seed(engine: LocalEngine, count: int) -> None:
+    db = await engine.clients.client_for(USER)
     batch = []
     for i in range(count):
         topic = TOPICS[i % len(TOPICS)]
         batch.append(f"Note {i}: caller mentioned the {topic} on visit {i // len(TOPICS)}")
         if len(batch) == 500:
-            await engine.db.factual.add_many(batch, user_id=USER)
+            await db.factual.add_many(batch, user_id=USER)
             batch = []
     if batch:
-        await engine.db.factual.add_many(batch, user_id=USER)
+        await db.factual.add_many(batch, user_id=USER)
     [wish] = await engine.remember_many(
         USER, [requested_visit_day(DAY)], idempotency_key=f"bench-wish-{count}"
     )

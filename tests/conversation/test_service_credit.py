@@ -176,7 +176,7 @@ async def test_the_credit_is_kept_as_a_host_record(make_call, local_engine):
     await harness.say("can you apply a credit of 25 pounds", "yes")
     [credit] = await harness.calendar.credits_for(identity.customer_id)
     await harness.hang_up()
-    facts = await local_engine.db.factual.list_facts(limit=50, user_id=identity.customer_id)
+    facts = await local_engine.clients.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     [kept] = [f for f in facts if f.entity_key == "account"]
     assert f"reference {credit.credit_id}" in kept.content and "£25.00" in kept.content
 
