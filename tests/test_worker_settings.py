@@ -110,7 +110,8 @@ def test_a_realtime_session_has_a_tts_for_the_hosts_read_back(tmp_path: Path):
     """The realtime API has no say(): the host's read-back needs the session's TTS."""
     probe = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent; "
-        "from types import SimpleNamespace; from worker.settings import WorkerSettings as W; "
+        "from types import SimpleNamespace; "
+        "from contextdb_livekit.worker.settings import WorkerSettings as W; "
         "s = agent.build_session(W(), SimpleNamespace(userdata={'vad': None}), None); "
         "print(type(s.llm).__name__, type(s.tts).__name__)"
     )
