@@ -6,7 +6,6 @@ shared by the host's job processes through WAL (stores.sqlite.connection).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from collections.abc import Callable
@@ -20,8 +19,7 @@ from contextdb_livekit.stores.attestations import (
     AttestationFields,
     new_attestation,
 )
-from contextdb_livekit.stores.sqlite.connection import shared_sqlite
-from contextdb_livekit.stores.sqlite.schema import ensure_schema
+from contextdb_livekit.stores.sqlite.schema import LazyTables
 
 T = TypeVar("T")
 
@@ -50,7 +48,7 @@ _COLUMNS = (
 class SqliteAttestationStore:
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._ready = False
+        self._tables = LazyTables(self.path, _SCHEMA)
 
     async def record(self, **fields: Unpack[AttestationFields]) -> Attestation:
         attestation = new_attestation(**fields)
@@ -85,17 +83,8 @@ class SqliteAttestationStore:
         return await self._run(load)
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def run() -> T:
-            # The file and table are made on first use, not in __init__, so constructing a
-            # store does no disk I/O.
-            if not self._ready:
-                ensure_schema(self.path, _SCHEMA)
-                self._ready = True
-            with shared_sqlite(self.path) as conn:
-                return work(conn)
-
         try:
-            return await asyncio.to_thread(run)
+            return await self._tables.run(work)
         except (sqlite3.Error, OSError) as exc:
             raise MemoryUnavailable(
                 f"attestations file {self.path}: {type(exc).__name__}: {exc}"[:300],

@@ -3,7 +3,6 @@ The contract is stores.directory."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -11,8 +10,7 @@ from typing import TypeVar
 
 from contextdb_livekit.identity.models import IdentityStoreUnavailable, check_customer_id
 from contextdb_livekit.identity.phone import normalise_phone
-from contextdb_livekit.stores.sqlite.connection import shared_sqlite
-from contextdb_livekit.stores.sqlite.schema import ensure_schema
+from contextdb_livekit.stores.sqlite.schema import LazyTables
 
 T = TypeVar("T")
 
@@ -27,7 +25,7 @@ CREATE TABLE IF NOT EXISTS customers (
 class SqliteCustomerDirectory:
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self._ready = False
+        self._tables = LazyTables(self.path, _SCHEMA)
 
     async def add(self, phone: str, customer_id: str) -> None:
         number = normalise_phone(phone)
@@ -54,17 +52,8 @@ class SqliteCustomerDirectory:
         return await self._run(load)
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        def run() -> T:
-            # The file and table are made on first use, not in __init__, so constructing a
-            # store does no disk I/O.
-            if not self._ready:
-                ensure_schema(self.path, _SCHEMA)
-                self._ready = True
-            with shared_sqlite(self.path) as conn:
-                return work(conn)
-
         try:
-            return await asyncio.to_thread(run)
+            return await self._tables.run(work)
         except (sqlite3.Error, OSError) as exc:
             raise IdentityStoreUnavailable(
                 detail=f"customer directory {self.path}: {type(exc).__name__}"
