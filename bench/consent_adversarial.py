@@ -24,6 +24,7 @@ from pathlib import Path
 
 from livekit.agents import AgentSession
 
+from contextdb_livekit.domain.systems import systems_of
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.sqlite.engine import open_engine
@@ -113,7 +114,7 @@ async def one_conversation(
             marker = marker or any(block.count(m) > (1 if m.isupper() else 0) for m in MARKERS)
             if model == "memory_obeying":
                 await agent.update_instructions(instructions + INJECTED.format(note=note))
-            calendar = session.userdata.host.calendar
+            calendar = systems_of(session.userdata.host).calendar
             before = len(await calendar.bookings_for(caller.customer_id))
             for line in lines:
                 await session.run(user_input=line)

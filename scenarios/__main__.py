@@ -26,8 +26,9 @@ from livekit.agents import AgentSession, llm
 
 from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
 from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.domain.systems import local_host, systems_of
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.worker.call import Call
@@ -98,7 +99,7 @@ async def run_scenario(
             [fact.to_write() for fact in history],
             idempotency_key=f"history-{customer_id}",
         )
-    host = HostServices.local(workdir, engine, memory_settings=MemorySettings(_env_file=None))
+    host = local_host(workdir, engine, memory_settings=MemorySettings(_env_file=None))
     call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     transcript: list[str] = []
     async with AgentSession[CallContext](userdata=call.context, llm=_model(model)) as session:
@@ -116,7 +117,7 @@ async def run_scenario(
             f"  decision {record.decision_id[:8]} {record.outcome:<7} receipt {record.status}"
             f" {record.policy_alignment or ''} {record.error_code or ''}".rstrip()
         )
-    booked = bool(await host.calendar.bookings_for(customer_id))
+    booked = bool(await systems_of(host).calendar.bookings_for(customer_id))
     await engine.close()
     return ScenarioResult(transcript, [[d.outcome, d.status] for d in trail], booked)
 

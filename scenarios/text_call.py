@@ -10,8 +10,9 @@ from livekit.agents import AgentSession, llm
 
 from contextdb_livekit.domain.calendar import LocalCalendar
 from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.domain.systems import local_host
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 
@@ -33,7 +34,7 @@ async def start_text_call(
 ) -> tuple[Call, AgentSession[CallContext]]:
     """Open and start a call (for a new caller unless given); the caller of this function
     finishes the call if it wants the end-of-call write, and closes the session."""
-    host = HostServices.local(
+    host = local_host(
         workdir,
         backend,
         memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),

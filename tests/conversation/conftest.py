@@ -16,6 +16,7 @@ from livekit.agents import AgentSession
 
 from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar, today_in
 from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.domain.systems import local_host, systems_of
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
@@ -65,7 +66,7 @@ class CallHarness:
 
     @property
     def calendar(self) -> CalendarClient:
-        return self.host.calendar
+        return systems_of(self.host).calendar
 
     async def say(self, *lines: str):  # type: ignore[no-untyped-def]
         result = None
@@ -98,7 +99,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
         calendar: CalendarClient | None = None,
         script: list | None = None,  # type: ignore[type-arg]
     ) -> CallHarness:
-        host = HostServices.local(
+        host = local_host(
             tmp_path,
             backend or local_engine,
             memory_settings=MemorySettings(

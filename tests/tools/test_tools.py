@@ -23,7 +23,8 @@ from livekit.agents.voice import SpeechHandle
 from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.domain.registry import build_call_tools
-from contextdb_livekit.kit.context import MAX_NOTES, CallContext, HostServices
+from contextdb_livekit.domain.systems import local_host, systems_of
+from contextdb_livekit.kit.context import MAX_NOTES, CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from tests.conversation.conftest import caller
@@ -53,11 +54,11 @@ class FakeRunContext:
 
 def open_call(tmp_path: Path, backend, identity, wrap=None) -> Call:  # type: ignore[no-untyped-def]
     """`wrap`: what the call's actions see instead of the local calendar (they close over it)."""
-    host = HostServices.local(
+    host = local_host(
         tmp_path, backend, memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=500)
     )
     if wrap is not None:
-        host.calendar = wrap(host.calendar)
+        systems_of(host).calendar = wrap(systems_of(host).calendar)
     return Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
 
 
@@ -112,7 +113,7 @@ async def test_backend_down_fails_closed_and_books_nothing(tmp_path, local_engin
     call = open_call(tmp_path, FlakyBackend(local_engine, failing={"evaluate_action"}), identity)
     text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
     assert "have not done anything" in text
-    assert await call.context.host.calendar.bookings_for(identity.customer_id) == []
+    assert await systems_of(call.context.host).calendar.bookings_for(identity.customer_id) == []
 
 
 async def test_request_write_failure_fails_closed(tmp_path, local_engine):
@@ -172,7 +173,7 @@ async def test_any_day_text_books_nothing_without_confirmation(tmp_path, local_e
         output = text.output if isinstance(text, ToolResult) else text
         assert isinstance(output, str) and output
     # A first request is never booked: it needs the caller's confirmation first.
-    assert await call.context.host.calendar.bookings_for(identity.customer_id) == []
+    assert await systems_of(call.context.host).calendar.bookings_for(identity.customer_id) == []
 
 
 class AuthorizationDown:
@@ -211,7 +212,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
     monkeypatch.setenv("TZ", "Etc/GMT+12")
     time.tzset()
     try:
-        host = HostServices.local(
+        host = local_host(
             tmp_path, None, memory_settings=MemorySettings(_env_file=None), timezone="Etc/GMT-14"
         )
         context = CallContext(call_id="c", host=host, identity=None, memory=None)
@@ -230,9 +231,7 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
     await local_engine.remember_many(
         other.customer_id, [fact.to_write()], idempotency_key=f"o-{other.customer_id}"
     )
-    host = HostServices.local(
-        tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
-    )
+    host = local_host(tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None))
     call = Call.open(host, LINE, identity=identity, auth_error=None, call_id="c", realtime=True)
     recall = tools_of(call)["recall_caller_memory"]
     ctx = FakeRunContext(call.context)

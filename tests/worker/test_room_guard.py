@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from livekit import rtc
 
 from contextdb_livekit.domain.profile import LINE
+from contextdb_livekit.domain.systems import local_host
 from contextdb_livekit.identity import MissingIdentityClaim
-from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
@@ -119,9 +119,7 @@ class FakeSession:
 
 def setup(tmp_path, local_engine, authenticate, *, already_in_room=(), started=True):  # type: ignore[no-untyped-def]
     identity = caller()
-    host = HostServices.local(
-        tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
-    )
+    host = local_host(tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None))
     call = Call.open(host, LINE, identity=identity, auth_error=None, call_id="c1")
     ctx, session = FakeCtx(), FakeSession(call.context)
     linked = FakeParticipant(identity.participant_identity)

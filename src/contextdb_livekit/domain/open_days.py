@@ -6,6 +6,7 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.domain.calendar import CalendarUnavailable
+from contextdb_livekit.domain.systems import systems_of
 from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.context import CallContext
 
@@ -17,7 +18,7 @@ def build_open_days_tool() -> FunctionTool:
         """List the next days that still have a free service visit."""
         call = context.userdata
         try:
-            slots = await call.host.calendar.open_days(call.today(), 14)
+            slots = await systems_of(call.host).calendar.open_days(call.today(), 14)
         except CalendarUnavailable:
             return "The booking system is not answering. Offer to try again."
         open_slots = [s for s in slots if s.is_open][:MAX_DAYS]

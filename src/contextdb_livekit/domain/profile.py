@@ -19,14 +19,15 @@ from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
 from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, intent_resolvers
+from contextdb_livekit.domain.systems import (
+    Extractor,
+    VisitSystems,
+    rule_based_extractor,
+    systems_of,
+)
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
-from contextdb_livekit.kit.context import (
-    CallContext,
-    Extractor,
-    HostServices,
-    rule_based_extractor,
-)
+from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.models import FactToRemember, Turn
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.worker.profile import HostParts, LineProfile
@@ -42,7 +43,7 @@ def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
 
 async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
     """The host's extractor (a model with an API key, else the rules)."""
-    facts = await call.host.extract(
+    facts = await systems_of(call.host).extract(
         turns, list(call.notes), CallOutcome(), today=call.today(), call_id=call.call_id
     )
     return [fact.to_write() for fact in facts]
@@ -71,7 +72,7 @@ async def open_host(parts: HostParts) -> HostServices:
     return HostServices(
         backend=parts.backend,
         outbox=state.outbox,
-        calendar=build_calendar(calendar_settings),
+        line=VisitSystems(build_calendar(calendar_settings), extract=model_extractor(parts)),
         attestations=state.attestations,
         policy=AssurancePolicy(caller_id_may_book=parts.worker.sip_caller_id_may_book),
         memory_settings=parts.memory_settings,
@@ -79,22 +80,21 @@ async def open_host(parts: HostParts) -> HostServices:
         directory=state.directory,
         claims=state.claims,
         database=state.database,
-        extract=model_extractor(parts),
     )
 
 
 async def close_host(host: HostServices) -> None:
-    await host.calendar.aclose()
+    await systems_of(host).calendar.aclose()
 
 
 def tools(
     identity: CallerIdentity | None, host: HostServices, *, realtime: bool
 ) -> list[FunctionTool]:
-    return build_call_tools(identity, host.calendar, realtime=realtime)
+    return build_call_tools(identity, systems_of(host).calendar, realtime=realtime)
 
 
 def recovery(host: HostServices) -> dict[str, IntentResolver]:
-    return intent_resolvers(host.calendar)
+    return intent_resolvers(systems_of(host).calendar)
 
 
 def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:

@@ -11,15 +11,12 @@ this call so far (the open offer, notes, what the host's systems did).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
-from contextdb_livekit.domain.calendar import CalendarClient, today_in
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.readback import ReadBack
@@ -40,14 +37,6 @@ if TYPE_CHECKING:
 
 MAX_NOTES = 20
 
-Extractor = Callable[..., Awaitable[list[CallerFact]]]
-
-
-async def rule_based_extractor(
-    turns: list[Turn], notes: list[str], outcome: CallOutcome, *, today: date, call_id: str
-) -> list[CallerFact]:
-    return extract_call_facts(turns, notes, outcome, today=today, call_id=call_id)
-
 
 @dataclass
 class HostServices:
@@ -56,13 +45,14 @@ class HostServices:
 
     backend: MemoryBackend
     outbox: Outbox
-    calendar: CalendarClient
+    # The line's own business systems (a booking system client, its extractor...), as the
+    # line's profile opened them. The kit and the worker never look inside: the line's
+    # actions and tools close over what they need.
+    line: Any
     attestations: AttestationStore
     policy: AssurancePolicy
     memory_settings: MemorySettings
     timezone: str = "UTC"
-    # End-of-call extraction (domain.extract rules by default; domain.llm_extract with a model).
-    extract: Extractor = field(default=rule_based_extractor)
     # Who may call (SIP numbers) and which sign-ins were used: read before the call starts.
     directory: CustomerDirectory | None = None
     claims: ClaimRegistry | None = None
@@ -77,12 +67,11 @@ class HostServices:
         backend: MemoryBackend,
         *,
         memory_settings: MemorySettings,
-        calendar: CalendarClient | None = None,
+        line: Any = None,
         policy: AssurancePolicy | None = None,
         timezone: str = "UTC",
     ) -> HostServices:
         """Host systems on local files in `workdir` (the playground, tests and benches)."""
-        from contextdb_livekit.domain.calendar import LocalCalendar
         from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
         from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
         from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
@@ -90,7 +79,7 @@ class HostServices:
         return cls(
             backend=backend,
             outbox=SqliteOutbox(workdir / "outbox.sqlite3"),
-            calendar=calendar or LocalCalendar(workdir / "calendar.sqlite3"),
+            line=line,
             attestations=SqliteAttestationStore(workdir / "attestations.sqlite3"),
             policy=policy or AssurancePolicy(),
             memory_settings=memory_settings,
@@ -134,7 +123,8 @@ class CallContext:
     action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def today(self) -> date:
-        return today_in(self.host.timezone)
+        """The date in the caller's time zone (validated by the settings that name it)."""
+        return datetime.now(ZoneInfo(self.host.timezone)).date()
 
     def add_note(self, note: str) -> bool:
         if len(self.notes) >= MAX_NOTES or note in self.notes:
