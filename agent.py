@@ -44,12 +44,15 @@ from contextdb_livekit.worker.job import (
 )
 from contextdb_livekit.worker.log_policy import install_caller_data_filter
 from contextdb_livekit.worker.metrics import attach_call_metrics
-from contextdb_livekit.worker.preload import PRELOAD_MODULES, openai_client, warm_process
+from contextdb_livekit.worker.preload import openai_client, preload_modules, warm_process
 from contextdb_livekit.worker.ring import is_ringing, wait_until_answered
 from contextdb_livekit.worker.room_guard import CallerGuard
 from contextdb_livekit.worker.room_surface import start_in_room
 from contextdb_livekit.worker.settings import WorkerSettings
 from contextdb_livekit.worker.startup import prepare_worker
+
+# The line's profile module: the forkserver imports it with the worker's own modules.
+LINE_MODULE = "contextdb_livekit.domain.profile"
 
 # Environment variables win over both files; .env.local wins over .env.
 load_dotenv(".env.local")
@@ -90,7 +93,7 @@ def build_server(settings: WorkerSettings) -> AgentServer:
         setup_fnc=prewarm,
         shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S,
         # The project is imported once in the forkserver, not in every job process.
-        preload_modules=PRELOAD_MODULES,
+        preload_modules=preload_modules(LINE_MODULE),
         **tuning,
     )
 

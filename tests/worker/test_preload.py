@@ -8,10 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from contextdb_livekit.worker.preload import PRELOAD_MODULES
+from contextdb_livekit.worker.preload import preload_modules
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT = ("memory", "worker", "tools", "identity", "calendar_client")
+PROJECT = "contextdb_livekit"
+LINE_MODULE = "contextdb_livekit.domain.profile"  # as agent.py names it
 
 
 def agent_imports() -> list[str]:
@@ -27,7 +28,7 @@ def test_a_job_process_imports_no_project_module_the_forkserver_did_not():
     # A fresh interpreter: the forkserver's preload, then what agent.py imports in the job.
     script = f"""
 import importlib, json, sys
-for name in {PRELOAD_MODULES!r}:
+for name in {preload_modules(LINE_MODULE)!r}:
     try:  # as the forkserver does: a module it cannot import is skipped
         importlib.import_module(name)
     except ImportError:
@@ -46,7 +47,7 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 def test_the_worker_hands_the_preload_list_to_livekit():
     source = (ROOT / "agent.py").read_text()
-    assert "preload_modules=PRELOAD_MODULES" in source
+    assert "preload_modules=preload_modules(LINE_MODULE)" in source
     assert "warm_process()" in source
 
 

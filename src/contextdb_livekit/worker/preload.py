@@ -10,7 +10,7 @@ every job process (copy-on-write) and agent.py's imports in the job are dictiona
 The libraries the call path would otherwise import on first use are here too (httpx's
 connection pool and its anyio backend, pulled in by the first request to the engine).
 
-    AgentServer(preload_modules=PRELOAD_MODULES, ...)          # agent.py
+    AgentServer(preload_modules=preload_modules(LINE_MODULE), ...)  # agent.py
 """
 
 from __future__ import annotations
@@ -33,8 +33,6 @@ PRELOAD_MODULES = [
     "contextdb_livekit.memory.secrets",
     "contextdb_livekit.memory.engine_client",
     "contextdb_livekit.memory.factory",
-    "contextdb_livekit.domain.llm_extract",
-    "tools",
     "contextdb_livekit.worker.log_policy",
     "contextdb_livekit.worker.startup",
     "contextdb_livekit.worker.metrics",
@@ -45,6 +43,12 @@ PRELOAD_MODULES = [
     "contextdb_livekit.worker.ring",
     "contextdb_livekit.worker.preload",
 ]
+
+
+def preload_modules(*line_modules: str) -> list[str]:
+    """What the forkserver imports: the worker's modules and the line's own (its profile
+    module, which imports its tools, extraction and business systems)."""
+    return [*PRELOAD_MODULES, *line_modules]
 
 
 # The TLS context httpx builds for every client by default (the CA bundle loaded: 20-40 ms of
