@@ -16,7 +16,7 @@ from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_fac
 from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
 from contextdb_livekit.memory import snapshot
-from contextdb_livekit.memory.models import Memory
+from contextdb_livekit.memory.models import FactToRemember, Memory
 from contextdb_livekit.stores.sqlite.engine import open_engine
 
 TODAY = date(2026, 12, 3)
@@ -157,8 +157,8 @@ def test_last_word_in_a_call_wins_per_slot():
 # -- snapshot ------------------------------------------------------------------------------
 
 
-def memory(fact: CallerFact, memory_id: str, **overrides) -> Memory:  # type: ignore[no-untyped-def]
-    written = fact.to_write()
+def memory(fact: CallerFact | FactToRemember, memory_id: str, **overrides) -> Memory:  # type: ignore[no-untyped-def]
+    written = fact.to_write() if isinstance(fact, CallerFact) else fact
     data = dict(
         id=memory_id, content=written.content, user_id="u", epistemic_source=written.source,
         confidence=written.confidence, corroboration_count=1,
@@ -178,13 +178,11 @@ def test_snapshot_hides_superseded_flagged_and_requests():
     flagged = memory(
         CallerFact("note", "x", "agent_inferred", 0.6, TODAY, key="k"), "c", injection_suspect=True
     )
+    # What the kit writes for a request (kit.requests): one call's, never shown.
     asked = memory(
-        CallerFact(
-            "request", "book a service visit", "agent_inferred", 0.6, TODAY,
-            key="2026-12-10", call_id="c", action="book_visit",
-        ),
+        action_request("book_visit", "book a service visit", date(2026, 12, 10), "c", today=TODAY),
         "d",
-    )  # fmt: skip
+    )
     text, shown = snapshot.render([current, old, flagged, asked], facts=CALLER_FACTS)
     assert [m.id for m in shown] == ["a"]
     assert "2 New Street" in text and "1 Old Street" not in text

@@ -17,12 +17,12 @@ explicitly, and its text is worded so the slotter cannot move it elsewhere.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
+from contextdb_livekit.kit.requests import REQUEST_ENTITY
 from contextdb_livekit.memory.models import EpistemicSource, FactToRemember, Memory, is_current
 
 # What a caller can tell us (the only kinds a model extractor may propose).
@@ -43,7 +43,6 @@ StatedKind = Literal[
 ]
 FactKind = Literal[
     StatedKind,
-    "request",
     "visit_booked",
     "visit_cancelled",
     "note",
@@ -62,7 +61,6 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 CALLER_CONFIDENCE = 0.9
 AGENT_CONFIDENCE = 0.6
 HOST_CONFIDENCE = 0.95
-REQUEST_CONFIDENCE = 0.6
 FLAGGED_CONFIDENCE = 0.0
 
 _SOURCE_VERB: dict[str, str] = {
@@ -71,15 +69,6 @@ _SOURCE_VERB: dict[str, str] = {
     "third_party": "recorded",
 }
 _STAMP = re.compile(r"\s*\((said|noted|recorded) (\d{4}-\d{2}-\d{2})\)\s*$")
-
-
-def call_tag(call_id: str) -> str:
-    """A short stable tag for a call, used in per-call slot names."""
-    return hashlib.sha256(call_id.encode()).hexdigest()[:10]
-
-
-def request_attribute(action: str, day: date, call_id: str) -> str:
-    return f"{action}_on_{day.isoformat().replace('-', '_')}_call_{call_tag(call_id)}"
 
 
 @dataclass(frozen=True)
@@ -92,21 +81,17 @@ class CallerFact:
     confidence: float
     observed_on: date
     polarity: Polarity = "positive"
-    # availability: the weekday; request/visit_*: the ISO date; note: its digest.
+    # availability: the weekday; visit_*: the ISO date; note: its digest.
     key: str | None = None
     call_id: str = ""
-    # request: the gated action it asks for (its slot is per action, day and call).
-    action: str = ""
 
     def __post_init__(self) -> None:
         if not self.value.strip():
             raise ValueError("fact value must not be empty")
         if self.kind == "availability" and self.key not in WEEKDAYS:
             raise ValueError("availability needs a weekday key")
-        if self.kind in ("request", "visit_booked", "visit_cancelled"):
+        if self.kind in ("visit_booked", "visit_cancelled"):
             date.fromisoformat(self.key or "")
-        if self.kind == "request" and not (self.call_id and self.action):
-            raise ValueError("a request belongs to an action and a call")
         if self.kind in ("note", "flagged_note") and not self.key:
             raise ValueError("a note needs a key")
 
@@ -114,9 +99,6 @@ class CallerFact:
     def slot(self) -> tuple[str, str]:
         if self.kind == "availability":
             return ("availability", str(self.key))
-        if self.kind == "request":
-            day = date.fromisoformat(str(self.key))
-            return ("request", request_attribute(self.action, day, self.call_id))
         if self.kind in ("visit_booked", "visit_cancelled"):
             return ("visit", f"on_{str(self.key).replace('-', '_')}")
         if self.kind == "note":
@@ -138,8 +120,8 @@ class CallerFact:
             content=self.sentence + stamp,
             source=self.source,
             confidence=self.confidence,
-            # Only a request can gate an action; everything else is context.
-            action_relevant=self.kind == "request",
+            # Only a request (kit.requests) can gate an action; every caller fact is context.
+            action_relevant=False,
             entity=entity,
             attribute=attribute,
         )
@@ -195,7 +177,6 @@ _SENTENCES = {
     "who_home": lambda f: f"Who is home for visits: {f.value}",
     "note": lambda f: f.value,
     "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
-    "request": lambda f: f"Caller asked in one call to {f.value} on {_day_text(f.key)}",
     "visit_booked": lambda f: f"Service visit booked for {_day_text(f.key)}, reference {f.value}",
     "visit_cancelled": lambda f: (
         f"Service visit for {_day_text(f.key)} was cancelled (reference {f.value})"
@@ -210,8 +191,8 @@ def fact_kind(memory: Memory) -> FactKind | None:
     entity, attribute = memory.entity_key or "", memory.attribute_key or ""
     if entity == "availability" and attribute in WEEKDAYS:
         return "availability"
-    if entity == "request" and "_on_" in attribute:
-        return "request"
+    if entity == REQUEST_ENTITY:
+        return None  # a request of one call (kit.requests): never a preference, never shown
     if entity == "caller" and attribute.startswith("note_"):
         return "note"
     if entity == "flagged" and attribute.startswith("note_"):
@@ -223,7 +204,7 @@ def fact_kind(memory: Memory) -> FactKind | None:
 
 # Kinds never shown: a past call's request is not a preference, and unknown
 # (pre-fact-model, unslotted) text has no current value to show.
-_HIDDEN: frozenset[FactKind | None] = frozenset({"request", None})
+_HIDDEN: frozenset[FactKind | None] = frozenset({None})
 
 
 class CallerFactView:
