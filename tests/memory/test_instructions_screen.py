@@ -146,6 +146,7 @@ def test_the_sentences_the_fact_model_writes_are_never_flagged() -> None:
     from datetime import date
 
     from contextdb_livekit.domain.facts import CallerFact
+    from contextdb_livekit.domain.write_policy import action_request
 
     day = date(2026, 12, 3)
     sentences = [
@@ -160,13 +161,15 @@ def test_the_sentences_the_fact_model_writes_are_never_flagged() -> None:
         CallerFact("contact_preference", "text message", "user_stated", 0.9, day),
         CallerFact("visit_booked", "REF-1", "third_party", 0.95, day, key="2026-12-10"),
         CallerFact("visit_cancelled", "REF-1", "third_party", 0.95, day, key="2026-12-10"),
-        CallerFact(
-            "request", "book a service visit", "agent_inferred", 0.6, day,
-            key="2026-12-10", call_id="c", action="book_visit",
-        ),
     ]  # fmt: skip
-    for fact in sentences:
-        assert screen(fact.to_write().content) is None, fact.to_write().content
+    written = [fact.to_write().content for fact in sentences]
+    # and the kit's request fact (kit.requests), as a gated action writes it
+    request = action_request(
+        "book_visit", "book a service visit", date(2026, 12, 10), "c", today=day
+    )
+    written.append(request.content)
+    for content in written:
+        assert screen(content) is None, content
 
 
 def test_the_held_out_set_is_well_formed_and_large_enough() -> None:
