@@ -17,7 +17,7 @@ import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.service import CallerMemory, call_write_key
@@ -85,8 +85,7 @@ async def main(iterations: int, others: int) -> None:
                 started = time.perf_counter()
                 call_id = uuid.uuid4().hex
                 facts = extract_call_facts(
-                    [Turn("user", line) for line in CALL], [], CallOutcome(),
-                    today=TODAY, call_id=call_id,
+                    [Turn("user", line) for line in CALL], [], today=TODAY, call_id=call_id,
                 )  # fmt: skip
                 await memory.remember(
                     [f.to_write() for f in facts],

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
@@ -285,9 +285,7 @@ def scorecard(results: Iterable[ItemResult]) -> Scorecard:
 
 
 def rules(item: Item) -> list[CallerFact]:
-    return extract_call_facts(
-        item.turns, item.notes, CallOutcome(), today=TODAY, call_id=f"bench-{item.id}"
-    )
+    return extract_call_facts(item.turns, item.notes, today=TODAY, call_id=f"bench-{item.id}")
 
 
 async def run(
@@ -305,7 +303,7 @@ async def run(
         async with gate:
             try:
                 facts = await extract_with_model(
-                    item.turns, item.notes, CallOutcome(), today=TODAY,
+                    item.turns, item.notes, today=TODAY,
                     call_id=f"bench-{item.id}", base_url=base_url, api_key=api_key,
                     model=model, timeout_s=timeout_s, fallback=None,
                 )  # fmt: skip

@@ -24,7 +24,7 @@ from typing import Any
 
 from livekit.agents import AgentSession, llm
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.domain.systems import local_host, systems_of
 from contextdb_livekit.identity import CallerIdentity
@@ -90,7 +90,6 @@ async def run_scenario(
         history = extract_call_facts(
             [Turn("user", text) for text in spec["history"]],
             [],
-            CallOutcome(),
             today=date.today(),
             call_id=f"history-{customer_id}",
         )

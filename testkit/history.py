@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from contextdb_livekit.domain.calendar import today_in
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.memory.engine_client import connect_local_engine
 
 
@@ -14,7 +14,6 @@ async def seed_history(memory_path: Path, customer_id: str, *lines: str) -> int:
     facts = extract_call_facts(
         [Turn("user", line) for line in lines],
         [],
-        CallOutcome(),
         today=today_in("UTC"),
         call_id=f"history-{customer_id}",
     )

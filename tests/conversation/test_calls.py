@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from tests.conversation.conftest import (
@@ -23,7 +23,6 @@ async def seed(backend, identity, *lines: str, call_id: str = "earlier") -> None
     facts = extract_call_facts(
         [Turn("user", line) for line in lines],
         [],
-        CallOutcome(),
         today=today_in("UTC"),
         call_id=call_id,
     )

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn, extract_call_facts
+from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
 from contextdb_livekit.memory import snapshot
@@ -22,11 +22,10 @@ from contextdb_livekit.stores.sqlite.engine import open_engine
 TODAY = date(2026, 12, 3)
 
 
-def extract(*lines: str, notes: tuple[str, ...] = (), outcome: CallOutcome | None = None):  # type: ignore[no-untyped-def]
+def extract(*lines: str, notes: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
     return extract_call_facts(
         [Turn("user", line) for line in lines],
         list(notes),
-        outcome or CallOutcome(),
         today=TODAY,
         call_id="call-1",
     )
@@ -60,8 +59,7 @@ def test_model_notes_are_agent_inferred_below_the_callers_words():
 
 
 def test_host_records_are_third_party_context():
-    outcome = CallOutcome(booked=((date(2026, 12, 10), "bk_1"),), cancelled=())
-    [fact] = extract(outcome=outcome)
+    fact = CallerFact("visit_booked", "bk_1", "third_party", 0.95, TODAY, key="2026-12-10")
     written = fact.to_write()
     assert (written.source, written.confidence, written.action_relevant) == (
         "third_party",
@@ -255,8 +253,8 @@ def test_any_sequence_of_calls_leaves_one_current_value_per_slot(calls):
                 expected: dict[tuple[str, str], str] = {}
                 for n, lines in enumerate(calls):
                     facts = extract_call_facts(
-                        [Turn("user", line) for line in lines], [], CallOutcome(),
-                        today=TODAY, call_id=f"call-{n}",
+                        [Turn("user", line) for line in lines], [], today=TODAY,
+                        call_id=f"call-{n}",
                     )  # fmt: skip
                     if facts:
                         await engine.remember_many(
@@ -359,7 +357,7 @@ def test_a_correction_takes_back_the_day_it_replaces():
     facts = extract_call_facts(
         [Turn("user", "fridays suit us"), Turn("assistant", "Fridays, noted."),
          Turn("user", "sorry, i meant saturdays")],
-        [], CallOutcome(), today=TODAY, call_id="c",
+        [], today=TODAY, call_id="c",
     )  # fmt: skip
     assert kinds(facts) == {("availability", "saturday", "available")}
 
@@ -370,7 +368,6 @@ def test_a_short_answer_is_read_against_the_agents_question():
             extract_call_facts(
                 [Turn("assistant", question), Turn("user", reply)],
                 [],
-                CallOutcome(),
                 today=TODAY,
                 call_id="c",
             )
@@ -491,7 +488,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
             expected.pop(previous[0], None)
         expected[slot] = value
     turns.append(Turn("user", text))
-    facts = extract_call_facts(turns, [], CallOutcome(), today=TODAY, call_id="p")
+    facts = extract_call_facts(turns, [], today=TODAY, call_id="p")
     got = {(f.kind, f.key if f.kind == "availability" else None): f for f in facts}
     for slot, value in expected.items():
         assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))

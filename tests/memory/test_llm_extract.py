@@ -11,7 +11,7 @@ import httpx
 import pytest
 import respx
 
-from contextdb_livekit.domain.extract import CallOutcome, Turn
+from contextdb_livekit.domain.extract import Turn
 from contextdb_livekit.domain.llm_extract import ModelExtractionError, extract_with_model
 from contextdb_livekit.memory.settings import MemorySettings
 
@@ -29,9 +29,8 @@ def answer(facts: list[dict]) -> dict:  # type: ignore[type-arg]
 
 
 async def run(**kwargs):  # type: ignore[no-untyped-def]
-    booked = CallOutcome(booked=((date(2026, 12, 10), "bk_1"),))
     return await extract_with_model(
-        TURNS, ["Caller mentioned a Baxi boiler"], booked,
+        TURNS, ["Caller mentioned a Baxi boiler"],
         today=TODAY, call_id="c1", base_url=BASE, api_key="k", model="m", timeout_s=0.5, **kwargs,
     )  # fmt: skip
 
@@ -61,7 +60,7 @@ async def test_model_facts_are_checked_against_the_callers_words():
     )  # fmt: skip
     assert facts["address"].source == "agent_inferred" and facts["address"].confidence == 0.6
     assert facts["equipment_make"].source == "agent_inferred"
-    assert facts["visit_booked"].source == "third_party"  # from the call, not the model
+    assert "visit_booked" not in facts  # host records are the gated actions', never the model's
 
 
 @respx.mock
@@ -75,7 +74,6 @@ async def test_the_model_cannot_invent_requests_or_bookings():
         "availability",
         "equipment_count",
         "equipment_make",
-        "visit_booked",
     }
 
 
@@ -114,7 +112,7 @@ def fact(kind: str, value: str, quote: str = "", **extra) -> dict:  # type: igno
 async def extract(turns: list[Turn], facts: list[dict], **kwargs) -> list:  # type: ignore[type-arg]
     respx.post(f"{BASE}/chat/completions").respond(200, json=answer(facts))
     return await extract_with_model(
-        turns, [], CallOutcome(), today=TODAY, call_id="c2", base_url=BASE, api_key="k",
+        turns, [], today=TODAY, call_id="c2", base_url=BASE, api_key="k",
         model="m", timeout_s=0.5, **kwargs,
     )  # fmt: skip
 

@@ -26,16 +26,13 @@ import dataclasses
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date
-from typing import Literal
 
 from contextdb_livekit.domain.clauses import CallReader
 from contextdb_livekit.domain.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
     FLAGGED_CONFIDENCE,
-    HOST_CONFIDENCE,
     CallerFact,
 )
 from contextdb_livekit.memory.instructions_screen import is_procedure_note
@@ -50,14 +47,6 @@ MAX_FACTS = 40
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # Kinds whose value is the caller's own sentence (redacted, bounded).
 _SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
-
-
-@dataclass(frozen=True)
-class CallOutcome:
-    """What the host's systems recorded during the call (not what anyone said)."""
-
-    booked: tuple[tuple[date, str], ...] = ()
-    cancelled: tuple[tuple[date, str], ...] = ()
 
 
 def _sentences(text: str) -> list[str]:
@@ -104,7 +93,6 @@ def _sentence_value(sentence: str) -> str:
 def extract_call_facts(
     turns: Iterable[Turn],
     notes: Iterable[str],
-    outcome: CallOutcome,
     *,
     today: date,
     call_id: str,
@@ -174,10 +162,6 @@ def extract_call_facts(
             )
         ]
         keep(typed or [_free_note(note, today=today, call_id=call_id)])
-    for day, ref in outcome.booked:
-        keep([_host_fact("visit_booked", day, ref, today=today, call_id=call_id)])
-    for day, ref in outcome.cancelled:
-        keep([_host_fact("visit_cancelled", day, ref, today=today, call_id=call_id)])
     return list(by_slot.values())[-MAX_FACTS:]
 
 
@@ -206,24 +190,5 @@ def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
         confidence=FLAGGED_CONFIDENCE,
         observed_on=today,
         key=digest,
-        call_id=call_id,
-    )
-
-
-def _host_fact(
-    kind: Literal["visit_booked", "visit_cancelled"],
-    day: date,
-    ref: str,
-    *,
-    today: date,
-    call_id: str,
-) -> CallerFact:
-    return CallerFact(
-        kind=kind,
-        value=ref,
-        source="third_party",
-        confidence=HOST_CONFIDENCE,
-        observed_on=today,
-        key=day.isoformat(),
         call_id=call_id,
     )

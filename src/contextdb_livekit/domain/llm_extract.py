@@ -33,9 +33,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from contextdb_livekit.domain.extract import (
-    CallOutcome,
     Turn,
-    _host_fact,
     extract_call_facts,
     flagged_note,
 )
@@ -130,7 +128,6 @@ Fallback = Callable[..., list[CallerFact]]
 async def extract_with_model(
     turns: Iterable[Turn],
     notes: Iterable[str],
-    outcome: CallOutcome,
     *,
     today: date,
     call_id: str,
@@ -182,7 +179,7 @@ async def extract_with_model(
         if fallback is None:
             raise ModelExtractionError(str(reason)) from exc
         log.warning("model extraction failed (%s); using the rule-based extractor", reason)
-        return fallback(turns, notes, outcome, today=today, call_id=call_id)
+        return fallback(turns, notes, today=today, call_id=call_id)
     spoken = [_plain(line) for line in caller_lines]
     placed: list[tuple[tuple[int, int], CallerFact]] = []
     for n, item in enumerate(answer.facts):
@@ -197,17 +194,8 @@ async def extract_with_model(
             continue
         by_slot.pop(fact.slot, None)
         by_slot[fact.slot] = fact
-    facts = list(by_slot.values())
-    # Host records never come from the model.
-    facts += [
-        _host_fact("visit_booked", d, ref, today=today, call_id=call_id)
-        for d, ref in outcome.booked
-    ]
-    facts += [
-        _host_fact("visit_cancelled", d, ref, today=today, call_id=call_id)
-        for d, ref in outcome.cancelled
-    ]
-    return facts
+    # Host records never come from the model: the gated actions keep them (`remember`).
+    return list(by_slot.values())
 
 
 async def _ask(

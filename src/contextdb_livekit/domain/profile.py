@@ -14,7 +14,7 @@ from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
 from contextdb_livekit.domain.calendar import CalendarSettings, build_calendar
-from contextdb_livekit.domain.extract import CallOutcome, extract_call_facts
+from contextdb_livekit.domain.extract import extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
@@ -35,16 +35,14 @@ from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
     """Rule-based only: cheap enough for every caller turn."""
-    facts = extract_call_facts(
-        turns, list(call.notes), CallOutcome(), today=call.today(), call_id=call.call_id
-    )
+    facts = extract_call_facts(turns, list(call.notes), today=call.today(), call_id=call.call_id)
     return [fact.to_write() for fact in facts]
 
 
 async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
     """The host's extractor (a model with an API key, else the rules)."""
     facts = await systems_of(call.host).extract(
-        turns, list(call.notes), CallOutcome(), today=call.today(), call_id=call.call_id
+        turns, list(call.notes), today=call.today(), call_id=call.call_id
     )
     return [fact.to_write() for fact in facts]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import cast
 
 from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar
-from contextdb_livekit.domain.extract import CallOutcome, extract_call_facts
+from contextdb_livekit.domain.extract import extract_call_facts
 from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import HostServices
@@ -25,9 +25,9 @@ Extractor = Callable[..., Awaitable[list[CallerFact]]]
 
 
 async def rule_based_extractor(
-    turns: list[Turn], notes: list[str], outcome: CallOutcome, *, today: date, call_id: str
+    turns: list[Turn], notes: list[str], *, today: date, call_id: str
 ) -> list[CallerFact]:
-    return extract_call_facts(turns, notes, outcome, today=today, call_id=call_id)
+    return extract_call_facts(turns, notes, today=today, call_id=call_id)
 
 
 @dataclass
