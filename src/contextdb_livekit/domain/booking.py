@@ -6,13 +6,14 @@ argument can name another customer; the action closes over the host's booking sy
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import Literal
 
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.calendar import CalendarClient, SlotChanged, SlotUnavailable
+from contextdb_livekit.domain.calendar import Booking, CalendarClient, SlotChanged, SlotUnavailable
 from contextdb_livekit.domain.facts import HOST_CONFIDENCE, CallerFact, conflict_reason
 from contextdb_livekit.domain.visit_day import VISIT_DAY, spoken_day
 from contextdb_livekit.identity import CallerIdentity
@@ -90,15 +91,35 @@ def visit_record(
     )
 
 
+async def booking_on(calendar: CalendarClient, customer_id: str, day: date) -> Booking | None:
+    """The customer's booked visit on `day`, if any."""
+    for booking in await calendar.bookings_for(customer_id):
+        if booking.day == day:
+            return booking
+    return None
+
+
+def may_change_visits(
+    calendar: CalendarClient,
+) -> Callable[[CallerIdentity, date], Awaitable[bool]]:
+    """The booking system's rule for booking or cancelling a visit on a day, as `authorize`."""
+
+    async def authorize(identity: CallerIdentity, day: date) -> bool:
+        slot = await calendar.get_slot(day)
+        return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
+
+    return authorize
+
+
 def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
     async def precheck(identity: CallerIdentity, day: date) -> str | None:
-        for booking in await calendar.bookings_for(identity.customer_id):
-            if booking.day == day:
-                # Idempotent per (customer, date): a second request books nothing.
-                return (
-                    f"The caller already has a visit booked on {spoken_day(day)}, reference "
-                    f"{booking.booking_id}. Nothing new was booked."
-                )
+        booking = await booking_on(calendar, identity.customer_id, day)
+        if booking is not None:
+            # Idempotent per (customer, date): a second request books nothing.
+            return (
+                f"The caller already has a visit booked on {spoken_day(day)}, reference "
+                f"{booking.booking_id}. Nothing new was booked."
+            )
         try:
             slot = await calendar.get_slot(day)
         except SlotUnavailable:
@@ -106,10 +127,6 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         if not slot.is_open:
             return f"{spoken_day(day)} is fully booked. Offer another day."
         return None
-
-    async def authorize(identity: CallerIdentity, day: date) -> bool:
-        slot = await calendar.get_slot(day)
-        return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
 
     async def execute(attempt: Attempt[date]) -> Outcome:
         day = attempt.target
@@ -151,7 +168,7 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         target=VISIT_DAY,
         words=BOOKING_WORDS,
         precheck=precheck,
-        authorize=authorize,
+        authorize=may_change_visits(calendar),
         execute=execute,
         resolve=resolve,
         remember=lambda attempt, outcome: visit_record("visit_booked", attempt, outcome),

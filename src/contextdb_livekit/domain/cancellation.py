@@ -12,8 +12,8 @@ from datetime import date
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.booking import visit_record
-from contextdb_livekit.domain.calendar import Booking, CalendarClient, SlotUnavailable
+from contextdb_livekit.domain.booking import booking_on, may_change_visits, visit_record
+from contextdb_livekit.domain.calendar import CalendarClient, SlotUnavailable
 from contextdb_livekit.domain.facts import conflict_reason
 from contextdb_livekit.domain.visit_day import VISIT_DAY, spoken_day
 from contextdb_livekit.identity import CallerIdentity
@@ -135,23 +135,13 @@ CANCELLING_WORDS = ActionWords(
 
 
 def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
-    async def booking_on(customer_id: str, day: date) -> Booking | None:
-        for booking in await calendar.bookings_for(customer_id):
-            if booking.day == day:
-                return booking
-        return None
-
     async def precheck(identity: CallerIdentity, day: date) -> str | None:
-        if await booking_on(identity.customer_id, day) is None:
+        if await booking_on(calendar, identity.customer_id, day) is None:
             return f"There is no visit booked on {spoken_day(day)}, so there is nothing to cancel."
         return None
 
-    async def authorize(identity: CallerIdentity, day: date) -> bool:
-        slot = await calendar.get_slot(day)
-        return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
-
     async def execute(attempt: Attempt[date]) -> Outcome:
-        booking = await booking_on(attempt.identity.customer_id, attempt.target)
+        booking = await booking_on(calendar, attempt.identity.customer_id, attempt.target)
         if booking is None:
             # Already gone: a replay of our own cancellation answers with the original result.
             replay = await calendar.cancellation_for_key(attempt.host_key)
@@ -191,7 +181,7 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         target=VISIT_DAY,
         words=CANCELLING_WORDS,
         precheck=precheck,
-        authorize=authorize,
+        authorize=may_change_visits(calendar),
         execute=execute,
         resolve=resolve,
         remember=lambda attempt, outcome: visit_record("visit_cancelled", attempt, outcome),
