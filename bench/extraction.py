@@ -31,7 +31,7 @@ from datetime import date
 from pathlib import Path
 
 from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact
+from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact, counted_thing
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)
@@ -39,8 +39,9 @@ TODAY = date(2026, 12, 3)
 KINDS = (
     "availability", "preferred_day", "address", "equipment_make", "equipment_count",
     "access_notes", "contact_preference", "floor", "flat", "parking", "pets", "who_home",
+    "boiler_type", "meter_location",
 )  # fmt: skip
-_NOT_SCORED = {"note", "flagged_note", "request", "visit_booked", "visit_cancelled"}
+_NOT_SCORED = {"note", "quote", "flagged_note", "request", "visit_booked", "visit_cancelled"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Item:
     notes: tuple[str, ...]
     expect: tuple[Label, ...]
     allow: tuple[Label, ...] = ()
+    style: str = "written"  # or "stt": lower case, unpunctuated, as speech-to-text writes
 
 
 def _label(raw: dict[str, str], where: str) -> Label:
@@ -66,8 +68,11 @@ def _label(raw: dict[str, str], where: str) -> Label:
         raise ValueError(f"{where}: unknown kind {kind!r}")
     if not value:
         raise ValueError(f"{where}: empty value")
-    if (kind == "availability") != (key is not None):
-        raise ValueError(f"{where}: a key is given exactly for availability")
+    if kind == "equipment_count":
+        # Counts are per thing counted; older labels name it only in the value.
+        key = counted_thing(str(key or value))
+    elif (kind == "availability") != (key is not None):
+        raise ValueError(f"{where}: a key is given exactly for availability and counts")
     if kind == "availability" and (
         key not in WEEKDAYS or value not in ("available", "unavailable")
     ):
@@ -103,6 +108,7 @@ def load(split: str) -> list[Item]:
                 tuple(raw.get("notes", [])),
                 expect,
                 tuple(_label(f, where) for f in raw.get("allow", [])),
+                raw.get("style", "written"),
             )
         )
     return items
@@ -151,6 +157,10 @@ def _flat(text: str) -> str | None:
 
 def _contact(text: str) -> str | None:
     words = _words(text)
+    if re.search(r"\blandline\b", words):
+        return "landline"
+    if re.search(r"\b(mobile|cell)\b", words) and not re.search(r"\b(text|sms|message)\b", words):
+        return "mobile"
     if re.search(r"\b(text|sms|texting|message)\b", words):
         return "text message"
     if re.search(r"\b(e ?mail|emails?)\b", words):
@@ -175,7 +185,10 @@ def value_matches(kind: str, label: str, stored: str) -> bool:
     if kind == "preferred_day":
         return _day(label) == _day(stored)
     if kind == "equipment_count":
-        return _count(label) is not None and _count(label) == _count(stored)
+        said, kept = _count(label), _count(stored)
+        return said is not None and kept is not None and said[0] == kept[0]
+    if kind == "boiler_type":
+        return _words(label) == _words(stored)
     if kind == "floor":
         return _floor(label) is not None and _floor(label) == _floor(stored)
     if kind == "flat":
@@ -223,6 +236,7 @@ class ItemResult:
 class Scorecard:
     by_kind: dict[str, Tally] = field(default_factory=dict)
     by_category: dict[str, Tally] = field(default_factory=dict)
+    by_style: dict[str, Tally] = field(default_factory=dict)
     results: list[ItemResult] = field(default_factory=list)
 
     @property
@@ -240,6 +254,25 @@ class Scorecard:
     @property
     def failures(self) -> int:
         return sum(r.failed for r in self.results)
+
+    @property
+    def wrong_way(self) -> int:
+        """Availability stored the wrong way round: the weekday is labelled the other way."""
+        return sum(
+            1
+            for r in self.results
+            for fact in r.false
+            if fact.kind == "availability"
+            and any(
+                label.kind == "availability" and label.key == fact.key
+                for label in (*r.item.expect, *r.item.allow)
+            )
+        )
+
+    @property
+    def third_party(self) -> int:
+        """Facts stored from an item about somebody else (category third_party)."""
+        return sum(len(r.false) for r in self.results if r.item.category == "third_party")
 
 
 def score_item(item: Item, facts: list[CallerFact], failed: bool = False) -> ItemResult:
@@ -268,6 +301,7 @@ def scorecard(results: Iterable[ItemResult]) -> Scorecard:
     for result in results:
         card.results.append(result)
         category = card.by_category.setdefault(result.item.category, Tally())
+        style = card.by_style.setdefault(result.item.style, Tally())
         missed = Counter(label.kind for label in result.missed)
         expected = Counter(label.kind for label in result.item.expect)
         for kind in KINDS:
@@ -281,6 +315,11 @@ def scorecard(results: Iterable[ItemResult]) -> Scorecard:
         category.missed += len(result.missed)
         category.false += len(result.false)
         category.exact += not result.missed and not result.false
+        style.items += 1
+        style.hit += len(result.item.expect) - len(result.missed)
+        style.missed += len(result.missed)
+        style.false += len(result.false)
+        style.exact += not result.missed and not result.false
     return card
 
 
@@ -334,7 +373,10 @@ def report(card: Scorecard, title: str, *, errors: bool = False) -> None:
         f"\n{'category':<20}{'items':>6}{'labelled':>9}{'recall %':>10}{'false':>7}"
         f"{'false/item %':>14}{'exact %':>9}"
     )
-    for name, t in sorted(card.by_category.items()):
+    for name, t in [
+        *sorted(card.by_category.items()),
+        *((f"style: {style}", t) for style, t in sorted(card.by_style.items())),
+    ]:
         print(
             f"{name:<20}{t.items:>6}{t.hit + t.missed:>9}{_pct(t.recall):>10}{t.false:>7}"
             f"{_pct(t.false / t.items):>14}{_pct(t.exact / t.items):>9}"
@@ -344,6 +386,11 @@ def report(card: Scorecard, title: str, *, errors: bool = False) -> None:
         f"{total.false:>7}{_pct(total.false / total.items):>14}{_pct(total.exact / total.items):>9}"
     )
     print(f"precision {_pct(total.precision).strip()} %, model failures {card.failures}")
+    print(
+        f"false facts per 100 items {100 * total.false / max(total.items, 1):.1f}, "
+        f"availability the wrong way round {card.wrong_way}, "
+        f"third-party statements stored {card.third_party}"
+    )
     if errors:
         for result in card.results:
             if not result.missed and not result.false and not result.failed:
@@ -361,7 +408,7 @@ def report(card: Scorecard, title: str, *, errors: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("tuning", "heldout"), default="tuning")
+    parser.add_argument("--split", choices=("tuning", "heldout", "independent"), default="tuning")
     parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     parser.add_argument("--model", default=os.environ.get("OPENAI_LLM_MODEL", "gpt-4.1-mini"))
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per model call")

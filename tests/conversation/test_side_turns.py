@@ -88,7 +88,7 @@ async def test_text_typed_while_the_booking_result_is_said_is_answered_after_it(
     outcome = await harness.hang_up()
     assert outcome.written > 0
     [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count", user_id=identity.customer_id
+        "equipment", "count_boiler", user_id=identity.customer_id
     )
     assert "3 boilers" in count.content
 
@@ -106,7 +106,7 @@ async def test_a_kept_turn_reaches_the_end_of_call_facts_even_after_a_hang_up(
     assert LINE in user_lines(harness.session)
     await harness.hang_up()
     [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count", user_id=identity.customer_id
+        "equipment", "count_boiler", user_id=identity.customer_id
     )
     assert "3 boilers" in count.content
 
@@ -130,7 +130,7 @@ async def test_a_kept_turn_livekit_would_not_schedule_still_reaches_the_history(
     assert user_lines(harness.session).count(LINE) == 1
     await harness.hang_up()
     [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count", user_id=identity.customer_id
+        "equipment", "count_boiler", user_id=identity.customer_id
     )
     assert "3 boilers" in count.content
 

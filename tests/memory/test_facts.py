@@ -119,8 +119,8 @@ def test_negative_availability_phrasings(line):
         ("i usually prefer mondays", ("preferred_day", None, "monday")),
         ("tuesday works for me", ("availability", "tuesday", "available")),
         ("i'm home on wednesdays", ("availability", "wednesday", "available")),
-        ("there are three boilers now", ("equipment_count", None, "3 boilers")),
-        ("we have 2 heat pumps", ("equipment_count", None, "2 heat pumps")),
+        ("there are three boilers now", ("equipment_count", "boiler", "3 boilers")),
+        ("we have 2 heat pumps", ("equipment_count", "heat pump", "2 heat pumps")),
         ("my boiler is a vaillant ecotec 825", ("equipment_make", None, "Vaillant Ecotec 825")),
         ("we moved to 14 oak lane in march", ("address", None, "14 Oak Lane")),
         ("my new address is 3b station road", ("address", None, "3b Station Road")),
@@ -380,7 +380,7 @@ def test_a_short_answer_is_read_against_the_agents_question():
         ("availability", "friday", "unavailable")
     }
     assert answer("How many radiators are there?", "eight") == {
-        ("equipment_count", None, "8 radiators")
+        ("equipment_count", "radiator", "8 radiators")
     }
     # A read-back is not a question about the caller's week: a yes is consent, not a fact.
     assert answer("Shall I book Friday 11 December?", "yes friday's fine") == set()

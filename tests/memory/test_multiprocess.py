@@ -51,7 +51,7 @@ async def test_bursts_from_several_processes_lose_nothing(tmp_path: Path) -> Non
         facts = await engine.clients.db.factual.list_facts(limit=10_000, user_id=user)
         notes = [f for f in facts if f.content.startswith("Worker ")]
         assert len({f.content for f in notes}) == WORKERS * PER_WORKER
-        current = await engine.clients.db.slot_facts("equipment", "count", user_id=user)
+        current = await engine.clients.db.slot_facts("equipment", "count_boiler", user_id=user)
         assert len(current) == 1, [m.content for m in current]
         assert await engine.clients.db.audit.verify_chain() is True
     finally:

@@ -49,7 +49,7 @@ async def slot_state(database_url: str, user_id: str) -> tuple[int, bool]:
     engine = await connect_engine(database)
     try:
         db = await engine.client_for(user_id)
-        current = await db.slot_facts("equipment", "count", user_id=user_id)
+        current = await db.slot_facts("equipment", "count_boiler", user_id=user_id)
         return len(current), await engine.audit_chain_verifies(user_id)
     finally:
         await engine.close()

@@ -90,7 +90,7 @@ async def check_shared_state(database_url: str, *, expected_writes: int) -> None
             ]
             # Every end-of-call write landed, once.
             assert len(notes) == len({f.content for f in notes}) == expected_writes // 3
-            current = await db.slot_facts("equipment", "count", user_id=caller)
+            current = await db.slot_facts("equipment", "count_boiler", user_id=caller)
             assert len(current) == 1, [m.content for m in current]
         assert await engine.audit_chain_verifies(CALLERS[0])
     finally:

@@ -34,11 +34,14 @@ rather than listing sentences:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from contextdb_livekit.domain.facts import StatedKind
+from text_to_num import alpha2digit
+
+from contextdb_livekit.domain.facts import StatedKind, counted_thing
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
@@ -53,6 +56,9 @@ class Statement:
     value: str
     key: str | None = None
     negative: bool = False
+    # False when the reading rests on a guess (a negator that does not govern the day, with
+    # no predicate the reader knows): `domain.extract` keeps the caller's words instead.
+    sure: bool = True
 
 
 # -- normalising -----------------------------------------------------------------------------
@@ -72,9 +78,14 @@ _CONTRACTIONS = [
                 rf"where|this|everything|nothing|{_DAY})'s\b"), r"\1 is"),
     (re.compile(r"'s (?=(?:a|an|the|my|our|gone|no|not|never|only|usually|always|normally|"
                 r"home|in|there|out|off|fine|good|ok|okay|been|just|free|called|down|up|now|"
-                r"number|on|at|a|really|definitely|also|still|due|broken)\b)"), " is "),
+                r"number|on|at|a|really|definitely|also|still|due|broken|round|around|under|behind|outside|"
+                r"inside|next|beside|by|near|upstairs|downstairs)\b)"), " is "),
     (re.compile(r"\banymore\b"), "any more"),
+    # Speech-to-text drops the apostrophe: "its in the garage" is "it is in the garage".
+    (re.compile(r"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
+                r"ok|okay|no|not|never|only|just|always|gone|been|broken)\b)"), "it is "),
     (re.compile(r"\bno-go\b"), "no go"),
+    (re.compile(r"\bno-?no\b"), "no go"),
     (re.compile(r"\bnon-starter\b"), "non starter"),
     (re.compile(r"\bwrite-off\b"), "write off"),
     (re.compile(r"\be-mail"), "email"),
@@ -82,10 +93,23 @@ _CONTRACTIONS = [
 ]  # fmt: skip
 
 
+# Small numbers after a word that takes a number ("flat four", "number nine"): a maintained
+# parser (text2num) reads the rest, but leaves one to ten as words on purpose.
+_SMALL_NUMBER = re.compile(
+    r"\b(flat|apartment|unit|number|no|house)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
+)
+_SMALL = {w: str(n) for n, w in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=1
+)}  # fmt: skip
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
+    text = alpha2digit(text, "en")
+    text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
     return " ".join(text.split())
 
 
@@ -95,12 +119,13 @@ _CORRECTION = (
     r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|actually|hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
 )
-_CORRECTION_START = re.compile(rf"^(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b\s*")
+_CORRECTION_START = re.compile(rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b\s*")
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on)\b)"
 )
+_DAY_LIST = re.compile(rf"(?:(?:and|or|nor|or even)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}")
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
     r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
@@ -126,6 +151,10 @@ def clauses(sentence: str) -> list[Clause]:
         text = raw.strip(" .!")
         if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
+            continue
+        if out and _DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text):
+            # "I can't do Monday, Tuesday or Wednesday": one clause over the whole list.
+            out[-1].text += " " + text
             continue
         text = re.sub(
             r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
@@ -166,7 +195,10 @@ _QUESTION_START = re.compile(
 )
 # Negative predicates (atoms that carry their own negation are matched whole).
 _NEG_ATOMS = re.compile(
-    r"\b(?:no good|no use|not a chance|no chance|no way|no go|a (?:\w+ )?no|both a no|non starter|"
+    rf"\bno (?:more )?{_DAY}\b|"  # "no Fridays please": the day itself is negated
+    r"\b(?:an? (?:\w+ )?issue|stopping (?:me|us)|(?:a )?no go|no good|(?:a )?dead loss|"
+    r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
+    r"a (?:\w+ )?no|both a no|non starter|"
     r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
     r"(?:do )?not bother(?: with)?|under no circumstances|"
     r"a (?:\w+ )?nightmare|a (?:\w+ )?problem|problems?|hopeless|impossible|unavailable|"
@@ -255,6 +287,17 @@ _BARE_DAYS = re.compile(
     rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
 )
+# A change of routine: a day said to work now replaces the days that worked before.
+# A negator on the day itself: "no Fridays", "not Mondays", "never on a Tuesday".
+_NEGATED_DAY = re.compile(
+    rf"\b(?:no|not|never|nor|neither)\s+(?:on\s+)?(?:the\s+|any\s+|an?\s+)?{_DAY}\b|"
+    rf"\b(?:stopped|quit|gave up|given up|no longer)\s+(?:\w+\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
+    rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
+)
+_SWITCH = re.compile(
+    r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
+    r"these days|nowadays|it is now|now it is|it will have to be|has to be|have to be)\b"
+)
 _PREFER = re.compile(r"\b(?:prefer|preferred|best|ideal|ideally|favou?rite)\b")
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|though|then|no|oh)\s+)*(?:they|those|that|it|this)\b"
@@ -279,10 +322,33 @@ _NUMBERS = {
 }  # fmt: skip
 _NUMBER = r"(\d{1,2}|a single|one|two|three|four|five|six|seven|eight|nine|ten)"
 _UNITS = (
-    r"(boilers?|heat pumps?|units?|radiators?|furnaces?|water heaters?|air conditioners?|"
-    r"air conditioning units?|ac units?|tanks?)"
+    r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
+    r"air conditioning units?|ac units?|aircon units?|tanks?|storage heaters?|"
+    r"hot water cylinders?|cylinders?|thermostats?|solar panels?)"
 )
 _COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+# "down from three radiators to two", "up to 6 rads now": the number after "to" is current.
+_COUNT_CHANGE = re.compile(
+    rf"\b(?:down|up|gone|went|going|cut|dropped)\s+(?:from\s+{_NUMBER}(?:\s+{_UNITS})?\s+)?"
+    rf"to\s+(?:just\s+|only\s+)?(?:the\s+)?{_NUMBER}(?:\s+{_UNITS})?\b"
+)
+# "three or four radiators", "5 to 6 rads": a range is a guess, not a count.
+_COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
+_BOILER_TYPE = re.compile(
+    r"\b(?:(combi|combination)(?: boiler)?|(system) boiler|(back) boiler|"
+    r"(conventional|regular|heat only|open vent|traditional) boiler|"
+    r"(tank|cold water tank) in the loft)\b"
+)
+_WHERE = re.compile(
+    r"^(?:it is\s+|it's\s+)?((?:round|around|in|under|by|behind|on|outside|inside|next to|"
+    r"beside|near|above|below)\b.*)$"
+)
+_METER = re.compile(
+    r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+(?:it is\s+)?"
+    r"(?:is|are|has been|was|now is|lives|sits)?\s*(?:now\s+)?"
+    r"((?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
+    r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
+)
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|we have|just|only)\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                          r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
@@ -315,7 +381,8 @@ _FLOOR = re.compile(
     rf"(basement)(?= (?:flat|apartment))|in the (basement))\b"
 )
 _BARE_ORDINAL = re.compile(
-    rf"^(?:(?:it is|we are|i am|on)\s+)*(?:the\s+)?{_ORDINAL}(?:\s+(?:one|now|actually))*$"
+    rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
+    rf"(?:\s+(?:one|now|actually))*$"
 )
 _FLOOR_NOT_OURS = re.compile(
     r"\b(?:boiler|meter|tank|radiator|cupboard|fuse box|stopcock|pump|thermostat|valve)\b"
@@ -324,6 +391,13 @@ _FLAT = re.compile(
     r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
 )
 _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
+_STREET = (
+    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
+    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
+)
+# "It's 9 Mill Lane": a whole clause that is a street address.
+_BARE_ADDRESS = re.compile(rf"^(?:(?:it is|that is|the address is|address)\s+)?{_STREET}$")
+_HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
     r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
     r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
@@ -334,11 +408,19 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:call me|calling|calls|phone(?: me| call| calls|s)?|ring me|ringing|"
-                r"by phone|on the phone|give me a (?:call|ring))\b"), "phone call"),
+    (re.compile(r"\b(?:(?:call|ring) (?:me|my|on)|calling|calls|phone(?: me| call| calls|s)?|"
+                r"ringing|by phone|on the phone|give me a (?:call|ring))\b"), "phone call"),
 ]  # fmt: skip
+# Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
+_PHONE = re.compile(r"\b(landline|home phone|house phone|mobile|cell|mobile phone)\b")
+_CALL_VERB = re.compile(r"\b(?:call|calls|calling|ring|ringing|phone me|reach me|get me|try)\b")
+_DENIED_CHANNEL = re.compile(
+    r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
+    r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
+)
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
+    r"mobile|landline|"
     r"good|fine|send|a text|an email|on the phone)\b"
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
@@ -376,7 +458,7 @@ _ANIMALS = (
     r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
     r"staffies|staffy|dachshunds?|pets?|animals?"
 )
-_PETS = re.compile(rf"\b(?:{_ANIMALS})\b")
+_PETS = re.compile(rf"(?<!\bas a )\b(?:{_ANIMALS})\b")  # not "free as a bird"
 _NO_PETS = re.compile(
     r"\b(?:no|not (?:have|got) any|not any|nor any|without) (?:pets|animals)\b|"
     r"\bpet free\b"
@@ -392,12 +474,35 @@ _PERSON = (
 _PRESENCE = re.compile(
     rf"\b{_PERSON}(?:\s+[a-z0-9]+){{0,3}}?\s+"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
-    rf"(?:be\s+)?(?:in|home|at home|there|around|about|in the house|"
+    rf"(?:be\s+)?(?:in(?!\s+(?:flat|apartment|number|\d))|home|at home|there|around|about|"
+    rf"in the house|"
     rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
 )
 _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|daughter|mum|"
                         rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip
+
+
+# Somebody else is what a clause is about ("my neighbour can't do Mondays", "my mum's only free
+# on Wednesdays", "she's on the fifth floor"): never the caller's fact, unless the caller is
+# in it too ("my wife and I can't do Mondays").
+_OTHER_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no)\s+)*"
+    r"(?:(?:my|our|the|his|her|their|a)\s+(?:[a-z]+\s+)?(?:husband|wife|partner|son|daughter|"
+    r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
+    r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
+    r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
+    r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
+    r"parents|folks)s?(?:'s)?|he|she|his|her)\b"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
+# What another person's words may still tell us about the caller's own visit.
+_ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
+
+
+def about_someone_else(clause: str) -> bool:
+    match = _OTHER_SUBJECT.match(clause)
+    return match is not None and not _FIRST_PERSON.search(clause[match.end() :])
 
 
 # -- what the agent asked --------------------------------------------------------------------
@@ -431,6 +536,10 @@ def read_question(text: str) -> Asked:
         return Asked(topic="equipment_count", unit=match.group(1))
     if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
         return Asked(topic="equipment_make")
+    if re.search(r"\bmeters?\b", t):
+        return Asked(topic="meter_location")
+    if re.search(r"\b(?:what|which) (?:type|kind|sort) of boiler\b", t):
+        return Asked(topic="boiler_type")
     if re.search(r"\b(?:what|which) floor\b", t):
         return Asked(topic="floor")
     if re.search(r"\b(?:park|parking)\b", t):
@@ -452,6 +561,7 @@ def read_question(text: str) -> Asked:
 class _Reading:
     days: list[str]
     base: int | None
+    polarity: int | None = None  # what the clause said of its days, negators included
     asked: bool = False  # the agent's question, not the caller's own clause
     echo: bool = False  # "Tuesday?": the caller's next clause is about it
 
@@ -469,6 +579,10 @@ class CallReader:
     _kinds_here: set[str] = field(default_factory=set)  # value kinds named in this sentence
     _requested_here: set[str] = field(default_factory=set)  # days asked for in this turn
     _last_reading: _Reading | None = None  # the caller's last clause about days, this call
+    _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
+    _switch_here: bool = False  # this sentence says the routine changed
+    _last_address: str = ""
+    _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
     _equipment_talk: bool = False  # this sentence is about equipment
 
     def agent_said(self, text: str) -> None:
@@ -505,11 +619,14 @@ class CallReader:
             return []
         found: list[Statement] = []
         self._kinds_here = set()
+        self._switch_here = bool(_SWITCH.search(text))
         self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
             m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
         )
         for clause in parts:
             said = [] if _HEDGE.search(clause.text) else self._clause(clause)
+            if about_someone_else(clause.text):
+                said = [s for s in said if s.kind in _ABOUT_THE_VISIT]
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
@@ -528,6 +645,7 @@ class CallReader:
                 # A correction takes back only the clause right before it.
                 self._previous = []
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
+        # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))
         return found
 
@@ -543,7 +661,10 @@ class CallReader:
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
                 return [_availability(d, sign) for d in antecedent.days]
             return []
+        self._guessed = False
         out = self._days(text, clause.corrects)
+        if self._guessed:
+            out = [dataclasses.replace(s, sure=False) for s in out]
         out += self._values(text, clause.corrects)
         return out
 
@@ -580,9 +701,9 @@ class CallReader:
             return []
         bare = bool(_BARE_DAYS.fullmatch(text))
         if base is None and negators == 0 and not exclusive and not exceptions:
-            inherited = self.antecedent.base if self.antecedent is not None else None
-            if inherited is None and corrects and self._last_reading is not None:
-                inherited = self._last_reading.base  # "sorry, I meant Tuesdays"
+            inherited = _said_of(self.antecedent)
+            if inherited is None and corrects:
+                inherited = _said_of(self._last_reading)  # "can't do Weds, I mean Tuesdays"
             if bare and inherited is not None:
                 # A bare day answers the agent's question or continues the last clause.
                 base = inherited
@@ -592,6 +713,9 @@ class CallReader:
                 # "Friday, not a chance": a day said first is what the next clause is about.
                 self.antecedent = _Reading(days, None, echo=True)
                 return []
+        # "nothing stopping me on a Saturday": a negator with no predicate the reader knows,
+        # not on the day itself, is a guess about polarity, never a typed fact.
+        self._guessed = base is None and negators > 0 and not _NEGATED_DAY.search(text)
         polarity = None
         if base is not None or negators:
             polarity = (base or 1) * (-1) ** negators
@@ -599,7 +723,7 @@ class CallReader:
                 polarity = -polarity
         request = bool(_REQUEST.search(text))
         generic = bool(_GENERIC.search(text))
-        self.antecedent = self._last_reading = _Reading(days, base)
+        self.antecedent = self._last_reading = _Reading(days, base, polarity)
         if exceptions and not (past and polarity is None):
             rest = polarity if polarity is not None else 1
             out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
@@ -623,22 +747,50 @@ class CallReader:
                 return _exclusive(days[0])
             if _PREFER.search(text) and len(days) == 1 and not past:
                 return [Statement("preferred_day", days[0])]
-            return [_availability(d, 1) for d in days]
+            replaced: list[Statement] = []
+            if self._switch_here:
+                # "we've swapped, it's Tuesdays from now on": Thursdays (said earlier) no longer.
+                replaced = [_availability(d, -1) for d in sorted(self._working_days - set(days))]
+                self._working_days -= {s.key or "" for s in replaced}
+            self._working_days.update(days)
+            return [*replaced, *(_availability(d, 1) for d in days)]
         if request and not generic:
             return []
         return [_availability(d, -1) for d in days]
 
     def _values(self, text: str, corrects: bool) -> list[Statement]:
         out: list[Statement] = []
-        # Counts.
-        count = _last_current(_COUNT, text)
-        if mentioned := _COUNT.search(text):
+        # Counts, one per thing counted ("two boilers and five radiators").
+        counts: dict[str, str] = {}
+        if not _COUNT_RANGE.search(text):
+            for count in _all_current(_COUNT, text):
+                counts[counted_thing(count.group(2))] = _count_value(count.group(1), count.group(2))
+            for change in _COUNT_CHANGE.finditer(text):
+                unit = change.group(4) or change.group(2) or self.last_unit or "units"
+                counts[counted_thing(unit)] = _count_value(change.group(3), unit)
+        for mentioned in _COUNT.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
-        if count is not None:
-            out.append(Statement("equipment_count", _count_value(count.group(1), count.group(2))))
+        if counts:
+            out += [Statement("equipment_count", value, key=k) for k, value in counts.items()]
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
             unit = self.last_unit or "units"
-            out.append(Statement("equipment_count", _count_value(bare.group(1), unit)))
+            out.append(
+                Statement("equipment_count", _count_value(bare.group(1), unit), counted_thing(unit))
+            )
+        # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
+        if kind := _last_current(_BOILER_TYPE, text):
+            groups = kind.groups()
+            value = ("combi", "system", "back boiler", "conventional", "conventional")[
+                next(i for i, g in enumerate(groups) if g)
+            ]
+            out.append(Statement("boiler_type", value))
+        # Where the meter is ("the meter's round the back now").
+        meter = _METER.search(text)
+        if meter is None and self.asked.topic == "meter_location":
+            meter = _WHERE.match(text)  # "In the garage." to "Where's your meter?"
+        if meter is not None and not _is_old(text, meter):
+            where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", meter.group(1))
+            out.append(Statement("meter_location", where.strip()))
         # Make.
         make = _last_current(_BRAND, text, self._brand_ok)
         if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
@@ -664,9 +816,20 @@ class CallReader:
         elif (number := _FLAT_NUMBER.search(text)) and "flat" in self._kinds_here:
             out.append(Statement("flat", f"Flat {number.group(1).upper()}"))
         # Address.
-        address = _last_current(_ADDRESS, text)
+        address = _last_current(_ADDRESS, text) or _BARE_ADDRESS.match(text)
         if address is not None:
-            out.append(Statement("address", _title_address(address.group(1))))
+            self._mentioned("address")
+            self._last_address = _title_address(address.group(1))
+            out.append(Statement("address", self._last_address))
+        elif (
+            (number := _HOUSE_NUMBER.match(text))
+            and self._last_address
+            and self._bare_ok("address", corrects)
+        ):
+            # "9 Mill Lane, sorry, 19": the corrected number on the same street.
+            street = self._last_address.split(" ", 1)[1]
+            self._last_address = f"{number.group(1)} {street}"
+            out.append(Statement("address", self._last_address))
         # Contact channel.
         channel = self._channel(text)
         if channel is not None:
@@ -707,10 +870,18 @@ class CallReader:
                 mentions.append((match.start(), channel))
         if not mentions or not _CONTACT_CONTEXT.search(text):
             return None
-        base, negators = _predicate(text)
+        # "… not the mobile": a denied old channel does not negate the clause.
+        base, negators = _predicate(_DENIED_CHANNEL.sub(" ", text))
         if negators % 2 == 1 or (base is not None and base < 0):
             return None
-        return max(mentions)[1]
+        channel = max(mentions)[1]
+        if channel == "phone call" and _CALL_VERB.search(text):
+            phones = _all_current(_PHONE, text)
+            if phones:
+                phone = phones[-1].group(1)
+                home = phone in ("landline", "home phone", "house phone")
+                return "landline" if home else "mobile"
+        return channel
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -719,6 +890,14 @@ class CallReader:
 def _weekday(token: str) -> str:
     day = token.lower()
     return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
+
+
+def _said_of(reading: _Reading | None) -> int | None:
+    """What a bare day after `reading` continues: the polarity the clause said (a question's
+    base is already signed)."""
+    if reading is None:
+        return None
+    return reading.polarity if reading.polarity is not None else reading.base
 
 
 def _availability(day: str, sign: int) -> Statement:
@@ -820,6 +999,10 @@ def _is_old(text: str, match: re.Match[str]) -> bool:
     return bool(_OLD_AFTER.match(after))
 
 
+def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    return [m for m in pattern.finditer(text) if not _is_old(text, m)]
+
+
 def _last_current(
     pattern: re.Pattern[str],
     text: str,
@@ -867,12 +1050,7 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
     "no pets" and the sentence)."""
     found: dict[StatedKind, str] = {}
     for text in parts:
-        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
-            found["parking"] = sentence
-        if _NO_PETS.search(text):
-            found["pets"] = "No pets"
-        elif _PETS.search(text) or topic == "pets":
-            found["pets"] = sentence
+        other = about_someone_else(text)
         if _PRESENCE.search(text) or (
             topic == "who_home"
             and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
@@ -880,4 +1058,12 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
             found["who_home"] = sentence
         if _ACCESS.search(text):
             found["access_notes"] = sentence
+        if other:
+            continue
+        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
+            found["parking"] = sentence
+        if _NO_PETS.search(text):
+            found["pets"] = "No pets"
+        elif _PETS.search(text) or topic == "pets":
+            found["pets"] = sentence
     return [Statement(kind, value) for kind, value in found.items()]

@@ -33,6 +33,7 @@ from contextdb_livekit.domain.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
     FLAGGED_CONFIDENCE,
+    UNCONFIRMED_CONFIDENCE,
     CallerFact,
 )
 from contextdb_livekit.memory.instructions_screen import is_procedure_note
@@ -66,6 +67,10 @@ def facts_in_sentence(
     """The typed facts one sentence states, read in the call's context (`domain.clauses`)."""
     found: list[CallerFact] = []
     for said in (reader or CallReader()).read(sentence):
+        if not said.sure:
+            # Precision first: a reading the reader is not sure of keeps the words, not a fact.
+            found.append(quote(sentence, today=today, call_id=call_id))
+            continue
         value = said.value
         if said.kind in _SENTENCE_KINDS and value == sentence:
             value = _sentence_value(sentence)
@@ -79,9 +84,25 @@ def facts_in_sentence(
                 polarity="negative" if said.negative else "positive",
                 key=said.key,
                 call_id=call_id,
+                said=redact_bounded(sentence, MAX_SENTENCE_CHARS),
             )
         )
     return found
+
+
+def quote(words: str, *, today: date, call_id: str) -> CallerFact:
+    """The caller's own words, kept as said (redacted, bounded): never a typed fact."""
+    text = redact_bounded(neutralise(words), MAX_SENTENCE_CHARS).strip()
+    digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
+    return CallerFact(
+        kind="quote",
+        value=text,
+        source="user_stated",
+        confidence=UNCONFIRMED_CONFIDENCE,
+        observed_on=today,
+        key=digest,
+        call_id=call_id,
+    )
 
 
 def _sentence_value(sentence: str) -> str:

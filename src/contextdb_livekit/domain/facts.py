@@ -34,6 +34,9 @@ StatedKind = Literal[
     "equipment_count",
     "access_notes",
     "contact_preference",
+    # What is installed, and where the engineer finds the meter.
+    "boiler_type",
+    "meter_location",
     # Where the visit goes and who opens the door.
     "floor",
     "flat",
@@ -46,6 +49,9 @@ FactKind = Literal[
     "visit_booked",
     "visit_cancelled",
     "note",
+    # The caller's own words, kept because what they say was not confirmed (or the reader
+    # was not sure of it): shown quoted, never as a fact, still read back as a caution.
+    "quote",
     # A note that addresses call handlers or tries to change how calls are handled
     # (`memory.instructions_screen`): kept for the record, never shown as a caller fact.
     "flagged_note",
@@ -62,6 +68,10 @@ CALLER_CONFIDENCE = 0.9
 AGENT_CONFIDENCE = 0.6
 HOST_CONFIDENCE = 0.95
 FLAGGED_CONFIDENCE = 0.0
+# A change the caller confirmed to the host's own read-back (`domain.review`).
+CONFIRMED_CONFIDENCE = 0.95
+# The caller's words, kept as said: not a fact until confirmed.
+UNCONFIRMED_CONFIDENCE = 0.5
 
 _SOURCE_VERB: dict[str, str] = {
     "user_stated": "said",
@@ -81,29 +91,40 @@ class CallerFact:
     confidence: float
     observed_on: date
     polarity: Polarity = "positive"
-    # availability: the weekday; visit_*: the ISO date; note: its digest.
+    # availability: the weekday; equipment_count: the thing counted (derived from the value
+    # when not given); visit_*: the ISO date; note: its digest.
     key: str | None = None
     call_id: str = ""
+    # The caller's own sentence that stated it (redacted, bounded): kept as a quote when the
+    # fact is not confirmed.
+    said: str = ""
 
     def __post_init__(self) -> None:
         if not self.value.strip():
             raise ValueError("fact value must not be empty")
         if self.kind == "availability" and self.key not in WEEKDAYS:
             raise ValueError("availability needs a weekday key")
+        if self.kind == "equipment_count":
+            # Counts are per thing counted: "two boilers and five radiators" is two facts.
+            object.__setattr__(self, "key", counted_thing(self.key or self.value))
         if self.kind in ("visit_booked", "visit_cancelled"):
             date.fromisoformat(self.key or "")
-        if self.kind in ("note", "flagged_note") and not self.key:
+        if self.kind in ("note", "quote", "flagged_note") and not self.key:
             raise ValueError("a note needs a key")
 
     @property
     def slot(self) -> tuple[str, str]:
         if self.kind == "availability":
             return ("availability", str(self.key))
+        if self.kind == "equipment_count":
+            return ("equipment", f"count_{str(self.key).replace(' ', '_')}")
         if self.kind in ("visit_booked", "visit_cancelled"):
             return ("visit", f"on_{str(self.key).replace('-', '_')}")
         if self.kind == "note":
             # Free notes never replace each other: one slot per note text.
             return ("caller", f"note_{self.key}")
+        if self.kind == "quote":
+            return ("caller", f"quote_{self.key}")
         if self.kind == "flagged_note":
             return ("flagged", f"note_{self.key}")
         return _FIXED_SLOTS[self.kind]
@@ -127,6 +148,38 @@ class CallerFact:
         )
 
 
+# What a caller counts, each under one name ("rads" and "radiators" are one slot).
+COUNTED_THINGS: dict[str, str] = {
+    "boiler": "boiler",
+    "radiator": "radiator",
+    "rad": "radiator",
+    "heat pump": "heat pump",
+    "air conditioning unit": "air conditioning unit",
+    "air conditioner": "air conditioning unit",
+    "ac unit": "air conditioning unit",
+    "aircon unit": "air conditioning unit",
+    "storage heater": "storage heater",
+    "hot water cylinder": "hot water cylinder",
+    "cylinder": "hot water cylinder",
+    "water heater": "water heater",
+    "thermostat": "thermostat",
+    "solar panel": "solar panel",
+    "panel": "solar panel",
+    "tank": "tank",
+    "furnace": "furnace",
+    "unit": "unit",
+}
+
+
+def counted_thing(text: str) -> str:
+    """The canonical name of what a count counts ("5 radiators" → "radiator")."""
+    words = " ".join(re.sub(r"[^a-z ]+", " ", text.casefold()).split())
+    for name in sorted(COUNTED_THINGS, key=len, reverse=True):
+        if re.search(rf"\b{name}s?\b", words):
+            return COUNTED_THINGS[name]
+    return "unit"
+
+
 def _weekday_title(value: str) -> str:
     return value.capitalize()
 
@@ -140,7 +193,8 @@ _FIXED_SLOTS: dict[FactKind, tuple[str, str]] = {
     "preferred_day": ("caller", "visit_day_preference"),
     "address": ("user", "address"),
     "equipment_make": ("equipment", "make"),
-    "equipment_count": ("equipment", "count"),
+    "boiler_type": ("equipment", "boiler_type"),
+    "meter_location": ("premises", "meter_location"),
     "access_notes": ("premises", "access"),
     "contact_preference": ("caller", "contact_channel"),
     "floor": ("premises", "floor"),
@@ -163,7 +217,9 @@ _SENTENCES = {
     ),
     "address": lambda f: f"Caller's address: {f.value}",
     "equipment_make": lambda f: f"Caller's equipment: {f.value}",
-    "equipment_count": lambda f: f"Number of units at the property: {f.value}",
+    "equipment_count": lambda f: f"How many at the property: {f.value}",
+    "boiler_type": lambda f: f"Boiler type: {f.value}",
+    "meter_location": lambda f: f"Meter location: {f.value}",
     "access_notes": lambda f: f"Access notes: {f.value}",
     "contact_preference": lambda f: f"Contact the caller by {f.value}",
     "floor": lambda f: (
@@ -176,6 +232,7 @@ _SENTENCES = {
     "pets": lambda f: f"Pets at the property: {f.value}",
     "who_home": lambda f: f"Who is home for visits: {f.value}",
     "note": lambda f: f.value,
+    "quote": lambda f: f'The caller\'s own words, not confirmed: "{f.value}"',
     "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
     "visit_booked": lambda f: f"Service visit booked for {_day_text(f.key)}, reference {f.value}",
     "visit_cancelled": lambda f: (
@@ -195,8 +252,12 @@ def fact_kind(memory: Memory) -> FactKind | None:
         return None  # a request of one call (kit.requests): never a preference, never shown
     if entity == "caller" and attribute.startswith("note_"):
         return "note"
+    if entity == "caller" and attribute.startswith("quote_"):
+        return "quote"
     if entity == "flagged" and attribute.startswith("note_"):
         return "flagged_note"
+    if entity == "equipment" and attribute.startswith("count_"):
+        return "equipment_count"
     if entity == "visit" and attribute.startswith("on_"):
         return "visit_cancelled" if "was cancelled" in memory.content else "visit_booked"
     return _KIND_BY_SLOT.get((entity, attribute))
@@ -283,7 +344,7 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
             if only == weekday:
                 return None
             return f"You told us{said} that only {_weekday_title(only)}s work for you."
-        if kind == "note" and not memory.injection_suspect:
+        if kind in ("note", "quote") and not memory.injection_suspect:
             caution = note_caution(plain_text(memory), weekday)
             if caution is True:
                 when_noted = f" from {when.day} {when.strftime('%B')}" if when else ""

@@ -77,14 +77,19 @@ class ModelAnswer(BaseModel):
 
 _SYSTEM = """\
 You extract durable facts about a caller from a service-visit scheduling call.
-Return only lasting truths the caller stated, never a request for this call ("book me in
+Return only lasting truths the caller stated about their own household and home, never
+anything about somebody else ("my neighbour can't do Mondays", "my mum lives on the fifth
+floor": nothing), never a request for this call ("book me in
 for Monday", "yes, Friday is fine" to an offer) and nothing from a question or a hedge
 ("maybe", "not sure", "I reckon"). Kinds:
 - availability: weekday + negative=true for a day that does not work ("never home on a
   Thursday", "any day except Thursdays", "we used to do Mondays" = Mondays no longer work);
 - preferred_day: value "<weekday>" for a favoured day, "<weekday> only" when no other works;
-- address; equipment_make (brand and model); equipment_count (value like "3 boilers");
-- access_notes (codes, gates, keys); contact_preference (text message | email | phone call);
+- address; equipment_make (brand and model); equipment_count, one fact per thing counted
+  (value like "3 boilers", "5 radiators"); boiler_type (combi | system | conventional |
+  back boiler); meter_location (where the meter is, like "under the stairs");
+- access_notes (codes, gates, keys); contact_preference (text message | email | phone call |
+  landline | mobile);
 - floor (value like "2nd floor", "ground floor", "basement", "top floor"); flat (the flat,
   apartment or unit number, like "Flat 4B"); parking; pets; who_home (who lets the engineer in).
 When the caller changed or corrected something ("sorry, three", "not any more", "since March",
