@@ -27,6 +27,9 @@ _DAY = re.compile(
 )
 _YES = re.compile(r"\b(yes|yeah|yep|correct|sure|please do|go ahead)\b", re.IGNORECASE)
 _OPEN_DAYS = re.compile(r"\b(open days|available|availability|free days)\b", re.IGNORECASE)
+_GOODBYE = re.compile(
+    r"\b(?:that's all|that is all|that's everything|nothing else|bye|goodbye)\b", re.IGNORECASE
+)
 _NOTE = re.compile(r"\b(?:remember that|please note|note that)\s+(.+)", re.IGNORECASE)
 
 
@@ -115,6 +118,10 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
         return Say(last.text)
     if last.kind == "message" and last.role == "user":
         text = last.text
+        if _answers_review(conversation):
+            return Say("Thank you, goodbye.")
+        if _GOODBYE.search(text) and not _called(entries, "review_caller_details"):
+            return CallTool("review_caller_details", {})
         if note := _NOTE.search(text):
             return CallTool("note_caller_detail", {"detail": note.group(1).strip(" .")})
         if _OPEN_DAYS.search(text):
@@ -129,6 +136,20 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
     if known:
         return Say(f"Welcome back. I have on file: {known[0]}. How can I help today?")
     return Say("Hello, this is the service line. How can I help today?")
+
+
+def _called(entries: list[Entry], name: str) -> bool:
+    return any(e.kind == "call" and e.name == name for e in entries)
+
+
+def _answers_review(conversation: list[Entry]) -> bool:
+    """The caller's turn answers the host's review read-back ("Before you go, I'll note ...")."""
+    before = [e for e in conversation[:-1] if e.kind == "message"]
+    return (
+        bool(before)
+        and before[-1].role == "assistant"
+        and before[-1].text.startswith("Before you go")
+    )
 
 
 def _wants_action(text: str) -> CallTool | None:

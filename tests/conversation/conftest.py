@@ -77,6 +77,14 @@ class CallHarness:
     async def hang_up(self):  # type: ignore[no-untyped-def]
         return await self.call.finish(self.session.history)
 
+    async def confirm_and_hang_up(self):  # type: ignore[no-untyped-def]
+        """End the call the way the line ends calls: the caller is done, the host reads back
+        what it will note (`review_caller_details`), the caller says it is right."""
+        await self.say("that's all, bye")
+        if self.context.review is not None:
+            await self.say("yes, that's right")
+        return await self.hang_up()
+
 
 @pytest.fixture
 def calendar(tmp_path: Path) -> LocalCalendar:

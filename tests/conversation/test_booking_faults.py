@@ -166,8 +166,12 @@ async def test_a_call_killed_mid_way_keeps_what_was_said(make_call, local_engine
     # ... the process dies here: no finish(). Later, the drain delivers the checkpoint.
     assert await _flush_expired(harness, local_engine) == 1
     later = await make_call(identity)
-    assert "14 Oak Lane" in later.agent.instructions
-    assert "Thursdays do not work" in later.agent.instructions
+    # Nothing was confirmed before the process died: the caller's words are kept as said,
+    # quoted, never as facts (domain.review).
+    shown = later.agent.instructions
+    assert '"we moved to 14 oak lane last month"' in shown
+    assert '"and thursdays don\'t work for me"' in shown
+    assert "14 Oak Lane" not in shown and "Thursdays do not work" not in shown
 
 
 async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local_engine):
@@ -175,7 +179,7 @@ async def test_the_end_of_call_write_supersedes_its_checkpoints(make_call, local
     harness = await make_call(identity)
     await harness.say("we have two boilers", "sorry, three boilers now")
     await harness.call._checkpoint_task
-    await harness.hang_up()
+    await harness.confirm_and_hang_up()
     assert await harness.host.outbox.items() == []  # nothing left to replay
     facts = await local_engine.clients.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     current = [f.content for f in facts if f.entity_key == "equipment" and f.superseded_by is None]

@@ -15,9 +15,11 @@ CLOSE = "[END RECALLED DATA]"
 
 
 async def call(make_call, backend, identity, *lines: str):  # type: ignore[no-untyped-def]
+    """One call that ends the way the line ends calls: the host reads back what it will note
+    (`review_caller_details`) and the caller confirms it."""
     harness = await make_call(identity, backend=backend)
     await harness.say(*lines)
-    await harness.hang_up()
+    await harness.confirm_and_hang_up()
     return harness
 
 

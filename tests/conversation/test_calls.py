@@ -268,7 +268,7 @@ async def test_shutdown_writes_typed_facts_with_the_right_sources(make_call, loc
         "Book a visit on thursday",
         "yes",
     )
-    outcome = await harness.hang_up()
+    outcome = await harness.confirm_and_hang_up()
     assert outcome.queued == 0 and outcome.written > 0
 
     facts = await local_engine.clients.db.factual.list_facts(
@@ -276,9 +276,10 @@ async def test_shutdown_writes_typed_facts_with_the_right_sources(make_call, loc
     )
     by_slot = {(f.entity_key, f.attribute_key): f for f in facts if f.superseded_by is None}
     address = by_slot[("user", "address")]
+    # Confirmed to the host's review read-back: the caller's own, at confirmed confidence.
     assert (address.epistemic_source, address.confidence, address.action_relevant) == (
         "user_stated",
-        0.9,
+        0.95,
         False,
     )
     make = by_slot[("equipment", "make")]

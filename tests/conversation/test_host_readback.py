@@ -177,7 +177,7 @@ async def test_the_readback_is_host_speech_with_the_caution(make_call, backend):
     identity = caller()
     first = await make_call(identity, backend=backend)
     await first.say("please note that thursdays don't work for me any more")
-    await first.hang_up()
+    await first.confirm_and_hang_up()
     second = await make_call(identity, backend=backend)
     await second.say("book a visit on thursday")
     text = last_agent_text(second.session)

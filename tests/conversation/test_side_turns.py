@@ -49,6 +49,17 @@ def user_lines(session) -> list[str]:  # type: ignore[no-untyped-def]
     ]
 
 
+async def kept_unconfirmed(local_engine, customer_id: str, words: str) -> bool:  # type: ignore[no-untyped-def]
+    """The caller's words reached memory: quoted and unconfirmed, since the call ended without
+    the host's review read-back (domain.review)."""
+    facts = await local_engine.clients.db.factual.list_facts(limit=100, user_id=customer_id)
+    return any(
+        f'"{words}"' in f.content and "not confirmed" in f.content
+        for f in facts
+        if f.superseded_by is None
+    )
+
+
 async def booking_result_speaking(make_call, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setattr(conftest, "ScriptedLLM", ResultHeldLLM)
     identity = caller()
@@ -87,10 +98,7 @@ async def test_text_typed_while_the_booking_result_is_said_is_answered_after_it(
     await harness.session.aclose()
     outcome = await harness.hang_up()
     assert outcome.written > 0
-    [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count_boiler", user_id=identity.customer_id
-    )
-    assert "3 boilers" in count.content
+    assert await kept_unconfirmed(local_engine, identity.customer_id, LINE)
 
 
 async def test_a_kept_turn_reaches_the_end_of_call_facts_even_after_a_hang_up(
@@ -105,10 +113,7 @@ async def test_a_kept_turn_reaches_the_end_of_call_facts_even_after_a_hang_up(
     await asyncio.gather(yes, return_exceptions=True)
     assert LINE in user_lines(harness.session)
     await harness.hang_up()
-    [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count_boiler", user_id=identity.customer_id
-    )
-    assert "3 boilers" in count.content
+    assert await kept_unconfirmed(local_engine, identity.customer_id, LINE)
 
 
 async def test_a_kept_turn_livekit_would_not_schedule_still_reaches_the_history(
@@ -129,10 +134,7 @@ async def test_a_kept_turn_livekit_would_not_schedule_still_reaches_the_history(
     await asyncio.gather(yes, return_exceptions=True)
     assert user_lines(harness.session).count(LINE) == 1
     await harness.hang_up()
-    [count] = await local_engine.clients.db.slot_facts(
-        "equipment", "count_boiler", user_id=identity.customer_id
-    )
-    assert "3 boilers" in count.content
+    assert await kept_unconfirmed(local_engine, identity.customer_id, LINE)
 
 
 async def test_text_outside_a_side_effect_is_handled_by_livekit_as_before(

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from text_to_num import alpha2digit
 
 from contextdb_livekit.domain.facts import StatedKind, counted_thing
+from contextdb_livekit.kit.review import REVIEW_OPENING
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
@@ -527,6 +528,8 @@ _OFFER = re.compile(
 
 def read_question(text: str) -> Asked:
     t = normal(text)
+    if t.startswith(normal(REVIEW_OPENING)):
+        return Asked()  # the host's review read-back (`domain.review`): "yes" answers it, no kind
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
     if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)

@@ -78,7 +78,7 @@ _SOURCE_VERB: dict[str, str] = {
     "agent_inferred": "noted",
     "third_party": "recorded",
 }
-_STAMP = re.compile(r"\s*\((said|noted|recorded) (\d{4}-\d{2}-\d{2})\)\s*$")
+_STAMP = re.compile(r"\s*\((said|confirmed|noted|recorded) (\d{4}-\d{2}-\d{2})\)\s*$")
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,10 @@ class CallerFact:
 
     def to_write(self) -> FactToRemember:
         entity, attribute = self.slot
-        stamp = f" ({_SOURCE_VERB[self.source]} {self.observed_on.isoformat()})"
+        verb = _SOURCE_VERB[self.source]
+        if self.source == "user_stated" and self.confidence >= CONFIRMED_CONFIDENCE:
+            verb = "confirmed"  # to the host's own read-back (`domain.review`)
+        stamp = f" ({verb} {self.observed_on.isoformat()})"
         return FactToRemember(
             content=self.sentence + stamp,
             source=self.source,

@@ -285,6 +285,7 @@ def _to_fact(item: ModelFact, spoken: list[str], *, today: date, call_id: str) -
             polarity="negative" if item.negative else "positive",
             key=key,
             call_id=call_id,
+            said=redact_bounded(item.quote, 300) if by_caller else "",
         )
     except ValueError:
         return None

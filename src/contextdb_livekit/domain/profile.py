@@ -19,6 +19,7 @@ from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
 from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, intent_resolvers
+from contextdb_livekit.domain.review import settle
 from contextdb_livekit.domain.systems import (
     Extractor,
     VisitSystems,
@@ -34,17 +35,19 @@ from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 
 def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
-    """Rule-based only: cheap enough for every caller turn."""
+    """Rule-based only: cheap enough for every caller turn. Nothing is confirmed yet, so a
+    change is kept as the caller's words (`domain.review.settle`)."""
     facts = extract_call_facts(turns, list(call.notes), today=call.today(), call_id=call.call_id)
-    return [fact.to_write() for fact in facts]
+    return [fact.to_write() for fact in settle(call, facts)]
 
 
 async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
-    """The host's extractor (a model with an API key, else the rules)."""
+    """The host's extractor (a model with an API key, else the rules), settled by the
+    caller's answer to the review read-back."""
     facts = await systems_of(call.host).extract(
         turns, list(call.notes), today=call.today(), call_id=call.call_id
     )
-    return [fact.to_write() for fact in facts]
+    return [fact.to_write() for fact in settle(call, facts)]
 
 
 def model_extractor(parts: HostParts) -> Extractor:

@@ -18,6 +18,7 @@ from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, 
 from contextdb_livekit.domain.cancellation import CANCELLATION
 from contextdb_livekit.domain.notes import build_note_tool
 from contextdb_livekit.domain.open_days import build_open_days_tool
+from contextdb_livekit.domain.review import build_review_tool
 from contextdb_livekit.domain.service_credit import SERVICE_CREDIT
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
@@ -91,4 +92,5 @@ def build_call_tools(
             description=_CONFIRM_DESCRIPTION,
         ),
         build_note_tool(),
+        build_review_tool(identity),
     ]

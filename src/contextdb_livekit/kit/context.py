@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.readback import ReadBack
+from contextdb_livekit.kit.review import Review, ReviewAnswer
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import MemorySnapshot
@@ -111,6 +112,10 @@ class CallContext:
     # The call-start snapshot once it landed (None if it missed its budget).
     snapshot: MemorySnapshot | None = None
     offer: Offer | None = None
+    # The host's latest read-back of what this call would change in memory (`kit.review`),
+    # and the caller's answer to it, read once the call is over.
+    review: Review | None = None
+    review_answer: ReviewAnswer | None = None
     notes: list[str] = field(default_factory=list)
     # What the gated actions did, as each action records it (`GatedAction.remember`): kept by
     # the end-of-call write as host facts.

@@ -46,6 +46,10 @@ class MemorySettings(BaseSettings):
     shutdown_write_budget_ms: int = Field(
         default=3000, ge=1, le=8000, alias="MEMORY_SHUTDOWN_WRITE_BUDGET_MS"
     )
+    # Before the call ends the host reads back what the call would change in memory, and
+    # only a yes makes it a fact (`kit.review`); off, what the extractor reads is stored as
+    # facts without the caller's confirmation.
+    change_readback: bool = Field(default=True, alias="MEMORY_CHANGE_READBACK")
     # End-of-call extraction: one structured-output model call (OPENAI_* settings) that falls
     # back to the rules on any failure, or the offline rules. Unset: the model whenever an
     # LLM key is configured (`extraction_mode`), else the rules.

@@ -23,6 +23,7 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
@@ -200,6 +201,8 @@ class Call:
         if self._checkpoint_task is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint_task
+        # The caller's answer to the host's review read-back settles what changes (kit.review).
+        await settle_review(call, history)
         facts = await self.profile.facts_at_end(call, _turns(history))
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         outcome = await call.memory.remember(

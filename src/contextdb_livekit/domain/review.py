@@ -1,0 +1,163 @@
+"""What this call would change in the caller's memory, read back before the call ends.
+
+The line's side of `kit.review`: which extracted facts are changes (a slot memory does not
+hold, or holds with another value), how the host says them to the caller, the
+`review_caller_details` tool, and how the caller's answer settles them at the end of the call:
+
+- a fact memory already holds is written as it is (nothing changes);
+- a change the caller confirmed to the host's read-back is written as a confirmed fact;
+- a change they said no to is dropped: memory keeps what it held;
+- any other change (not read back, no answer, hang-up) is kept only as the caller's quoted
+  words (`quote`): never a fact, still read back as a caution when it names a day.
+
+With `MEMORY_CHANGE_READBACK=false` the line stores what the extractor reads as facts, as
+said, without asking.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from livekit.agents import RunContext, function_tool
+from livekit.agents.llm import FunctionTool, ToolResult
+
+from contextdb_livekit.domain.extract import extract_call_facts, quote
+from contextdb_livekit.domain.facts import (
+    CONFIRMED_CONFIDENCE,
+    CallerFact,
+    fact_kind,
+    plain_text,
+)
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, start_review
+from contextdb_livekit.memory.models import Memory, Turn, is_current
+
+REVIEW_TOOL = "review_caller_details"
+# Kinds a caller states about themselves; notes, quotes and host records are never reviewed.
+_REVIEWED_SOURCE = "user_stated"
+_NOT_REVIEWED = frozenset({"note", "quote", "flagged_note", "visit_booked", "visit_cancelled"})
+
+
+def change_key(fact: CallerFact) -> str:
+    entity, attribute = fact.slot
+    return f"{entity}/{attribute}={fact.sentence}"
+
+
+def _held(memories: list[Memory]) -> dict[tuple[str, str], str]:
+    """What memory holds now, by slot: the current fact's sentence."""
+    return {
+        (m.entity_key or "", m.attribute_key or ""): plain_text(m)
+        for m in memories
+        if is_current(m) and fact_kind(m) is not None
+    }
+
+
+def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+    """The caller's own facts that add to or change what memory holds (all of them when the
+    snapshot did not land: nothing shows they are not changes)."""
+    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
+    return [
+        f
+        for f in facts
+        if f.source == _REVIEWED_SOURCE
+        and f.kind not in _NOT_REVIEWED
+        and held.get(f.slot) != f.sentence
+    ]
+
+
+def spoken(fact: CallerFact, call: CallContext) -> str:
+    """The change in the host's words, to the caller ("Thursdays no longer work for you")."""
+    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
+    value = fact.value
+    if fact.kind == "availability":
+        day = f"{str(fact.key).capitalize()}s"
+        changed = fact.slot in held
+        if fact.polarity == "negative":
+            return f"{day} no longer work for you" if changed else f"{day} don't work for you"
+        return f"{day} now work for you" if changed else f"{day} work for you"
+    if fact.kind == "preferred_day":
+        if value.endswith(" only"):
+            return f"only {value.removesuffix(' only').capitalize()}s work for you"
+        return f"{value.capitalize()} is your favourite day for a visit"
+    phrases = {
+        "address": f"your address is {value}",
+        "equipment_make": f"your equipment is a {value}",
+        "equipment_count": f"you have {value}",
+        "boiler_type": f"your boiler is a {value}{'' if 'boiler' in value else ' boiler'}",
+        "meter_location": f"your meter is {value}",
+        "access_notes": f"for access: {value}",
+        "contact_preference": f"we should contact you by {value}",
+        "floor": f"your home is {'in the basement' if value == 'basement' else f'on the {value}'}",
+        "flat": f"your flat number is {value.removeprefix('Flat ')}",
+        "parking": f"for parking: {value}",
+        "pets": f"about pets: {value}",
+        "who_home": f"about who is home: {value}",
+    }
+    return phrases.get(fact.kind, value)
+
+
+def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+    """The facts to write, once the caller's answer to the review is known (or not)."""
+    if not call.host.memory_settings.change_readback:
+        return facts
+    pending = {change_key(f) for f in changes(call, facts)}
+    review, answer = call.review, call.review_answer
+    kept: list[CallerFact] = []
+    for fact in facts:
+        key = change_key(fact)
+        if key not in pending:
+            kept.append(fact)
+        elif review is not None and key in review.keys and answer == "yes":
+            kept.append(dataclasses.replace(fact, confidence=CONFIRMED_CONFIDENCE))
+        elif review is not None and key in review.keys and answer == "no":
+            continue  # "no, that's not right": memory keeps what it held
+        else:
+            kept.append(
+                quote(fact.said or fact.sentence, today=fact.observed_on, call_id=fact.call_id)
+            )
+    return kept
+
+
+def _turns(context: RunContext[CallContext]) -> list[Turn]:
+    return [
+        Turn(item.role, item.text_content or "")
+        for item in context.session.history.items
+        if item.type == "message" and item.role in ("user", "assistant")
+    ]
+
+
+def build_review_tool(identity: CallerIdentity) -> FunctionTool:
+    async def review_caller_details(context: RunContext[CallContext]) -> str | ToolResult:
+        """Call once when the caller is ready to end the call, before saying goodbye. The
+        system reads back to the caller what it will remember from this call; say nothing
+        about it yourself. When they answer, thank them and say goodbye."""
+        call = context.userdata
+        if not call.is_caller(identity):
+            return "This call is no longer verified. Say goodbye."
+        if not call.host.memory_settings.change_readback:
+            return "Nothing to read back. Say goodbye."
+        if call.review is not None and call.review.readback.playing:
+            return ToolResult(
+                "The read-back is still playing. Say nothing; wait for the caller.",
+                reply_required=False,
+            )
+        facts = extract_call_facts(
+            _turns(context), list(call.notes), today=call.today(), call_id=call.call_id
+        )
+        pending = changes(call, facts)[:MAX_CHANGES_READ_BACK]
+        if not pending:
+            return "Nothing new to note from this call. Say goodbye."
+        call.review = start_review(
+            context.session,
+            [change_key(f) for f in pending],
+            [spoken(f, call) for f in pending],
+        )
+        call.review_answer = None
+        return ToolResult(
+            "I have read back to the caller what I will note. Say nothing now; when they "
+            "answer, thank them and say goodbye.",
+            reply_required=False,
+        )
+
+    return function_tool(review_caller_details, name=REVIEW_TOOL)
