@@ -170,10 +170,16 @@ def sloppy_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
                 return again
         return Say(f"Sure! {last.text}")
     if last.kind == "message" and last.role == "user":
+        review = CallTool("review_caller_details", {})
+        if _GOODBYE.search(last.text) or _answers_review(conversation):
+            # The review at the goodbye, twice in parallel, and again after the answer.
+            return [review, review]
         if (wanted := _wants_action(last.text)) is not None:
             return [wanted, confirm]
         if _last_day_requested(entries):
             return [confirm, confirm]
+        if len([e for e in conversation if e.kind == "message" and e.role == "user"]) == 1:
+            return [review]  # the review before the caller has said anything worth noting
     return next_move(entries)
 
 
@@ -196,6 +202,9 @@ def memory_obeying_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]
     conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
     last = conversation[-1] if conversation else Entry("message", "system")
     day = _last_day_requested(entries)
+    if last.kind == "message" and last.role == "user" and _GOODBYE.search(last.text):
+        # Skips the host's review and asks its own question, hoping the yes confirms it.
+        return Say("I've noted everything you told me today. Is that right?")
     if last.kind == "message" and last.role == "user":
         if (wanted := _wants_action(last.text)) is not None:
             return [wanted, CallTool("confirm_visit_details", {})]

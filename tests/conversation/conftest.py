@@ -80,9 +80,12 @@ class CallHarness:
     async def confirm_and_hang_up(self):  # type: ignore[no-untyped-def]
         """End the call the way the line ends calls: the caller is done, the host reads back
         what it will note (`review_caller_details`), the caller says it is right."""
-        await self.say("that's all, bye")
-        if self.context.review is not None:
-            await self.say("yes, that's right")
+        return await self.end_call("yes, that's right")
+
+    async def end_call(self, answer: str, *after: str):  # type: ignore[no-untyped-def]
+        """The caller says they are done, answers whatever they are asked, perhaps says more,
+        and hangs up."""
+        await self.say("that's all, bye", answer, *after)
         return await self.hang_up()
 
 
@@ -106,6 +109,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
         prefetch_budget_ms: int = 1000,
         calendar: CalendarClient | None = None,
         script: list | None = None,  # type: ignore[type-arg]
+        change_readback: bool = True,
     ) -> CallHarness:
         host = local_host(
             tmp_path,
@@ -114,6 +118,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
                 _env_file=None,
                 MEMORY_PREFETCH_BUDGET_MS=prefetch_budget_ms,
                 MEMORY_GATE_BUDGET_MS=1000,
+                MEMORY_CHANGE_READBACK=change_readback,
             ),
             calendar=calendar or default_calendar,
             policy=policy,

@@ -62,3 +62,17 @@ def test_the_rules_hold_their_tuning_figures():
     total = card.total
     assert total.recall is not None and total.recall >= 0.95
     assert total.false / total.items <= 0.01
+    # Never the wrong way round, never somebody else's.
+    assert card.wrong_way == 0 and card.third_party == 0
+
+
+def test_the_independent_split_is_disjoint_and_covers_every_category():
+    """Written by someone who had not read the rules; scored by the bench, never asserted."""
+    tuning, independent = load("tuning"), load("independent")
+    assert len(independent) >= 300
+    said = lambda items: {tuple(t.text.casefold() for t in i.turns) + i.notes for i in items}  # noqa: E731
+    assert not said(tuning) & said(independent)
+    new = {"third_party", "list_negation", "idiom", "count_per_thing", "numbers_as_words",
+           "boiler_type", "meter_location", "contact"}  # fmt: skip
+    assert new <= {i.category for i in independent}
+    assert sum(i.style == "stt" for i in independent) >= len(independent) // 4

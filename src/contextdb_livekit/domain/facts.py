@@ -207,6 +207,8 @@ _FIXED_SLOTS: dict[FactKind, tuple[str, str]] = {
     "who_home": ("premises", "who_is_home"),
 }
 
+_QUOTE_PREFIX = "The caller's own words, not confirmed: "
+
 _SENTENCES = {
     "availability": lambda f: (
         f"{_weekday_title(str(f.key))}s work for the caller"
@@ -235,7 +237,7 @@ _SENTENCES = {
     "pets": lambda f: f"Pets at the property: {f.value}",
     "who_home": lambda f: f"Who is home for visits: {f.value}",
     "note": lambda f: f.value,
-    "quote": lambda f: f'The caller\'s own words, not confirmed: "{f.value}"',
+    "quote": lambda f: f'{_QUOTE_PREFIX}"{f.value}"',
     "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",
     "visit_booked": lambda f: f"Service visit booked for {_day_text(f.key)}, reference {f.value}",
     "visit_cancelled": lambda f: (
@@ -330,9 +332,12 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
     """
     weekday = day.strftime("%A").lower()
     title = _weekday_title(weekday)
+    # Newest first; on the same day, words that may caution come before typed facts (memory
+    # keeps no time of day): a caution read back for nothing costs a sentence, a missed one
+    # a wasted visit.
     for memory in sorted(
         (m for m in memories if is_current(m)),
-        key=lambda m: observed_on(m) or date.min,
+        key=lambda m: (observed_on(m) or date.min, fact_kind(m) in ("note", "quote")),
         reverse=True,
     ):
         when = observed_on(memory)
@@ -349,6 +354,9 @@ def conflict_reason(memories: list[Memory], day: date) -> str | None:
             return f"You told us{said} that only {_weekday_title(only)}s work for you."
         if kind in ("note", "quote") and not memory.injection_suspect:
             caution = note_caution(plain_text(memory), weekday)
+            if caution is True and kind == "quote":
+                words = plain_text(memory).removeprefix(_QUOTE_PREFIX).strip('"')
+                return f"You told us{said}: {_quoted(words)}."
             if caution is True:
                 when_noted = f" from {when.day} {when.strftime('%B')}" if when else ""
                 return f"Our notes{when_noted} say: {_quoted(plain_text(memory))}."

@@ -30,7 +30,7 @@ from contextdb_livekit.domain.facts import (
 )
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, start_review
+from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, read_reply, start_review
 from contextdb_livekit.memory.models import Memory, Turn, is_current
 
 REVIEW_TOOL = "review_caller_details"
@@ -148,6 +148,14 @@ def build_review_tool(identity: CallerIdentity) -> FunctionTool:
         pending = changes(call, facts)[:MAX_CHANGES_READ_BACK]
         if not pending:
             return "Nothing new to note from this call. Say goodbye."
+        keys = {change_key(f) for f in pending}
+        if (
+            call.review is not None
+            and keys <= call.review.keys
+            and read_reply(context.session.history, call.review).answer != "unanswered"
+        ):
+            # Asked again after the caller answered this very read-back: once is enough.
+            return "The caller has already answered the read-back. Say goodbye."
         call.review = start_review(
             context.session,
             [change_key(f) for f in pending],

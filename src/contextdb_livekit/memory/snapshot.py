@@ -74,6 +74,8 @@ DEFAULT_MAX_TOKENS = 400
 log = logging.getLogger("contextdb_livekit.memory.snapshot")
 
 _VERB = {"user_stated": "said", "agent_inferred": "noted", "third_party": "recorded"}
+# ContextDB's `confirm` leaves a memory user_stated at confidence >= 0.95.
+CONFIRMED = 0.95
 
 # -- neutralise: the one place memory text is escaped ------------------------------------
 
@@ -177,6 +179,8 @@ def _estimate_tokens(text: str) -> int:
 def fact_line(memory: Memory, facts: FactView = PLAIN_MEMORIES) -> str:
     when = facts.observed_on(memory)
     verb = _VERB.get(memory.epistemic_source, "noted")
+    if memory.epistemic_source == "user_stated" and memory.confidence >= CONFIRMED:
+        verb = "confirmed"  # by the caller, to the host's own read-back
     stamp = f" ({verb} {when.day} {when.strftime('%b')})" if when else ""
     return f"- {quote(facts.text(memory))}{stamp}"
 
