@@ -144,3 +144,17 @@ async def test_a_review_turned_off_stores_facts_as_said(make_call, backend):
     await harness.hang_up()
     facts = await current_facts(make_call, backend, identity)
     assert any("Mondays do not work for the caller (said " in f for f in facts)
+
+
+async def test_what_memory_already_holds_is_not_read_back_again(make_call, backend, model):
+    identity = caller()
+    await call(make_call, backend, identity, "thursdays work fine for me")
+    second = await start(make_call, backend, model, identity)
+    await second.say("thursdays still work fine", "we've got a dog now")
+    await second.say("that's all, bye")
+    if second.context.review is not None:
+        text = second.context.review.readback.text
+        assert "dog" in text and "Thursday" not in text
+    await second.hang_up()
+    shown = recalled(await make_call(identity, backend=backend))
+    assert "Thursdays work for the caller (confirmed " in shown

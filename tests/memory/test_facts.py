@@ -493,3 +493,56 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
     for slot, value in expected.items():
         assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))
     assert set(got) == set(expected), (turns, set(got) ^ set(expected))
+
+
+# -- issue 27: precision first, and a fact model that fits what callers say -----------------
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("we've two boilers and five radiators",
+         {("equipment_count", "boiler", "2 boilers"), ("equipment_count", "radiator", "5 radiators")}),
+        ("we're down from three radiators to two", {("equipment_count", "radiator", "2 radiators")}),
+        ("it's a combi now", {("boiler_type", None, "combi")}),
+        ("we swapped the old back boiler for a combi", {("boiler_type", None, "combi")}),
+        ("the meter's round the back now", {("meter_location", None, "round the back")}),
+        ("new number, ring me on the landline not the mobile",
+         {("contact_preference", None, "landline")}),
+        ("it's flat fourteen", {("flat", None, "Flat 14")}),
+        ("we live at forty two queens road", {("address", None, "42 Queens Road")}),
+        ("it's 9 Mill Lane, sorry, 19", {("address", None, "19 Mill Lane")}),
+        ("I can't do Monday, Tuesday or Wednesday",
+         {("availability", d, "unavailable") for d in ("monday", "tuesday", "wednesday")}),
+        ("sundays are a no-no", {("availability", "sunday", "unavailable")}),
+        ("mondays are never an issue", {("availability", "monday", "available")}),
+        ("i can't do wednesdays er i mean tuesdays", {("availability", "tuesday", "unavailable")}),
+        # Somebody else's facts are never the caller's; who lets the engineer in is.
+        ("my neighbour can't do mondays", set()),
+        ("my mum's only free on wednesdays", set()),
+        ("my daughter lives on the fifth floor", set()),
+        ("my husband will be home to let you in",
+         {("who_home", None, "my husband will be home to let you in")}),
+        ("three or four radiators I think", set()),
+    ],
+)  # fmt: skip
+def test_the_fact_model_reads_what_callers_say(line, expected):  # type: ignore[no-untyped-def]
+    assert kinds(f for f in extract(line) if f.kind != "quote") == expected
+
+
+def test_a_guessed_polarity_keeps_the_callers_words_not_a_fact():
+    facts = extract("nothing gets in the way on a wednesday")
+    assert [f.kind for f in facts] == ["quote"]
+    [words] = facts
+    assert (words.value, words.source, words.confidence) == (
+        "nothing gets in the way on a wednesday", "user_stated", 0.5,
+    )  # fmt: skip
+    assert words.to_write().content.startswith("The caller's own words, not confirmed: ")
+
+
+def test_a_change_of_routine_replaces_the_days_said_earlier():
+    facts = extract("thursdays work for us", "actually we've swapped, it's tuesdays from now on")
+    assert kinds(facts) == {
+        ("availability", "tuesday", "available"),
+        ("availability", "thursday", "unavailable"),
+    }

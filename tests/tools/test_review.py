@@ -58,7 +58,7 @@ def test_the_sentence_names_every_change_once():
         ((("assistant", TEXT), ("user", "is that the boiler?")), "unanswered"),
         ((("assistant", TEXT),), "unanswered"),  # hung up
         # The model spoke first: the caller's yes answered that, not the host.
-        ((("assistant", TEXT), ("assistant", "Anything else?"), ("user", "yes")), "unanswered"),
+        ((("assistant", TEXT), ("assistant", "Great, thanks."), ("user", "yes")), "unanswered"),
         # Only the first turn after it answers: a later yes is to something else.
         ((("assistant", TEXT), ("user", "hang on"), ("user", "yes")), "unanswered"),
     ],

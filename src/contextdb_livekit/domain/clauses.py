@@ -126,7 +126,6 @@ _SPLIT = re.compile(
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on)\b)"
 )
-_DAY_LIST = re.compile(rf"(?:(?:and|or|nor|or even)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}")
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
     r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
@@ -152,10 +151,6 @@ def clauses(sentence: str) -> list[Clause]:
         text = raw.strip(" .!")
         if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
-            continue
-        if out and _DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text):
-            # "I can't do Monday, Tuesday or Wednesday": one clause over the whole list.
-            out[-1].text += " " + text
             continue
         text = re.sub(
             r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text

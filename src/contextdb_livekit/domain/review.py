@@ -4,7 +4,8 @@ The line's side of `kit.review`: which extracted facts are changes (a slot memor
 hold, or holds with another value), how the host says them to the caller, the
 `review_caller_details` tool, and how the caller's answer settles them at the end of the call:
 
-- a fact memory already holds is written as it is (nothing changes);
+- a fact memory already holds is not written again (a restatement never replaces what the
+  caller confirmed before with a plain "said");
 - a change the caller confirmed to the host's read-back is written as a confirmed fact;
 - a change they said no to is dropped: memory keeps what it held;
 - any other change (not read back, no answer, hang-up) is kept only as the caller's quoted
@@ -66,6 +67,11 @@ def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     ]
 
 
+def _held_already(call: CallContext, fact: CallerFact) -> bool:
+    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
+    return fact.source == _REVIEWED_SOURCE and held.get(fact.slot) == fact.sentence
+
+
 def spoken(fact: CallerFact, call: CallContext) -> str:
     """The change in the host's words, to the caller ("Thursdays no longer work for you")."""
     held = _held(call.snapshot.memories) if call.snapshot is not None else {}
@@ -107,7 +113,8 @@ def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     for fact in facts:
         key = change_key(fact)
         if key not in pending:
-            kept.append(fact)
+            if not _held_already(call, fact):
+                kept.append(fact)  # notes, quotes and what is not the caller's own word
         elif review is not None and key in review.keys and answer == "yes":
             kept.append(dataclasses.replace(fact, confidence=CONFIRMED_CONFIDENCE))
         elif review is not None and key in review.keys and answer == "no":
