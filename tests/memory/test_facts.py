@@ -502,8 +502,10 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
     ("line", "expected"),
     [
         ("we've two boilers and five radiators",
-         {("equipment_count", "boiler", "2 boilers"), ("equipment_count", "radiator", "5 radiators")}),
-        ("we're down from three radiators to two", {("equipment_count", "radiator", "2 radiators")}),
+         {("equipment_count", "boiler", "2 boilers"),
+          ("equipment_count", "radiator", "5 radiators")}),
+        ("we're down from three radiators to two",
+         {("equipment_count", "radiator", "2 radiators")}),
         ("it's a combi now", {("boiler_type", None, "combi")}),
         ("we swapped the old back boiler for a combi", {("boiler_type", None, "combi")}),
         ("the meter's round the back now", {("meter_location", None, "round the back")}),
