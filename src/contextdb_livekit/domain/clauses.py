@@ -215,6 +215,7 @@ _NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not b
 _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
+    r"grand|lovely|brilliant|spot on|handy|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
     r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
@@ -280,7 +281,8 @@ _JOB = re.compile(
 )
 _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well)\s+)*"
-    rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again))*"
+    rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
+    rf"normally|mainly))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
 )
 # A change of routine: a day said to work now replaces the days that worked before.
@@ -290,6 +292,7 @@ _NEGATED_DAY = re.compile(
     rf"\b(?:stopped|quit|gave up|given up|no longer)\s+(?:\w+\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
     rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
 )
+_DAY_NEGATOR = re.compile(rf"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _SWITCH = re.compile(
     r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
     r"these days|nowadays|it is now|now it is|it will have to be|has to be|have to be)\b"
@@ -484,7 +487,8 @@ _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|
 # in it too ("my wife and I can't do Mondays").
 _OTHER_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no)\s+)*"
-    r"(?:(?:my|our|the|his|her|their|a)\s+(?:[a-z]+\s+)?(?:husband|wife|partner|son|daughter|"
+    r"(?:next door(?:'s)?|(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+)?"
+    r"(?:husband|wife|partner|son|daughter|"
     r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
     r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
     r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
@@ -682,6 +686,8 @@ class CallReader:
             if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
         ]
         base, negators = _predicate(text)
+        # "not Mondays, not Fridays": each negator governs its own day, one negation in all.
+        negators -= max(0, len(_DAY_NEGATOR.findall(text)) - 1)
         past = bool(_PAST.search(text)) or _plural_past(text)
         exclusive = bool(_EXCLUSIVE.search(text)) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
@@ -868,8 +874,14 @@ class CallReader:
                 mentions.append((match.start(), channel))
         if not mentions or not _CONTACT_CONTEXT.search(text):
             return None
-        # "… not the mobile": a denied old channel does not negate the clause.
-        base, negators = _predicate(_DENIED_CHANNEL.sub(" ", text))
+        # "… not the mobile", "I don't check my texts": a denied old channel does not negate
+        # the clause that names the new one.
+        kept = _DENIED_CHANNEL.sub(" ", text)
+        for pattern, _ in _CONTACT:
+            for match in pattern.finditer(text):
+                if _is_old(text, match):
+                    kept = kept.replace(_old_span(text, match), " ")
+        base, negators = _predicate(kept)
         if negators % 2 == 1 or (base is not None and base < 0):
             return None
         channel = max(mentions)[1]
@@ -985,6 +997,12 @@ def _predicate(text: str) -> tuple[int | None, int]:
     if re.search(r"\bneither\b.*\bnor\b", rest):
         negators -= 1
     return sign, negators
+
+
+def _old_span(text: str, match: re.Match[str]) -> str:
+    """An old mention with the words that made it old ("do not check my texts")."""
+    before = text[: match.start()].split()[-4:]
+    return " ".join([*before, match.group(0)])
 
 
 def _is_old(text: str, match: re.Match[str]) -> bool:
