@@ -30,14 +30,23 @@ def web_caller() -> CallerIdentity:
 
 
 async def start_text_call(
-    workdir: Path, backend: object, model: llm.LLM, *, caller: CallerIdentity | None = None
+    workdir: Path,
+    backend: object,
+    model: llm.LLM,
+    *,
+    caller: CallerIdentity | None = None,
+    change_readback: bool = True,
 ) -> tuple[Call, AgentSession[CallContext]]:
     """Open and start a call (for a new caller unless given); the caller of this function
     finishes the call if it wants the end-of-call write, and closes the session."""
     host = local_host(
         workdir,
         backend,
-        memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=1500),
+        memory_settings=MemorySettings(
+            _env_file=None,
+            MEMORY_GATE_BUDGET_MS=1500,
+            MEMORY_CHANGE_READBACK=change_readback,
+        ),
         calendar=LocalCalendar(workdir / "calendar.sqlite3", capacity=100_000),
     )
     identity = caller or web_caller()
