@@ -124,7 +124,8 @@ _CORRECTION_START = re.compile(rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORREC
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
-    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on)\b)"
+    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on|"
+    r"i forgot|i was thinking)\b)"
 )
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
@@ -238,7 +239,8 @@ _COMPARED = re.compile(
     rf"\b(?:(?<!other )than|instead of|rather than|over)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b"
 )
 _PAST = re.compile(
-    r"\b(?:used to|previously|once(?! a\b)|in the past|formerly|back then|(?:i|we) (?:was|were))\b|"
+    r"\b(?:used to|previously|once(?! a\b)|in the past|formerly|back then|"
+    r"(?:i|we) (?:was|were)(?! (?:thinking|going|wondering|saying|told|just|meaning)))\b|"
     r"\bbefore(?:\s+(?:that|then|now))?\s*$"
 )
 _PRESENT = re.compile(
@@ -280,7 +282,8 @@ _JOB = re.compile(
     rf"(?:every\s+)?{_DAY}\b"
 )
 _BARE_DAYS = re.compile(
-    rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well)\s+)*"
+    rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
+    rf"same for|same goes for|same with|ditto)\s+)*"
     rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
     rf"normally|mainly))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
@@ -293,6 +296,11 @@ _NEGATED_DAY = re.compile(
     rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
 )
 _DAY_NEGATOR = re.compile(rf"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b")
+_TURN_CORRECTION = re.compile(
+    r"^(?:(?:oh|no|well|ah)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
+    r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
+    r"not quite|that is wrong|that is not right)\b"
+)
 _SWITCH = re.compile(
     r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
     r"these days|nowadays|it is now|now it is|it will have to be|has to be|have to be)\b"
@@ -389,6 +397,7 @@ _FLOOR_NOT_OURS = re.compile(
 _FLAT = re.compile(
     r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
 )
+_BARE_FLAT = re.compile(r"^(?:(?:it is|number|flat|we are|i am|in)\s+)*(\d{1,4}[a-z]?)$")
 _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
 _STREET = (
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
@@ -407,19 +416,22 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:(?:call|ring) (?:me|my|on)|calling|calls|phone(?: me| call| calls|s)?|"
-                r"ringing|by phone|on the phone|give me a (?:call|ring))\b"), "phone call"),
+    (re.compile(r"\b(?:(?:call|ring|bell) (?:me|us|my|on)|calling|calls|"
+                r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
+                r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
-_PHONE = re.compile(r"\b(landline|home phone|house phone|mobile|cell|mobile phone)\b")
-_CALL_VERB = re.compile(r"\b(?:call|calls|calling|ring|ringing|phone me|reach me|get me|try)\b")
+_PHONE = re.compile(r"\b(landline|home phone|house phone|home number|mobile|cell|mobile phone)\b")
+_CALL_VERB = re.compile(
+    r"\b(?:call|calls|calling|ring|ringing|phone me|reach me|get me|try|bell)\b"
+)
 _DENIED_CHANNEL = re.compile(
     r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
     r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
 )
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
-    r"mobile|landline|"
+    r"mobile|landline|us|"
     r"good|fine|send|a text|an email|on the phone)\b"
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
@@ -486,13 +498,17 @@ _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|
 # on Wednesdays", "she's on the fifth floor"): never the caller's fact, unless the caller is
 # in it too ("my wife and I can't do Mondays").
 _OTHER_SUBJECT = re.compile(
-    r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no)\s+)*"
-    r"(?:next door(?:'s)?|(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+)?"
+    r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
+    r"(?:next door(?:'s)?|the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
+    r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
+    r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
+    r"(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+)?"
     r"(?:husband|wife|partner|son|daughter|"
     r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
     r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
     r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
     r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
+    r"mate|pal|"
     r"parents|folks)s?(?:'s)?|he|she|his|her)\b"
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
@@ -538,6 +554,8 @@ def read_question(text: str) -> Asked:
         return Asked(topic="equipment_count", unit=match.group(1))
     if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
         return Asked(topic="equipment_make")
+    if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
+        return Asked(topic="flat")
     if re.search(r"\bmeters?\b", t):
         return Asked(topic="meter_location")
     if re.search(r"\b(?:what|which) (?:type|kind|sort) of boiler\b", t):
@@ -585,12 +603,19 @@ class CallReader:
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
+    _this_turn: list[Statement] = field(default_factory=list)
+    _last_turn: list[Statement] = field(default_factory=list)  # the caller's last turn's facts
+    _turn_opening: bool = False
+    _correcting_turn: bool = False
     _equipment_talk: bool = False  # this sentence is about equipment
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
 
     def new_turn(self) -> None:
+        if self._this_turn:
+            self._last_turn = self._this_turn
+        self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -616,6 +641,10 @@ class CallReader:
                 day = _weekday(asked.group(1))
                 self.antecedent = _Reading([day], None, echo=True)
             return []
+        if self._turn_opening:
+            # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
+            self._correcting_turn = bool(_TURN_CORRECTION.match(text))
+            self._turn_opening = False
         parts = clauses(text)
         if any(_is_pure_hedge(c.text) for c in parts):
             return []
@@ -646,9 +675,17 @@ class CallReader:
             elif not _FILLER.fullmatch(clause.text):
                 # A correction takes back only the clause right before it.
                 self._previous = []
+        if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
+            # What the caller's last turn said of the same kind, in another slot, is taken back.
+            slots = {(s.kind, s.key) for s in found}
+            for earlier in self._last_turn:
+                slot = (earlier.kind, earlier.key)
+                if earlier.kind in {s.kind for s in found} and slot not in slots:
+                    self.retracted.append(slot)
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))
+        self._this_turn.extend(found)
         return found
 
     # -- one clause ----------------------------------------------------------------------
@@ -790,8 +827,11 @@ class CallReader:
             out.append(Statement("boiler_type", value))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
-        if meter is None and self.asked.topic == "meter_location":
-            meter = _WHERE.match(text)  # "In the garage." to "Where's your meter?"
+        if meter is not None:
+            self._mentioned("meter_location")
+        elif self._bare_ok("meter_location", corrects):
+            # "In the garage." to "Where's your meter?"; "no, it's in the garage" after one.
+            meter = _WHERE.match(text)
         if meter is not None and not _is_old(text, meter):
             where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", meter.group(1))
             out.append(Statement("meter_location", where.strip()))
@@ -819,6 +859,8 @@ class CallReader:
             out.append(Statement("flat", f"{flat.group(1).capitalize()} {flat.group(2).upper()}"))
         elif (number := _FLAT_NUMBER.search(text)) and "flat" in self._kinds_here:
             out.append(Statement("flat", f"Flat {number.group(1).upper()}"))
+        elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
+            out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
         # Address.
         address = _last_current(_ADDRESS, text) or _BARE_ADDRESS.match(text)
         if address is not None:
@@ -874,22 +916,24 @@ class CallReader:
                 mentions.append((match.start(), channel))
         if not mentions or not _CONTACT_CONTEXT.search(text):
             return None
-        # "… not the mobile", "I don't check my texts": a denied old channel does not negate
-        # the clause that names the new one.
+        start, channel = max(mentions)
+        # Negation is the channel's own ("don't text me", "never by email"): a denied old
+        # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
+        if _NEGATOR.search(" ".join(text[:start].split()[-3:])):
+            return None
         kept = _DENIED_CHANNEL.sub(" ", text)
         for pattern, _ in _CONTACT:
             for match in pattern.finditer(text):
                 if _is_old(text, match):
                     kept = kept.replace(_old_span(text, match), " ")
-        base, negators = _predicate(kept)
-        if negators % 2 == 1 or (base is not None and base < 0):
+        base, _ = _predicate(kept)
+        if base is not None and base < 0:
             return None
-        channel = max(mentions)[1]
         if channel == "phone call" and _CALL_VERB.search(text):
             phones = _all_current(_PHONE, text)
             if phones:
                 phone = phones[-1].group(1)
-                home = phone in ("landline", "home phone", "house phone")
+                home = phone in ("landline", "home phone", "house phone", "home number")
                 return "landline" if home else "mobile"
         return channel
 
