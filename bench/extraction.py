@@ -408,7 +408,9 @@ def report(card: Scorecard, title: str, *, errors: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", choices=("tuning", "heldout", "independent"), default="tuning")
+    parser.add_argument(
+        "--split", choices=("tuning", "heldout", "independent", "independent2"), default="tuning"
+    )
     parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
     parser.add_argument("--model", default=os.environ.get("OPENAI_LLM_MODEL", "gpt-4.1-mini"))
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per model call")
