@@ -125,7 +125,7 @@ _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on|"
-    r"i forgot|i was thinking)\b)"
+    r"i forgot|i was thinking|actually no|no actually)\b)"
 )
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
@@ -334,6 +334,8 @@ _UNITS = (
     r"hot water cylinders?|cylinders?|thermostats?|solar panels?)"
 )
 _COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+# "two more radiators": the talk is about radiators, but not how many there are.
+_COUNT_MENTION = re.compile(rf"\b{_NUMBER} (?:more |extra |new |old )?{_UNITS}\b")
 # "down from three radiators to two", "up to 6 rads now": the number after "to" is current.
 _COUNT_CHANGE = re.compile(
     rf"\b(?:down|up|gone|went|going|cut|dropped)\s+(?:from\s+{_NUMBER}(?:\s+{_UNITS})?\s+)?"
@@ -404,7 +406,9 @@ _STREET = (
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
-_BARE_ADDRESS = re.compile(rf"^(?:(?:it is|that is|the address is|address)\s+)?{_STREET}$")
+_BARE_ADDRESS = re.compile(
+    rf"^(?:(?:it is|that is|the address is|address)\s+)?{_STREET}(?:\s+(?:now|these days))?$"
+)
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
     r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
@@ -416,14 +420,14 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:(?:call|ring|bell) (?:me|us|my|on)|calling|calls|"
+    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on|the)|calling|calls|"
                 r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
                 r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
 _PHONE = re.compile(r"\b(landline|home phone|house phone|home number|mobile|cell|mobile phone)\b")
 _CALL_VERB = re.compile(
-    r"\b(?:call|calls|calling|ring|ringing|phone me|reach me|get me|try|bell)\b"
+    r"\b(?:call|calls|called|calling|ring|rang|ringing|phone me|phoned|reach me|get me|try|bell)\b"
 )
 _DENIED_CHANNEL = re.compile(
     r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
@@ -490,6 +494,10 @@ _PRESENCE = re.compile(
     rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
 )
+_SOMEONE_HOME = re.compile(
+    r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
+    r"(?:in|home|around|there|about)\b"
+)
 _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|daughter|mum|"
                         rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip
 
@@ -516,7 +524,16 @@ _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
 _ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
 
+# What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
+_REPORTED = re.compile(
+    r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
+    r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b"
+)
+
+
 def about_someone_else(clause: str) -> bool:
+    if _REPORTED.match(clause):
+        return True
     match = _OTHER_SUBJECT.match(clause)
     return match is not None and not _FIRST_PERSON.search(clause[match.end() :])
 
@@ -554,6 +571,8 @@ def read_question(text: str) -> Asked:
         return Asked(topic="equipment_count", unit=match.group(1))
     if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
         return Asked(topic="equipment_make")
+    if re.search(r"\b(?:contact|reach|get hold of|get in touch with) you\b", t):
+        return Asked(topic="contact_preference")
     if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
         return Asked(topic="flat")
     if re.search(r"\bmeters?\b", t):
@@ -602,6 +621,7 @@ class CallReader:
     _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
+    _sentence: str = ""  # the sentence being read, normalised
     _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
     _this_turn: list[Statement] = field(default_factory=list)
     _last_turn: list[Statement] = field(default_factory=list)  # the caller's last turn's facts
@@ -651,6 +671,7 @@ class CallReader:
         found: list[Statement] = []
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
+        self._sentence = text
         self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
             m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
         )
@@ -670,7 +691,7 @@ class CallReader:
             if said:
                 self._previous = said
                 found.extend(said)
-                restated = {(s.kind, s.key) for s in said}
+                restated = {(s.kind, s.key) for s in said if s.sure}
                 self.retracted = [slot for slot in self.retracted if slot not in restated]
             elif not _FILLER.fullmatch(clause.text):
                 # A correction takes back only the clause right before it.
@@ -703,7 +724,10 @@ class CallReader:
         self._guessed = False
         out = self._days(text, clause.corrects)
         if self._guessed:
+            # Not sure: the words are kept instead, and whatever was said of these days
+            # before in the call is not current either.
             out = [dataclasses.replace(s, sure=False) for s in out]
+            self.retracted += [(s.kind, s.key) for s in out]
         out += self._values(text, clause.corrects)
         return out
 
@@ -756,7 +780,10 @@ class CallReader:
                 return []
         # "nothing stopping me on a Saturday": a negator with no predicate the reader knows,
         # not on the day itself, is a guess about polarity, never a typed fact.
-        self._guessed = base is None and negators > 0 and not _NEGATED_DAY.search(text)
+        self._guessed = (base is None and negators > 0 and not _NEGATED_DAY.search(text)) or (
+            # "saturday's fine it's sunday that's no good": two days, both signs, one clause.
+            len(days) > 1 and bool(_NEG_ATOMS.search(text)) and bool(_POS.search(text))
+        )
         polarity = None
         if base is not None or negators:
             polarity = (base or 1) * (-1) ** negators
@@ -809,7 +836,7 @@ class CallReader:
             for change in _COUNT_CHANGE.finditer(text):
                 unit = change.group(4) or change.group(2) or self.last_unit or "units"
                 counts[counted_thing(unit)] = _count_value(change.group(3), unit)
-        for mentioned in _COUNT.finditer(text):
+        for mentioned in _COUNT_MENTION.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
         if counts:
             out += [Statement("equipment_count", value, key=k) for k, value in counts.items()]
@@ -914,7 +941,9 @@ class CallReader:
                 if _is_old(text, match):
                     continue
                 mentions.append((match.start(), channel))
-        if not mentions or not _CONTACT_CONTEXT.search(text):
+        if not mentions or not (
+            _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
+        ):
             return None
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
@@ -1111,9 +1140,13 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
     found: dict[StatedKind, str] = {}
     for text in parts:
         other = about_someone_else(text)
-        if _PRESENCE.search(text) or (
-            topic == "who_home"
-            and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+        if (
+            _PRESENCE.search(text)
+            or _SOMEONE_HOME.search(text)
+            or (
+                topic == "who_home"
+                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+            )
         ):
             found["who_home"] = sentence
         if _ACCESS.search(text):
