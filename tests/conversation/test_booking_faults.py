@@ -10,7 +10,7 @@ import pytest
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.domain.registry import intent_resolvers
-from tests.conversation.conftest import caller, tool_outputs
+from tests.conversation.conftest import caller, next_weekday, tool_outputs
 
 
 class LosingCalendar:
@@ -194,3 +194,26 @@ async def test_recovery_reads_only_the_attempts_own_key(calendar):
     resolver = intent_resolvers(calendar)["book_visit"]
     with pytest.raises(KeyError):
         await resolver({"customer_id": "cust-1", "idempotency_key": "receipt-key"})
+
+
+async def test_a_barge_in_after_the_yes_still_books_once(make_call, local_engine, monkeypatch):
+    """The caller speaks after "yes" but before the booking starts: LiveKit's
+    `disallow_interruptions` raises "SpeechHandle is already interrupted". The confirmed
+    booking is not lost, and its decision gets exactly one receipt."""
+    from livekit.agents.voice.events import RunContext
+
+    def interrupted(self: RunContext) -> None:  # type: ignore[type-arg]
+        raise RuntimeError("SpeechHandle is already interrupted")
+
+    monkeypatch.setattr(RunContext, "disallow_interruptions", interrupted)
+    identity = caller()
+    harness = await make_call(identity)
+    await harness.say("book a visit on thursday")
+    result = await harness.say("yes please")
+    [booked] = tool_outputs(result, "confirm_visit_details")  # no internal error
+    assert booked.startswith("Booked")
+    [booking] = await harness.calendar.bookings_for(identity.customer_id)
+    assert booking.day == next_weekday("thursday")
+    trail = await local_engine.decision_trail(identity.customer_id)
+    assert [(d.outcome, d.status) for d in trail][-1] == ("act", "succeeded")
+    assert trail[-1].external_ref == booking.booking_id

@@ -297,7 +297,13 @@ async def _execute(
         today=call.today(),
     )
     # From here the side effect runs to its end: a barge-in must not cancel it halfway.
-    context.disallow_interruptions()
+    try:
+        context.disallow_interruptions()
+    except RuntimeError:
+        # LiveKit: "SpeechHandle is already interrupted" — the caller spoke after their yes,
+        # before the side effect started. The yes stands: the action still runs to its end
+        # (shielded below) and its receipt says what happened.
+        log.info("%s: caller spoke before the side effect started; it runs anyway", action.name)
     await decision.before_execution(
         {"customer_id": identity.customer_id, "target": target_key, "host_key": attempt.host_key}
     )
