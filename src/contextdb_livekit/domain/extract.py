@@ -35,6 +35,7 @@ from contextdb_livekit.domain.facts import (
     FLAGGED_CONFIDENCE,
     UNCONFIRMED_CONFIDENCE,
     CallerFact,
+    FactKind,
 )
 from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import EpistemicSource, Turn
@@ -91,14 +92,29 @@ def facts_in_sentence(
 
 
 def quote(words: str, *, today: date, call_id: str) -> CallerFact:
-    """The caller's own words, kept as said (redacted, bounded): never a typed fact."""
-    text = redact_bounded(neutralise(words), MAX_SENTENCE_CHARS).strip()
-    digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
+    """The caller's own words, kept as said: never a typed fact."""
+    return _kept_words(
+        "quote", words.strip(), "user_stated", UNCONFIRMED_CONFIDENCE, today=today, call_id=call_id
+    )
+
+
+def _kept_words(
+    kind: FactKind,
+    text: str,
+    source: EpistemicSource,
+    confidence: float,
+    *,
+    today: date,
+    call_id: str,
+) -> CallerFact:
+    """Words kept as written (neutralised, redacted, bounded), one slot per text."""
+    kept = redact_bounded(neutralise(text), MAX_SENTENCE_CHARS)
+    digest = hashlib.sha256(kept.casefold().encode()).hexdigest()[:8]
     return CallerFact(
-        kind="quote",
-        value=text,
-        source="user_stated",
-        confidence=UNCONFIRMED_CONFIDENCE,
+        kind=kind,
+        value=kept,
+        source=source,
+        confidence=confidence,
         observed_on=today,
         key=digest,
         call_id=call_id,
@@ -187,29 +203,13 @@ def extract_call_facts(
 
 
 def _free_note(note: str, *, today: date, call_id: str) -> CallerFact:
-    text = redact_bounded(neutralise(note), MAX_SENTENCE_CHARS)
-    digest = hashlib.sha256(text.casefold().encode()).hexdigest()[:8]
-    return CallerFact(
-        kind="note",
-        value=text,
-        source="agent_inferred",
-        confidence=AGENT_CONFIDENCE,
-        observed_on=today,
-        key=digest,
-        call_id=call_id,
+    return _kept_words(
+        "note", note, "agent_inferred", AGENT_CONFIDENCE, today=today, call_id=call_id
     )
 
 
 def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
     """A note that tries to change how calls are handled: kept, vouched for by nobody."""
-    kept = redact_bounded(neutralise(text), MAX_SENTENCE_CHARS)
-    digest = hashlib.sha256(kept.casefold().encode()).hexdigest()[:8]
-    return CallerFact(
-        kind="flagged_note",
-        value=kept,
-        source="third_party",
-        confidence=FLAGGED_CONFIDENCE,
-        observed_on=today,
-        key=digest,
-        call_id=call_id,
+    return _kept_words(
+        "flagged_note", text, "third_party", FLAGGED_CONFIDENCE, today=today, call_id=call_id
     )
