@@ -299,3 +299,37 @@ async def test_a_caution_survives_a_missed_rule(make_call, backend):
     # ... and a later Wednesday request is still read back with the reason.
     assert f"Our notes from {later.context.today().day}" in await book_wednesday_caution(later)
     assert "dialysis day" in last_agent_text(later.session)
+
+
+# -- issue 27: changes of mind across calls ---------------------------------------------------
+
+
+async def test_a_swap_across_calls_retires_the_old_day(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "thursdays work for us")
+    second = await make_call(identity, backend=backend)
+    await second.say("we've swapped, it's tuesdays for us from now on", "that's all, bye")
+    review = second.context.review
+    assert review is not None
+    assert "Thursdays no longer work for you" in review.readback.text
+    assert "Tuesdays work for you" in review.readback.text
+    await second.say("yes, that's right")
+    await second.hang_up()
+    later = await make_call(identity, backend=backend)
+    shown = recalled(later)
+    assert "Tuesdays work for the caller" in shown and "Thursdays do not work" in shown
+    assert "Thursdays work for the caller" not in shown
+    result = await later.say("book a visit on thursday")
+    [text] = tool_outputs(result, "book_visit")
+    assert text.startswith("Not done yet")
+    assert "Thursdays no longer work for you" in last_agent_text(later.session)
+
+
+async def test_a_list_negation_across_calls_retires_each_day(make_call, backend):
+    identity = caller()
+    await call(make_call, backend, identity, "mondays and tuesdays are fine")
+    await call(make_call, backend, identity, "I can't do Monday, Tuesday or Wednesday any more")
+    shown = recalled(await make_call(identity, backend=backend))
+    for day in ("Mondays", "Tuesdays", "Wednesdays"):
+        assert f"{day} do not work" in shown, day
+        assert f"{day} work for the caller" not in shown, day

@@ -127,6 +127,11 @@ _SPLIT = re.compile(
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
 )
+_DAY_LIST = re.compile(
+    rf"(?:(?:and|or|nor)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}"
+    rf"(?:\s+(?:and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*"
+    r"(?:\s+(?:any more|any longer|now|either|too|as well|please|at all))*"
+)
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
     r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
@@ -152,6 +157,10 @@ def clauses(sentence: str) -> list[Clause]:
         text = raw.strip(" .!")
         if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
+            continue
+        if out and _DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text):
+            # "I can't do Monday, Tuesday or Wednesday any more": one clause over the list.
+            out[-1].text += " " + text
             continue
         text = re.sub(
             r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
@@ -529,6 +538,11 @@ _REPORTED = re.compile(
     r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
     r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b"
 )
+
+
+def says_routine_changed(sentence: str) -> bool:
+    """ "We've swapped, it's Tuesdays from now on": the days that worked before no longer do."""
+    return bool(_SWITCH.search(normal(sentence)))
 
 
 def about_someone_else(clause: str) -> bool:

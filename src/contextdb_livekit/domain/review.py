@@ -22,11 +22,13 @@ import dataclasses
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
+from contextdb_livekit.domain.clauses import says_routine_changed
 from contextdb_livekit.domain.extract import extract_call_facts, quote
 from contextdb_livekit.domain.facts import (
     CONFIRMED_CONFIDENCE,
     CallerFact,
     fact_kind,
+    is_negative_availability,
     plain_text,
 )
 from contextdb_livekit.identity import CallerIdentity
@@ -52,6 +54,39 @@ def _held(memories: list[Memory]) -> dict[tuple[str, str], str]:
         for m in memories
         if is_current(m) and fact_kind(m) is not None
     }
+
+
+def with_switched_days(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+    """A change of routine across calls: "we've swapped, it's Tuesdays from now on" makes the
+    days memory holds as working, and this call did not name, no longer work (read back like
+    any other change before it is kept)."""
+    switches = [
+        f
+        for f in facts
+        if f.kind == "availability"
+        and f.polarity == "positive"
+        and f.source == _REVIEWED_SOURCE
+        and says_routine_changed(f.said)
+    ]
+    if not switches or call.snapshot is None:
+        return facts
+    named = {f.key for f in facts if f.kind == "availability"}
+    held_working = [
+        m.attribute_key
+        for m in call.snapshot.memories
+        if is_current(m)
+        and fact_kind(m) == "availability"
+        and not is_negative_availability(m, m.attribute_key or "")
+        and m.attribute_key not in named
+    ]
+    said = switches[-1]
+    return [
+        *facts,
+        *(
+            dataclasses.replace(said, key=day, value="unavailable", polarity="negative")
+            for day in held_working
+        ),
+    ]
 
 
 def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
@@ -105,6 +140,7 @@ def spoken(fact: CallerFact, call: CallContext) -> str:
 
 def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     """The facts to write, once the caller's answer to the review is known (or not)."""
+    facts = with_switched_days(call, facts)
     if not call.host.memory_settings.change_readback:
         return facts
     pending = {change_key(f) for f in changes(call, facts)}
@@ -152,7 +188,7 @@ def build_review_tool(identity: CallerIdentity) -> FunctionTool:
         facts = extract_call_facts(
             _turns(context), list(call.notes), today=call.today(), call_id=call.call_id
         )
-        pending = changes(call, facts)[:MAX_CHANGES_READ_BACK]
+        pending = changes(call, with_switched_days(call, facts))[:MAX_CHANGES_READ_BACK]
         if not pending:
             return "Nothing new to note from this call. Say goodbye."
         keys = {change_key(f) for f in pending}
