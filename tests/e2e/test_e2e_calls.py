@@ -90,6 +90,11 @@ async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
         await caller.next_message(timeout_s=30)
         await caller.say("Remember that the side gate code is 4411")
         await caller.say("My dog is friendly but barks at the door")
+        # The line ends the call: the host reads back what it will note, the caller agrees.
+        [review] = await caller.say("that's all, bye")
+        assert review.startswith("Before you go, I'll note that"), review
+        assert "4411" not in review
+        await caller.say("yes, that's right")
     finally:
         await caller.hang_up()
 
@@ -105,8 +110,8 @@ async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
     finally:
         await engine.close()
     by_source = {(m.epistemic_source, m.content) for m in recalled.memories}
-    # The caller's own words, typed: an access note with the code never stored, and the dog
-    # in its own slot (pets).
+    # The caller's own words, confirmed and typed: an access note with the code never stored,
+    # and the dog in its own slot (pets).
     assert any(
         s == "user_stated" and "side gate" in c and "access code on file" in c for s, c in by_source
     ), by_source
