@@ -226,3 +226,26 @@ def test_the_model_is_the_default_whenever_an_llm_key_is_set(monkeypatch):
     assert blank.extraction_mode(llm_key_configured=True) == "llm"
     # Asking for the model without a key is the rules: there is nothing to call.
     assert MemorySettings(_env_file=None, MEMORY_EXTRACTION="llm").extraction_mode(False) == "rules"
+
+
+@respx.mock
+async def test_a_fact_quoted_from_words_about_somebody_else_is_dropped():
+    turns = [
+        Turn("user", "my mum's only free on wednesdays"),
+        Turn("user", "my husband will be in"),
+    ]
+    respx.post(f"{BASE}/chat/completions").respond(
+        200,
+        json=answer(
+            [
+                {"kind": "preferred_day", "value": "wednesday only", "weekday": "wednesday",
+                 "said_by_caller": True, "quote": "my mum's only free on wednesdays"},
+                {"kind": "who_home", "value": "husband", "said_by_caller": True,
+                 "quote": "my husband will be in"},
+            ]
+        ),
+    )  # fmt: skip
+    facts = await extract_with_model(
+        turns, [], today=TODAY, call_id="c1", base_url=BASE, api_key="k", model="m", timeout_s=0.5
+    )
+    assert [f.kind for f in facts] == ["who_home"]

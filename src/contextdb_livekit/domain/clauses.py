@@ -530,7 +530,7 @@ _OTHER_SUBJECT = re.compile(
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
 # What another person's words may still tell us about the caller's own visit.
-_ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
+ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
 
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
@@ -692,7 +692,7 @@ class CallReader:
         for clause in parts:
             said = [] if _HEDGE.search(clause.text) else self._clause(clause)
             if about_someone_else(clause.text):
-                said = [s for s in said if s.kind in _ABOUT_THE_VISIT]
+                said = [s for s in said if s.kind in ABOUT_THE_VISIT]
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}

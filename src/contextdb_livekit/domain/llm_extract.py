@@ -16,6 +16,9 @@ the end of the call. The answer is validated, and the host keeps the last word:
   reading never overrides the caller's own quoted words in the same slot;
 - anything wrong — timeout, HTTP error, invalid JSON, schema mismatch — falls back to the
   rule-based extractor, so the end-of-call write never depends on the model;
+- a fact whose quote is about somebody else ("my mum's only free on Wednesdays") is dropped,
+  whatever the model says (`domain.clauses.about_someone_else`); who lets the engineer in
+  still counts;
 - a fact whose value or quote tries to change how calls are handled
   (`contextdb_livekit.memory.instructions_screen`) is kept only as a flagged note, as the rules do.
 """
@@ -32,6 +35,7 @@ from typing import get_args
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contextdb_livekit.domain.clauses import ABOUT_THE_VISIT, about_someone_else, normal
 from contextdb_livekit.domain.extract import (
     Turn,
     extract_call_facts,
@@ -264,6 +268,10 @@ def _to_fact(item: ModelFact, spoken: list[str], *, today: date, call_id: str) -
     quoted = bool(quote) and any(quote in line for line in spoken)
     if quoted and item.said_by_caller and not _carries_value(item, quote):
         log.info("model fact dropped: its quote does not carry its %s", item.kind)
+        return None
+    if quoted and item.kind not in ABOUT_THE_VISIT and about_someone_else(normal(item.quote)):
+        # The host's own rule: what the caller said about somebody else is not theirs.
+        log.info("model fact dropped: its quote is about somebody else")
         return None
     by_caller = item.said_by_caller and quoted
     if is_procedure_note(item.value) or is_procedure_note(item.quote):
