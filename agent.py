@@ -13,7 +13,6 @@ import contextlib
 import logging
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from dotenv import load_dotenv
@@ -86,9 +85,7 @@ def build_server(settings: WorkerSettings) -> AgentServer:
         tuning["port"] = settings.http_port
     if settings.prometheus_port is not None:
         tuning["prometheus_port"] = settings.prometheus_port
-        tuning["prometheus_multiproc_dir"] = str(
-            settings.prometheus_dir or Path(".data") / "prometheus"
-        )
+        tuning["prometheus_multiproc_dir"] = str(settings.metrics_dir)
     return AgentServer(
         setup_fnc=prewarm,
         shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S,

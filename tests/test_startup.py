@@ -27,7 +27,8 @@ SETTINGS = [
     "CALENDAR_BASE_URL", "CALENDAR_TIMEOUT_S", "CALLER_TIMEZONE", "CALENDAR_LOCAL_PATH",
     "WORKER_NUM_IDLE_PROCESSES", "WORKER_HTTP_PORT", "PARTICIPANT_WAIT_S", "CONTEXTDB_API_KEY",
     "CONTEXTDB_LOCAL_PATH", "MEMORY_OUTBOX_PATH", "ATTESTATION_PATH", "CUSTOMER_DIRECTORY_PATH",
-    "MEMORY_ENABLED", "MEMORY_GATE_BUDGET_MS",
+    "MEMORY_ENABLED", "MEMORY_GATE_BUDGET_MS", "WORKER_PROMETHEUS_PORT", "WORKER_PROMETHEUS_DIR",
+    "DATABASE_URL", "MEMORY_SPILL_PATH",
 ]  # fmt: skip
 
 
@@ -206,3 +207,28 @@ def test_agent_dev_on_a_read_only_data_dir_names_each_file(tmp_path: Path) -> No
         f"configuration error: ATTESTATION_PATH={data / 'attestations.sqlite3'}: "
         f"cannot write in {data}: Read-only file system",
     ]
+
+
+def test_a_metrics_dir_that_holds_data_is_refused(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LiveKit empties WORKER_PROMETHEUS_DIR at start: pointed at the data directory it would
+    delete the memory, the ledger and the used claims."""
+    monkeypatch.setenv("WORKER_PROMETHEUS_PORT", "9464")
+    monkeypatch.setenv("WORKER_PROMETHEUS_DIR", ".contextdb")
+    problems = [str(p) for p in check_configuration(LINE, probe_paths=False).problems]
+    assert problems and all(p.startswith("WORKER_PROMETHEUS_DIR=.contextdb") for p in problems)
+    assert any("CONTEXTDB_LOCAL_PATH" in p for p in problems)
+    monkeypatch.setenv("WORKER_PROMETHEUS_DIR", str(tmp_path / "metrics"))
+    assert check_configuration(LINE, probe_paths=False).problems == []
+
+
+def test_an_unwritable_spill_path_is_refused_with_a_shared_database(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u:p@127.0.0.1:9/db")
+    monkeypatch.setenv("MEMORY_SPILL_PATH", str(blocker / "spill.sqlite3"))
+    problems = [str(p) for p in check_configuration(LINE).problems]
+    assert any(p.startswith(f"MEMORY_SPILL_PATH={blocker / 'spill.sqlite3'}") for p in problems)

@@ -70,6 +70,13 @@ class WorkerSettings(BaseSettings):
         default=None, ge=0, le=65535, alias="WORKER_PROMETHEUS_PORT"
     )
     prometheus_dir: Path | None = Field(default=None, alias="WORKER_PROMETHEUS_DIR")
+
+    @property
+    def metrics_dir(self) -> Path:
+        """Where the job processes' metric files go. LiveKit deletes every file in it when
+        the worker starts: never a directory that holds data (`worker.startup`)."""
+        return self.prometheus_dir or Path(".data") / "prometheus"
+
     # "vad": Silero VAD ends the turn after the endpointing delay; works with any LiveKit
     # server, offline. "stt": the STT's end of utterance. "auto": livekit-agents picks, which in
     # 1.8 means its LiveKit Cloud turn detector (off, with warnings, on a self-hosted server).

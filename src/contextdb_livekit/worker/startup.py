@@ -124,6 +124,10 @@ def _data_paths(config: StartupConfig, profile: LineProfile) -> list[tuple[str, 
             paths.append(("CONTEXTDB_LOCAL_PATH", config.memory.local_path))
         if not shared:
             paths.append(("MEMORY_OUTBOX_PATH", config.memory.outbox_path))
+        else:
+            # Where outbox rows wait while the shared Postgres does not answer: the first
+            # outage must not be the first time anyone finds it unwritable.
+            paths.append(("MEMORY_SPILL_PATH", config.memory.spill_path))
     if config.worker is not None and not shared:
         paths.append(("ATTESTATION_PATH", config.worker.attestation_path))
         paths.append(("CUSTOMER_DIRECTORY_PATH", config.worker.customer_directory_path))
@@ -165,6 +169,17 @@ def check_configuration(profile: LineProfile, *, probe_paths: bool = True) -> St
                     ConfigProblem(
                         "IDENTITY_SIGNING_SECRET",
                         f"must be at least {MIN_SECRET_BYTES} bytes (is {size})",
+                    )
+                )
+    if worker is not None and worker.prometheus_port is not None:
+        # LiveKit empties the metrics directory at start: data there would be deleted.
+        metrics = worker.metrics_dir.resolve()
+        for setting, path in _data_paths(config, profile):
+            if path.resolve().parent == metrics:
+                problems.append(
+                    ConfigProblem(
+                        f"WORKER_PROMETHEUS_DIR={worker.metrics_dir}",
+                        f"LiveKit deletes every file in it at start; it holds {setting}={path}",
                     )
                 )
     if probe_paths:
