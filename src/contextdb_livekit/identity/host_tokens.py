@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 from datetime import timedelta
 
@@ -86,7 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--room", required=True, help="room the token may join")
     parser.add_argument("--customer", required=True, help="the customer id the host verified")
-    parser.add_argument("--identity", help="participant identity (default: caller-<customer>)")
+    parser.add_argument(
+        "--identity", help="participant identity (default: caller-<random>, never the customer id)"
+    )
     parser.add_argument(
         "--agent-name",
         help=f"agent to dispatch (default: $AGENT_NAME or {DEFAULT_AGENT_NAME})",
@@ -109,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
             api_key=os.environ["LIVEKIT_API_KEY"],
             api_secret=os.environ["LIVEKIT_API_SECRET"],
             room_name=args.room,
-            participant_identity=args.identity or f"caller-{args.customer}",
+            # Opaque: LiveKit logs participant identities (RoomIO at INFO on disconnect), so
+            # an identity that carried the customer id would put it in every log.
+            participant_identity=args.identity or f"caller-{secrets.token_hex(8)}",
             customer_id=args.customer,
             identity_secret=os.environ["IDENTITY_SIGNING_SECRET"],
             agent_name=args.agent_name or os.environ.get("AGENT_NAME") or DEFAULT_AGENT_NAME,
