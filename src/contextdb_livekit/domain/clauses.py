@@ -429,7 +429,8 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on|the)|calling|calls|"
+    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on)|calling|calls|"
+                r"(?:call|ring|called|rang|phoned) the (?:landline|mobile|house phone|home phone)|"
                 r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
                 r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
 ]  # fmt: skip

@@ -47,8 +47,10 @@ def change_key(fact: CallerFact) -> str:
     return f"{entity}/{attribute}={fact.sentence}"
 
 
-def _held(memories: list[Memory]) -> dict[tuple[str, str], str]:
-    """What memory holds now, by slot: the current fact's sentence."""
+def _held(call: CallContext) -> dict[tuple[str, str], str]:
+    """What memory holds now, by slot: the current fact's sentence (nothing when the
+    call-start snapshot did not land)."""
+    memories: list[Memory] = call.snapshot.memories if call.snapshot is not None else []
     return {
         (m.entity_key or "", m.attribute_key or ""): plain_text(m)
         for m in memories
@@ -92,7 +94,7 @@ def with_switched_days(call: CallContext, facts: list[CallerFact]) -> list[Calle
 def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     """The caller's own facts that add to or change what memory holds (all of them when the
     snapshot did not land: nothing shows they are not changes)."""
-    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
+    held = _held(call)
     return [
         f
         for f in facts
@@ -103,13 +105,12 @@ def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
 
 
 def _held_already(call: CallContext, fact: CallerFact) -> bool:
-    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
-    return fact.source == _REVIEWED_SOURCE and held.get(fact.slot) == fact.sentence
+    return fact.source == _REVIEWED_SOURCE and _held(call).get(fact.slot) == fact.sentence
 
 
 def spoken(fact: CallerFact, call: CallContext) -> str:
     """The change in the host's words, to the caller ("Thursdays no longer work for you")."""
-    held = _held(call.snapshot.memories) if call.snapshot is not None else {}
+    held = _held(call)
     value = fact.value
     if fact.kind == "availability":
         day = f"{str(fact.key).capitalize()}s"
