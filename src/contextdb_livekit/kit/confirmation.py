@@ -11,6 +11,13 @@ latest read-back of it (`contextdb_livekit.kit.readback`, spoken with `session.s
   (`kit.replies`, with the action's own words and its target kind): a different day or
   amount is a new request, and hedges, questions and "hold on" are not a yes.
 
+On a realtime session the caller's words can reach the history after the model has already
+called this tool (the provider transcribes separately and may finish after its response):
+when the provider announced caller audio after the read-back whose words have not arrived,
+the tool waits for them within `CallerTurns.transcript_wait_s` (`kit.caller_turns`) and
+reads the answer only then. Words that never come are never a yes: the host says it did not
+catch that and reads the request back again.
+
 When there is no answer that counts (none yet, too late, another question in between, the
 read-back spoken over) the host reads the request back again, a fresh answer window: a
 caller is never stranded. A valid yes is kept as an attestation (question, answer, both turn
@@ -88,6 +95,28 @@ def _read_again_result(name: str) -> ToolResult:
     )
 
 
+# Said before the read-back when the caller spoke but their words never reached the host.
+NOT_CAUGHT = "Sorry, I didn't catch that."
+
+
+def _not_caught_result(name: str) -> ToolResult:
+    # Not "not to the read-back": the caller may well have answered it; the host did not get
+    # their words, so it asked again.
+    return ToolResult(
+        "Not confirmed: I did not catch the caller's answer, so I have asked them again. Say "
+        f"nothing now; when they answer, call {name}.",
+        reply_required=False,
+    )
+
+
+# A second confirmation call (parallel tool calls) while the first waited for the caller's
+# words: the first one reads the answer; this one has nothing to add.
+ALREADY_HANDLED = ToolResult(
+    "Already being handled: the caller's answer was read by another call. Say nothing.",
+    reply_required=False,
+)
+
+
 def build_confirmation_tool(
     identity: CallerIdentity,
     actions: Sequence[GatedAction[Any]],
@@ -110,6 +139,17 @@ def build_confirmation_tool(
         if offer.readback.playing:
             return WAIT
         heard = offer.readback.heard_message()
+        turns = call.caller_turns
+        if heard is not None and turns is not None and turns.untranscribed_since(heard.created_at):
+            # The caller spoke after the read-back (the provider announced their audio) but
+            # the words are not in the history yet: read the answer only once they are.
+            missing = await turns.wait_for_words(heard.created_at)
+            if call.offer is not offer:
+                return ALREADY_HANDLED
+            if missing:
+                log.info("read-back for caller %s read again: not_caught", identity.log_id)
+                _read_again(context, action, offer, preface=NOT_CAUGHT)
+                return _not_caught_result(name)
         answer, why_not = (
             (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
         )
@@ -170,6 +210,15 @@ def build_confirmation_tool(
     return function_tool(confirm, name=name, description=description)
 
 
-def _read_again(context: RunContext[CallContext], action: GatedAction[Any], offer: Offer) -> None:
+def _read_again(
+    context: RunContext[CallContext],
+    action: GatedAction[Any],
+    offer: Offer,
+    *,
+    preface: str | None = None,
+) -> None:
+    if preface is not None:
+        # Its own speech, before the read-back: the read-back stays the host's exact sentence.
+        context.session.say(preface, add_to_chat_ctx=True)
     readback: ReadBack = read_back(context.session, action.request(offer.target), offer.reason)
     context.userdata.offer = replace(offer, readback=readback)
