@@ -68,6 +68,8 @@ class RealtimeScript:
     # After the anchor event of `order` (0: right after it).
     transcript_delay_s: float = 0.0
     policy: Callable[[list[Entry]], Move] = next_move
+    # Before each response starts: the time a hosted model takes to begin answering.
+    response_latency_s: float = 0.0
 
 
 @dataclass
@@ -361,6 +363,8 @@ class LoopbackRealtime:
         self, metadata: dict[str, Any] | None, pending_transcript: tuple[str, str] | None
     ) -> None:
         order = self.script.order
+        if self.script.response_latency_s > 0:
+            await asyncio.sleep(self.script.response_latency_s)
         move = self.script.policy(self.entries())
         self.log.responses += 1
         response_id = _id("resp")
