@@ -82,6 +82,9 @@ class ServerLog:
     caller_turns: int = 0
     audio_bytes_appended: int = 0
     client_events: list[str] = field(default_factory=list)
+    # The server's key events in the order sent: "caller:<words>", "call:<tool>",
+    # "response.done", "transcript:<words>" (so a test can check the order really was late).
+    wire: list[str] = field(default_factory=list)
 
 
 def _id(prefix: str) -> str:
@@ -298,6 +301,7 @@ class LoopbackRealtime:
 
     async def _caller_turn(self, text: str) -> None:
         self.log.caller_turns += 1
+        self.log.wire.append(f"caller:{text}")
         item_id = _id("item")
         previous = self._tail()
         await self._send(
@@ -334,6 +338,7 @@ class LoopbackRealtime:
         if self.script.transcript_delay_s > 0:
             await asyncio.sleep(self.script.transcript_delay_s)
         self.log.transcripts_sent.append(text)
+        self.log.wire.append(f"transcript:{text}")
         await self._send(
             {
                 "type": "conversation.item.input_audio_transcription.completed",
@@ -390,6 +395,7 @@ class LoopbackRealtime:
         usage = {"total_tokens": 0, "input_tokens": 0, "output_tokens": 0}
         done = {**response, "status": "completed", "output": output, "usage": usage}
         await self._send({"type": "response.done", "response": done})
+        self.log.wire.append("response.done")
         if pending_transcript is not None and order in (
             "after_function_call",
             "after_response_done",
@@ -502,6 +508,7 @@ class LoopbackRealtime:
         self._items.append(done)
         self._open_calls.add(call_id)
         self.log.function_calls.append(call.name)
+        self.log.wire.append(f"call:{call.name}")
         await self._send(
             {
                 "type": "response.output_item.done",

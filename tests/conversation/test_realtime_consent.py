@@ -187,6 +187,11 @@ async def test_a_late_yes_is_read_only_once_its_words_arrive(make_realtime_call,
     )
     await call.say("can you book a visit on thursday")
     happened = await call.say(YES)
+    # The race really ran: the model's call and its response were out before the words.
+    wire = call.server.log.wire
+    turn = wire[wire.index(f"caller:{YES}") :]
+    assert turn.index("call:confirm_visit_details") < turn.index("response.done")
+    assert turn.index("response.done") < turn.index(f"transcript:{YES}")
     [output] = confirm_outputs(happened)
     assert output.startswith("Booked a service visit")
     assert [s for s in spoken(happened) if s.startswith(READBACK)] == []
