@@ -16,6 +16,7 @@ before the words arrived.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from contextdb_livekit.domain.systems import local_host
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.confirmation import NOT_CAUGHT
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.room_guard import revoke
 from scenarios.scripted_model import MODELS
 from testkit.realtime_call import RealtimeCall, start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
@@ -219,3 +221,25 @@ def test_the_realtime_matrix_covers_every_order() -> None:
         "after_response_done",
         "never",
     )
+
+
+async def test_a_call_revoked_while_waiting_for_the_words_acts_on_nothing(
+    make_realtime_call, local_engine, calendar
+):
+    """Another participant joined (room_guard revokes the call) while the tool waited."""
+    identity = caller()
+    call = await make_realtime_call(identity, backend=local_engine, order="never", model="obedient")
+    await call.say("can you book a visit on thursday")
+    answering = asyncio.ensure_future(call.say(YES))
+    wire = call.server.log.wire
+    async with asyncio.timeout(30):
+        while wire[-1:] != ["response.done"] or "call:confirm_visit_details" not in wire:
+            await asyncio.sleep(0.05)
+    revoke(call.context, "unexpected participant")
+    happened = await answering
+    assert confirm_outputs(happened) == [
+        "This call is no longer verified. Do not act on the account."
+    ]
+    assert NOT_CAUGHT not in spoken(happened)
+    assert await calendar.bookings_for(identity.customer_id) == []
+    assert await call.context.host.attestations.for_customer(identity.customer_id) == []

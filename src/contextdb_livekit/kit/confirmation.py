@@ -144,6 +144,9 @@ def build_confirmation_tool(
             # The caller spoke after the read-back (the provider announced their audio) but
             # the words are not in the history yet: read the answer only once they are.
             missing = await turns.wait_for_words(heard.created_at)
+            if not call.is_caller(identity) or call.memory is None:
+                # Revoked while waiting (another participant, failed re-authentication).
+                return "This call is no longer verified. Do not act on the account."
             if call.offer is not offer:
                 return ALREADY_HANDLED
             if missing:
