@@ -20,9 +20,11 @@ Realtime websocket protocol that `livekit-plugins-openai`'s `RealtimeModel` uses
   `response.done`.
 
 The model is one of the scripted personas (`scenarios.scripted_model.MODELS`): it "hears" the
-caller's words at once, as a realtime model hears audio, whatever the transcript order. The
-caller's audio itself is not synthesised: the turn is scripted at the server, where server VAD
-would report it; audio the client appends is counted and otherwise ignored.
+caller's words at once, as a realtime model hears audio, whatever the transcript order. In the
+conversation tests the caller's turn is scripted at the server (`caller_says`), where server VAD
+would report it, and appended audio is only counted. Given `hear` (the e2e suite, through
+`testkit.openai_server`), appended audio goes through a plain energy VAD instead and each
+segment is heard as one of the scripted caller lines; given `speak`, replies carry real speech.
 
     server = LoopbackRealtime(RealtimeScript(order="after_response_done"))
     base_url = await server.start()          # RealtimeModel(base_url=base_url, api_key="x")
@@ -37,13 +39,15 @@ import contextlib
 import json
 import logging
 import uuid
-from collections.abc import Callable
+from array import array
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
 from scenarios.scripted_model import CallTool, Entry, Say, next_move
+from testkit.speech import _VOICE_RMS, rms
 
 log = logging.getLogger("loopback-realtime")
 
@@ -87,6 +91,37 @@ class ServerLog:
     wire: list[str] = field(default_factory=list)
 
 
+class EnergyVad:
+    """Server VAD for the loopback: a 20 ms frame is voice above testkit.speech's RMS level; a
+    turn ends after `silence_s` of quiet. Offline speech (espeak-ng) is clean enough for it."""
+
+    def __init__(self, sample_rate: int = SAMPLE_RATE, silence_s: float = 0.6) -> None:
+        self._frame_bytes = int(sample_rate * 0.02) * 2
+        self._quiet_frames_to_end = int(silence_s / 0.02)
+        self._pending = b""
+        self._turn = bytearray()
+        self._quiet = 0
+
+    def feed(self, pcm: bytes) -> list[bytes]:
+        """Audio in; the turns it completed out (each as 16-bit PCM)."""
+        self._pending += pcm
+        done: list[bytes] = []
+        while len(self._pending) >= self._frame_bytes:
+            frame = self._pending[: self._frame_bytes]
+            self._pending = self._pending[self._frame_bytes :]
+            if rms(array("h", frame)) > _VOICE_RMS:
+                self._turn += frame
+                self._quiet = 0
+            elif self._turn:
+                self._turn += frame
+                self._quiet += 1
+                if self._quiet >= self._quiet_frames_to_end:
+                    done.append(bytes(self._turn))
+                    self._turn = bytearray()
+                    self._quiet = 0
+        return done
+
+
 def _id(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:16]}"
 
@@ -103,8 +138,19 @@ def _text_of(item: dict[str, Any]) -> str:
 class LoopbackRealtime:
     """One scripted Realtime API endpoint on loopback, one client connection at a time."""
 
-    def __init__(self, script: RealtimeScript | None = None) -> None:
+    def __init__(
+        self,
+        script: RealtimeScript | None = None,
+        *,
+        hear: Callable[[bytes, int], str] | None = None,
+        speak: Callable[[str], Awaitable[bytes]] | None = None,
+    ) -> None:
         self.script = script or RealtimeScript()
+        # Appended audio → caller lines (None: turns come from `caller_says` only).
+        self._hear = hear
+        self._vad = EnergyVad() if hear is not None else None
+        # Reply text → 24 kHz speech (None: 100 ms of silence per reply).
+        self._speak_audio = speak
         self.log = ServerLog()
         self.instructions = ""
         self._items: list[dict[str, Any]] = []
@@ -124,7 +170,7 @@ class LoopbackRealtime:
     async def start(self, host: str = "127.0.0.1") -> str:
         """Listen on a free loopback port; returns the base URL for `RealtimeModel`."""
         app = web.Application()
-        app.add_routes([web.get("/v1/realtime", self._handle)])
+        app.add_routes(self.routes())
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, 0)
@@ -133,6 +179,16 @@ class LoopbackRealtime:
         assert server is not None and server.sockets
         port = server.sockets[0].getsockname()[1]
         return f"http://{host}:{port}/v1"
+
+    def routes(self) -> list[web.RouteDef]:
+        """The websocket endpoint (and a debug view of the wire), to serve from any app."""
+        return [
+            web.get("/v1/realtime", self._handle),
+            web.get("/debug/realtime", self._debug),
+        ]
+
+    async def _debug(self, _: web.Request) -> web.Response:
+        return web.json_response({"wire": self.log.wire, "calls": self.log.function_calls})
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -200,9 +256,13 @@ class LoopbackRealtime:
     # --- the websocket ---------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
+        ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        # One call per connection: a new one starts a new conversation.
         self._ws = ws
+        self._items, self._heard, self._open_calls = [], {}, set()
+        self.instructions = ""
+        self._vad = EnergyVad() if self._hear is not None else None
         self._connected.set()
         await self._send(
             {"type": "session.created", "session": {"id": _id("sess"), "type": "realtime"}}
@@ -239,7 +299,15 @@ class LoopbackRealtime:
                 self.instructions = session["instructions"]
             await self._send({"type": "session.updated", "session": session})
         elif kind == "input_audio_buffer.append":
-            self.log.audio_bytes_appended += len(base64.b64decode(event.get("audio", "")))
+            pcm = base64.b64decode(event.get("audio", ""))
+            self.log.audio_bytes_appended += len(pcm)
+            if self._vad is not None and self._hear is not None:
+                for turn in self._vad.feed(pcm):
+                    words = self._hear(turn, SAMPLE_RATE)
+                    seconds = len(turn) / 2 / SAMPLE_RATE
+                    log.info("server VAD: %.2f s of audio heard as %r", seconds, words)
+                    if words:
+                        self._spawn(self._caller_turn(words))
         elif kind == "input_audio_buffer.commit":
             await self._send(
                 {
@@ -436,9 +504,10 @@ class LoopbackRealtime:
                 "delta": text,
             }
         )
-        await self._send(
-            {"type": "response.output_audio.delta", **where, "content_index": 0, "delta": SILENCE}
-        )
+        for chunk in await self._audio_chunks(text):
+            await self._send(
+                {"type": "response.output_audio.delta", **where, "content_index": 0, "delta": chunk}
+            )
         await self._send({"type": "response.output_audio.done", **where, "content_index": 0})
         await self._send(
             {
@@ -463,6 +532,13 @@ class LoopbackRealtime:
             }
         )
         return done
+
+    async def _audio_chunks(self, text: str) -> list[str]:
+        if self._speak_audio is None:
+            return [SILENCE]
+        pcm = await self._speak_audio(text)
+        step = SAMPLE_RATE // 2 * 2  # half a second per delta
+        return [base64.b64encode(pcm[i : i + step]).decode() for i in range(0, len(pcm), step)]
 
     async def _call(self, response_id: str, index: int, call: CallTool) -> dict[str, Any]:
         item_id, call_id = _id("item"), _id("call")

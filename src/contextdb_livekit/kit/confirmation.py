@@ -140,10 +140,41 @@ def build_confirmation_tool(
             return WAIT
         heard = offer.readback.heard_message()
         turns = call.caller_turns
-        if heard is not None and turns is not None and turns.untranscribed_since(heard.created_at):
+        must_wait = (
+            heard is not None
+            and turns is not None
+            and bool(turns.untranscribed_since(heard.created_at))
+        )
+        # While waiting for the caller's words, LiveKit ends the caller's turn as they land and
+        # interrupts the tools still running (realtime sessions included): held, this tool
+        # is not cut off by the very answer it is waiting for. Let go unless it acts.
+        held = _hold(context) if must_wait else False
+        try:
+            verdict = await read_answer(context, offer, action, heard, must_wait)
+        except BaseException:
+            _let_go(context, held)
+            raise
+        if not isinstance(verdict, _Confirmed):
+            _let_go(context, held)
+            return verdict
+        # The confirmed request runs now, through the same gate: decision → act → receipt.
+        return await run_for_target(action, context, identity, offer.target)
+
+    async def read_answer(
+        context: RunContext[CallContext],
+        offer: Offer,
+        action: GatedAction[Any],
+        heard: ChatMessage | None,
+        must_wait: bool,
+    ) -> str | ToolResult | _Confirmed:
+        """The caller's answer to `offer`'s read-back, read: `_Confirmed` when it is a yes
+        kept as evidence, else what the model is told."""
+        call = context.userdata
+        assert call.memory is not None  # checked by the caller, re-checked after any wait
+        if must_wait and heard is not None and call.caller_turns is not None:
             # The caller spoke after the read-back (the provider announced their audio) but
             # the words are not in the history yet: read the answer only once they are.
-            missing = await turns.wait_for_words(heard.created_at)
+            missing = await call.caller_turns.wait_for_words(heard.created_at)
             if not call.is_caller(identity) or call.memory is None:
                 # Revoked while waiting (another participant, failed re-authentication).
                 return "This call is no longer verified. Do not act on the account."
@@ -207,10 +238,28 @@ def build_confirmation_tool(
             if call.offer is None:
                 call.offer = offer
             return "I couldn't save the confirmation just now. Apologise and try again shortly."
-        # The confirmed request runs now, through the same gate: decision → act → receipt.
-        return await run_for_target(action, context, identity, offer.target)
+        return _Confirmed()
 
     return function_tool(confirm, name=name, description=description)
+
+
+class _Confirmed:
+    """`read_answer`'s "a yes, kept as evidence: run the action"."""
+
+
+def _hold(context: RunContext[CallContext]) -> bool:
+    """Make the tool's speech uninterruptible while it waits; False if it already was (or
+    was already interrupted: then LiveKit drops this tool's result anyway)."""
+    speech = context.speech_handle
+    if speech.interrupted or not speech.allow_interruptions:
+        return False
+    context.disallow_interruptions()
+    return True
+
+
+def _let_go(context: RunContext[CallContext], held: bool) -> None:
+    if held and not context.speech_handle.interrupted:
+        context.speech_handle.allow_interruptions = True
 
 
 def _read_again(
