@@ -190,6 +190,7 @@ async def entrypoint(ctx: JobContext) -> None:
         auth_error=auth_error,
         call_id=ctx.job.id,
         realtime=settings.use_realtime_model,
+        transcript_wait_s=settings.realtime_transcript_wait_s,
     )
     session = build_session(settings, ctx.proc, call.context)
     attach_call_metrics(session, log_fields=ctx.log_context_fields, memory=call.context.metrics)

@@ -96,14 +96,13 @@ def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  #
     return LiveKit(f"ws://127.0.0.1:{port}", f"http://127.0.0.1:{port}"), proc
 
 
-def start_scripted_openai(
-    log_path: Path | None = None,
-) -> tuple[str, subprocess.Popen]:  # type: ignore[type-arg]
-    """The scripted OpenAI-compatible server; its log (what it heard) goes to `log_path`."""
+def start_scripted_openai(log_path: Path | None = None, *args: str) -> tuple[str, subprocess.Popen]:  # type: ignore[type-arg]
+    """The scripted OpenAI-compatible server; its log (what it heard) goes to `log_path`.
+    `args`: more of its options (e.g. "--realtime-order", "after_response_done")."""
     port = free_port()
     log = open(log_path, "wb") if log_path else None  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "testkit.openai_server", "--port", str(port)],
+        [sys.executable, "-m", "testkit.openai_server", "--port", str(port), *args],
         cwd=ROOT,
         stdout=log,
         stderr=subprocess.STDOUT if log else None,

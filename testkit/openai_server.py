@@ -1,12 +1,17 @@
 """A scripted OpenAI-compatible server for the e2e suite (loopback only).
 
-    python -m testkit.openai_server --port PORT
+    python -m testkit.openai_server --port PORT [--realtime-order ORDER] [--transcript-delay-ms MS]
 
 POST /v1/chat/completions streams the scripted model's next move (text or a tool call) as
 chat-completion chunks; POST /v1/audio/transcriptions "hears" which caller line was spoken
 (testkit.speech: by voiced length, nothing for non-speech); POST /v1/audio/speech speaks the
 text with espeak-ng. So the real OpenAI plugins drive a whole call with no network and no keys.
 GET /debug/transcriptions lists what each transcription request received.
+
+GET /v1/realtime is the loopback Realtime API (testkit.realtime_server) for a worker with
+USE_REALTIME_MODEL=true: the caller's audio is heard by an energy VAD and the same line matcher,
+replies are spoken with espeak-ng, and the caller's transcript comes in `--realtime-order`
+(`--transcript-delay-ms` after its anchor). GET /debug/realtime shows its events in order.
 """
 
 from __future__ import annotations
@@ -21,6 +26,14 @@ from typing import Any
 from aiohttp import web
 
 from scenarios.scripted_model import CallTool, Entry, next_move
+from testkit.realtime_server import (
+    SAMPLE_RATE as REALTIME_SAMPLE_RATE,
+)
+from testkit.realtime_server import (
+    TRANSCRIPT_ORDERS,
+    LoopbackRealtime,
+    RealtimeScript,
+)
 from testkit.speech import LineMatcher, pcm_to_wav, render_pcm_async, wav_pcm
 
 log = logging.getLogger("scripted-openai")
@@ -137,10 +150,21 @@ async def heard_log(request: web.Request) -> web.Response:
     return web.json_response(request.app[HEARD])
 
 
-def build_app() -> web.Application:
+async def _realtime_speech(text: str) -> bytes:
+    return await render_pcm_async(text, REALTIME_SAMPLE_RATE)
+
+
+def build_app(realtime: RealtimeScript | None = None) -> web.Application:
     app = web.Application()
-    app[MATCHER] = LineMatcher()
+    matcher = LineMatcher()
+    app[MATCHER] = matcher
     app[HEARD] = []
+    loopback = LoopbackRealtime(
+        realtime,
+        hear=lambda pcm, rate: matcher.hear(pcm, rate).text,
+        speak=_realtime_speech,
+    )
+    app.add_routes(loopback.routes())
     app.add_routes(
         [
             web.post("/v1/chat/completions", chat_completions),
@@ -156,6 +180,11 @@ def build_app() -> web.Application:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--realtime-order", choices=TRANSCRIPT_ORDERS, default="before_response")
+    parser.add_argument("--transcript-delay-ms", type=float, default=0.0)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    web.run_app(build_app(), host="127.0.0.1", port=args.port, print=None)
+    script = RealtimeScript(
+        order=args.realtime_order, transcript_delay_s=args.transcript_delay_ms / 1000
+    )
+    web.run_app(build_app(script), host="127.0.0.1", port=args.port, print=None)

@@ -11,6 +11,13 @@ latest read-back of it (`contextdb_livekit.kit.readback`, spoken with `session.s
   (`kit.replies`, with the action's own words and its target kind): a different day or
   amount is a new request, and hedges, questions and "hold on" are not a yes.
 
+On a realtime session the caller's words can reach the history after the model has already
+called this tool (the provider transcribes separately and may finish after its response):
+when the provider announced caller audio after the read-back whose words have not arrived,
+the tool waits for them within `CallerTurns.transcript_wait_s` (`kit.caller_turns`) and
+reads the answer only then. Words that never come are never a yes: the host says it did not
+catch that and reads the request back again.
+
 When there is no answer that counts (none yet, too late, another question in between, the
 read-back spoken over) the host reads the request back again, a fresh answer window: a
 caller is never stranded. A valid yes is kept as an attestation (question, answer, both turn
@@ -88,6 +95,28 @@ def _read_again_result(name: str) -> ToolResult:
     )
 
 
+# Said before the read-back when the caller spoke but their words never reached the host.
+NOT_CAUGHT = "Sorry, I didn't catch that."
+
+
+def _not_caught_result(name: str) -> ToolResult:
+    # Not "not to the read-back": the caller may well have answered it; the host did not get
+    # their words, so it asked again.
+    return ToolResult(
+        "Not confirmed: I did not catch the caller's answer, so I have asked them again. Say "
+        f"nothing now; when they answer, call {name}.",
+        reply_required=False,
+    )
+
+
+# A second confirmation call (parallel tool calls) while the first waited for the caller's
+# words: the first one reads the answer; this one has nothing to add.
+ALREADY_HANDLED = ToolResult(
+    "Already being handled: the caller's answer was read by another call. Say nothing.",
+    reply_required=False,
+)
+
+
 def build_confirmation_tool(
     identity: CallerIdentity,
     actions: Sequence[GatedAction[Any]],
@@ -110,6 +139,51 @@ def build_confirmation_tool(
         if offer.readback.playing:
             return WAIT
         heard = offer.readback.heard_message()
+        turns = call.caller_turns
+        must_wait = (
+            heard is not None
+            and turns is not None
+            and bool(turns.untranscribed_since(heard.created_at))
+        )
+        # While waiting for the caller's words, LiveKit ends the caller's turn as they land and
+        # interrupts the tools still running (realtime sessions included): held, this tool
+        # is not cut off by the very answer it is waiting for. Let go unless it acts.
+        held = _hold(context) if must_wait else False
+        try:
+            verdict = await read_answer(context, offer, action, heard, must_wait)
+        except BaseException:
+            _let_go(context, held)
+            raise
+        if not isinstance(verdict, _Confirmed):
+            _let_go(context, held)
+            return verdict
+        # The confirmed request runs now, through the same gate: decision → act → receipt.
+        return await run_for_target(action, context, identity, offer.target)
+
+    async def read_answer(
+        context: RunContext[CallContext],
+        offer: Offer,
+        action: GatedAction[Any],
+        heard: ChatMessage | None,
+        must_wait: bool,
+    ) -> str | ToolResult | _Confirmed:
+        """The caller's answer to `offer`'s read-back, read: `_Confirmed` when it is a yes
+        kept as evidence, else what the model is told."""
+        call = context.userdata
+        assert call.memory is not None  # checked by the caller, re-checked after any wait
+        if must_wait and heard is not None and call.caller_turns is not None:
+            # The caller spoke after the read-back (the provider announced their audio) but
+            # the words are not in the history yet: read the answer only once they are.
+            missing = await call.caller_turns.wait_for_words(heard.created_at)
+            if not call.is_caller(identity) or call.memory is None:
+                # Revoked while waiting (another participant, failed re-authentication).
+                return "This call is no longer verified. Do not act on the account."
+            if call.offer is not offer:
+                return ALREADY_HANDLED
+            if missing:
+                log.info("read-back for caller %s read again: not_caught", identity.log_id)
+                _read_again(context, action, offer, preface=NOT_CAUGHT)
+                return _not_caught_result(name)
         answer, why_not = (
             (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
         )
@@ -164,12 +238,39 @@ def build_confirmation_tool(
             if call.offer is None:
                 call.offer = offer
             return "I couldn't save the confirmation just now. Apologise and try again shortly."
-        # The confirmed request runs now, through the same gate: decision → act → receipt.
-        return await run_for_target(action, context, identity, offer.target)
+        return _Confirmed()
 
     return function_tool(confirm, name=name, description=description)
 
 
-def _read_again(context: RunContext[CallContext], action: GatedAction[Any], offer: Offer) -> None:
+class _Confirmed:
+    """`read_answer`'s "a yes, kept as evidence: run the action"."""
+
+
+def _hold(context: RunContext[CallContext]) -> bool:
+    """Make the tool's speech uninterruptible while it waits; False if it already was (or
+    was already interrupted: then LiveKit drops this tool's result anyway)."""
+    speech = context.speech_handle
+    if speech.interrupted or not speech.allow_interruptions:
+        return False
+    context.disallow_interruptions()
+    return True
+
+
+def _let_go(context: RunContext[CallContext], held: bool) -> None:
+    if held and not context.speech_handle.interrupted:
+        context.speech_handle.allow_interruptions = True
+
+
+def _read_again(
+    context: RunContext[CallContext],
+    action: GatedAction[Any],
+    offer: Offer,
+    *,
+    preface: str | None = None,
+) -> None:
+    if preface is not None:
+        # Its own speech, before the read-back: the read-back stays the host's exact sentence.
+        context.session.say(preface, add_to_chat_ctx=True)
     readback: ReadBack = read_back(context.session, action.request(offer.target), offer.reason)
     context.userdata.offer = replace(offer, readback=readback)

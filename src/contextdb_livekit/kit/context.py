@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.caller_turns import CallerTurns
 from contextdb_livekit.kit.readback import ReadBack
 from contextdb_livekit.kit.review import Review, ReviewAnswer
 from contextdb_livekit.memory.backend import MemoryBackend
@@ -126,6 +127,9 @@ class CallContext:
     metrics: MemoryMetrics = field(default_factory=MemoryMetrics)
     # Parallel tool calls (the OpenAI default) for one caller run one at a time.
     action_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # On a realtime session: the caller's audio turns by item id, so the confirmation can wait
+    # for words the provider transcribes after it already called the tool. None on a pipeline.
+    caller_turns: CallerTurns | None = None
 
     def today(self) -> date:
         """The date in the caller's time zone (validated by the settings that name it)."""

@@ -22,6 +22,7 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S, CallerTurns
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import clean_caller_text
@@ -64,9 +65,12 @@ class Call:
         auth_error: IdentityError | None,
         call_id: str,
         realtime: bool = False,
+        transcript_wait_s: float = DEFAULT_TRANSCRIPT_WAIT_S,
     ) -> Call:
         """Build the call's context and agent, and start recalling the snapshot at once
-        (it runs while the session and its plugins start)."""
+        (it runs while the session and its plugins start). `realtime`: the session's model
+        is a realtime model, whose caller transcripts may arrive after it calls a tool; the
+        confirmation waits up to `transcript_wait_s` for them."""
         settings = host.memory_settings
         memory = (
             CallerMemory(
@@ -87,6 +91,7 @@ class Call:
             identity=identity,
             memory=memory,
             confirm_tool=profile.confirm_tool,
+            caller_turns=CallerTurns(transcript_wait_s) if realtime else None,
         )
         agent = MemoryAgent(
             call=context,
@@ -109,6 +114,11 @@ class Call:
 
         session.on("conversation_item_added", on_item)
         await session.start(self.agent, **start_kwargs)
+        turns = self.context.caller_turns
+        if turns is not None and not turns.attach(session):
+            # Opened for a realtime model but the session has none: there is nothing to wait
+            # for, and the confirmation reads the history as on a pipeline.
+            self.context.caller_turns = None
         await self.apply_snapshot()
 
     async def apply_snapshot(self) -> MemorySnapshot | None:

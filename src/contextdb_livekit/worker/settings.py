@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from contextdb_livekit.identity.claims import MIN_SECRET_BYTES
+from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S
 
 GENERATE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(48))"'
 # Values that mean "nobody set this": the .env.example template and the usual stand-ins. A
@@ -47,6 +48,11 @@ class WorkerSettings(BaseSettings):
     tts_voice: str = Field(default="ash", alias="OPENAI_TTS_VOICE")
     use_realtime_model: bool = Field(default=False, alias="USE_REALTIME_MODEL")
     realtime_model: str = Field(default="gpt-realtime", alias="OPENAI_REALTIME_MODEL")
+    # With a realtime model: how long the confirmation waits for the caller's answer to be
+    # transcribed when the model called it first (then the host asks again).
+    realtime_transcript_wait_s: float = Field(
+        default=DEFAULT_TRANSCRIPT_WAIT_S, gt=0, le=30, alias="REALTIME_TRANSCRIPT_WAIT_S"
+    )
 
     sip_caller_id_may_book: bool = Field(default=False, alias="SIP_CALLER_ID_MAY_BOOK")
     customer_directory_path: Path = Field(
