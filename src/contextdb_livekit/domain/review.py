@@ -34,7 +34,8 @@ from contextdb_livekit.domain.facts import (
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, read_reply, start_review
-from contextdb_livekit.memory.models import Memory, Turn, is_current
+from contextdb_livekit.memory.caller_text import history_turns
+from contextdb_livekit.memory.models import Memory, is_current
 
 REVIEW_TOOL = "review_caller_details"
 # Kinds a caller states about themselves; notes, quotes and host records are never reviewed.
@@ -163,14 +164,6 @@ def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     return kept
 
 
-def _turns(context: RunContext[CallContext]) -> list[Turn]:
-    return [
-        Turn(item.role, item.text_content or "")
-        for item in context.session.history.items
-        if item.type == "message" and item.role in ("user", "assistant")
-    ]
-
-
 def build_review_tool(identity: CallerIdentity) -> FunctionTool:
     async def review_caller_details(context: RunContext[CallContext]) -> str | ToolResult:
         """Call once when the caller is ready to end the call, before saying goodbye. The
@@ -187,7 +180,10 @@ def build_review_tool(identity: CallerIdentity) -> FunctionTool:
                 reply_required=False,
             )
         facts = extract_call_facts(
-            _turns(context), list(call.notes), today=call.today(), call_id=call.call_id
+            history_turns(context.session.history),
+            list(call.notes),
+            today=call.today(),
+            call_id=call.call_id,
         )
         pending = changes(call, with_switched_days(call, facts))[:MAX_CHANGES_READ_BACK]
         if not pending:

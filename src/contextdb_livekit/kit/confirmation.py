@@ -38,7 +38,7 @@ from livekit.agents.llm import ChatMessage, FunctionTool, ToolResult
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, run_for_target
 from contextdb_livekit.kit.context import CallContext, Offer
-from contextdb_livekit.kit.readback import ReadBack, read_back
+from contextdb_livekit.kit.readback import ReadBack, conversation, read_back
 from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.memory.errors import MemoryLayerError
 
@@ -47,14 +47,6 @@ log = logging.getLogger("contextdb_livekit.kit.confirmation")
 ANSWER_WINDOW_S = 120.0
 # The caller's answer may come in a turn or two ("mm, let me think … yes"), not later.
 MAX_TURNS_AFTER_READBACK = 2
-
-
-def _messages(context: RunContext[CallContext]) -> list[ChatMessage]:
-    return [
-        item
-        for item in context.session.history.items
-        if item.type == "message" and item.role in ("user", "assistant")
-    ]
 
 
 def find_answer(
@@ -185,7 +177,9 @@ def build_confirmation_tool(
                 _read_again(context, action, offer, preface=NOT_CAUGHT)
                 return _not_caught_result(name)
         answer, why_not = (
-            (None, "not_heard") if heard is None else find_answer(_messages(context), heard)
+            (None, "not_heard")
+            if heard is None
+            else find_answer(conversation(context.session.history), heard)
         )
         if answer is None or heard is None:
             log.info("read-back for caller %s read again: %s", identity.log_id, why_not)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from livekit.agents import AgentSession
+from livekit.agents import AgentSession, llm
 from livekit.agents.llm import ChatMessage
 from livekit.agents.voice import SpeechHandle
 
@@ -58,6 +58,15 @@ class ReadBack:
             ):
                 return item
         return None
+
+
+def conversation(history: llm.ChatContext) -> list[ChatMessage]:
+    """The caller's and the agent's messages, in order: what a read-back's answer is found in."""
+    return [
+        item
+        for item in history.items
+        if isinstance(item, ChatMessage) and item.role in ("user", "assistant")
+    ]
 
 
 def _words(text: str) -> list[str]:

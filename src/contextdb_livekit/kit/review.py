@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal
 
 from livekit.agents import AgentSession, llm
 
-from contextdb_livekit.kit.readback import ReadBack
+from contextdb_livekit.kit.readback import ReadBack, conversation
 from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.kit.target import InvalidTarget, Mention
 from contextdb_livekit.memory.caller_text import clean_caller_text
@@ -110,11 +110,7 @@ def read_reply(history: llm.ChatContext, review: Review | None) -> ReviewReply:
     heard = review.readback.heard_message()
     if heard is None:
         return ReviewReply("unanswered")  # never played in full: nothing said answers it
-    messages = [
-        item
-        for item in history.items
-        if item.type == "message" and item.role in ("user", "assistant")
-    ]
+    messages = conversation(history)
     position = next((i for i, m in enumerate(messages) if m.id == heard.id), None)
     if position is None:
         return ReviewReply("unanswered")

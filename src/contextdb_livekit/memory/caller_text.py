@@ -17,6 +17,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import TYPE_CHECKING
+
+from contextdb_livekit.memory.models import Turn
+
+if TYPE_CHECKING:
+    from livekit.agents import llm
 
 # One typed caller turn as the model and the stores see it. A spoken turn is far shorter; a
 # longer typed message is cut, and the caller is answered as usual.
@@ -80,3 +86,14 @@ def _char(ch: str) -> str:
     if unicodedata.category(ch) in _DROPPED_CATEGORIES:
         return ""
     return ch
+
+
+def history_turns(history: llm.ChatContext) -> list[Turn]:
+    """The conversation as fact extraction reads it, bounded and cleaned: whatever reached
+    the history, extraction (run on every caller turn) never scans a megabyte and no control
+    character reaches a store."""
+    return [
+        Turn(item.role, clean_caller_text(item.text_content or ""))
+        for item in history.items
+        if item.type == "message" and item.role in ("user", "assistant")
+    ]

@@ -25,9 +25,9 @@ from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S, CallerTurns
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.review import settle_review
-from contextdb_livekit.memory.caller_text import clean_caller_text
+from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
-from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
+from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.stores.outbox import PARKED_STATES
 from contextdb_livekit.worker.agent import MemoryAgent
@@ -174,7 +174,7 @@ class Call:
         call = self.context
         if call.memory is None:
             return
-        facts = self._with_records(self.profile.facts_so_far(call, _turns(history)))
+        facts = self._with_records(self.profile.facts_so_far(call, history_turns(history)))
         if not facts:
             return
         self._checkpoints += 1
@@ -213,7 +213,7 @@ class Call:
                 await self._checkpoint_task
         # The caller's answer to the host's review read-back settles what changes (kit.review).
         await settle_review(call, history)
-        facts = await self.profile.facts_at_end(call, _turns(history))
+        facts = await self.profile.facts_at_end(call, history_turns(history))
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         outcome = await call.memory.remember(
             self._with_records(facts),
@@ -235,13 +235,3 @@ class Call:
             outcome.queued,
         )
         return outcome
-
-
-def _turns(history: llm.ChatContext) -> list[Turn]:
-    # Bounded and cleaned: whatever reached the history, extraction (run on every caller turn)
-    # never scans a megabyte and no control character reaches a store.
-    return [
-        Turn(item.role, clean_caller_text(item.text_content or ""))
-        for item in history.items
-        if item.type == "message" and item.role in ("user", "assistant")
-    ]
