@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contextdb_livekit.domain.clauses import says_change
 from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
@@ -476,20 +477,62 @@ def holds(fact: CallerFact, value: str) -> bool:
     joiners=st.lists(st.sampled_from(JOINERS), min_size=6, max_size=6),
 )
 def test_the_later_statement_always_wins_its_slot(said, joiners):
-    turns, text, expected = [], said[0][1], {said[0][0]: said[0][2]}
-    for (slot, sentence, value), joiner, previous in zip(said[1:], joiners, said, strict=False):
-        if joiner == "TURN":
+    """The later statement wins its slot: within a sentence, across turns, and across the
+    sentences of one turn when the later one marks a change. Two different values for one
+    slot in one turn with no change between them contradict: neither is typed."""
+    turns: list[Turn] = []
+    expected: dict[tuple[str, str | None], str] = {}
+    in_turn: dict[tuple[str, str | None], str] = {}  # each slot's value in this turn so far
+    contradicted: set[tuple[str, str | None]] = set()
+    sentence: list[tuple[tuple[str, str | None], str]] = []  # the sentence being built
+    text = ""
+
+    def end_sentence() -> None:
+        settled: dict[tuple[str, str | None], str] = {}
+        for slot, value in sentence:
+            settled[slot] = value
+        changes = says_change(text.rsplit(". ", 1)[-1])
+        for slot, value in settled.items():
+            if slot[0] == "pets":
+                expected[slot] = value
+            elif changes:
+                contradicted.discard(slot)
+                expected[slot] = value
+            elif slot in contradicted or in_turn.get(slot, value) != value:
+                contradicted.add(slot)
+                expected.pop(slot, None)
+            else:
+                expected[slot] = value
+            in_turn[slot] = value
+        sentence.clear()
+
+    joined = zip(said, [".", *joiners], strict=False)
+    for i, ((slot, said_here, value), joiner) in enumerate(joined):
+        if i and joiner == "TURN":
+            end_sentence()
             turns += [Turn("user", text), Turn("assistant", "Okay.")]
-            text = sentence
+            text = said_here
+            in_turn.clear()
+            contradicted.clear()
+        elif i:
+            if joiner == ". ":
+                end_sentence()
+            text += joiner + said_here
         else:
-            text += joiner + sentence
-        if joiner.endswith("sorry, ") and previous[0][0] == slot[0] and previous[0] != slot:
+            text = said_here
+        previous = sentence[-1][0] if sentence else None
+        corrects = joiner.endswith("sorry, ") and previous and previous[0] == slot[0] != "pets"
+        if corrects and previous != slot:
             # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
-            expected.pop(previous[0], None)
-        expected[slot] = value
+            sentence[:] = [(s, v) for s, v in sentence if s != previous]
+            expected.pop(previous, None)
+        sentence.append((slot, value))
+    end_sentence()
     turns.append(Turn("user", text))
     facts = extract_call_facts(turns, [], today=TODAY, call_id="p")
-    got = {(f.kind, f.key if f.kind == "availability" else None): f for f in facts}
+    got = {
+        (f.kind, f.key if f.kind == "availability" else None): f for f in facts if f.kind != "quote"
+    }
     for slot, value in expected.items():
         assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))
     assert set(got) == set(expected), (turns, set(got) ^ set(expected))

@@ -265,6 +265,10 @@ _EXCEPTION = re.compile(
     rf"but)\s+(?:on\s+)?(?:an?\s+|the\s+)?"
     rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
 )
+_EXCEPTION_WITH_PREDICATE = re.compile(
+    rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
+    rf"(?:are|is|will be|would be|should be|do|does)\b"
+)
 _UNIVERSAL = re.compile(
     r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
 )
@@ -305,6 +309,7 @@ _NEGATED_DAY = re.compile(
     rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
 )
 _DAY_NEGATOR = re.compile(rf"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b")
+_DAY_NEGATOR_DAY = re.compile(rf"\b(?:not|no|never|nor|neither)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b")
 _TURN_CORRECTION = re.compile(
     r"^(?:(?:oh|no|well|ah)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
     r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
@@ -483,6 +488,15 @@ _ANIMALS = (
     r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
     r"staffies|staffy|dachshunds?|pets?|animals?"
 )
+# Words that answer a question without saying anything of their own.
+_ASSENT_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "yes yeah yep yup no nope nah ok okay sure fine problem of course absolutely that is "
+        "it all right alright definitely certainly not really thanks please oh well correct",
+    )
+)
+_NOT_AN_ANIMAL = re.compile(r"\b[a-z] for \w+\b|(?:^|\s)pet\s*$|\b(?:love|pet|petal|hun|mate)$")
 _PETS = re.compile(rf"(?<!\bas a )\b(?:{_ANIMALS})\b")  # not "free as a bird"
 _NO_PETS = re.compile(
     r"\b(?:no|not (?:have|got) any|not any|nor any|without) (?:pets|animals)\b|"
@@ -497,9 +511,9 @@ _PERSON = (
     r"father-in-law|son-in-law|daughter-in-law|builder)\b"
 )
 _PRESENCE = re.compile(
-    rf"\b{_PERSON}(?:\s+[a-z0-9]+){{0,3}}?\s+"
-    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
-    rf"(?:be\s+)?(?:in(?!\s+(?:flat|apartment|number|\d))|home|at home|there|around|about|"
+    rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+"
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
+    rf"(?:be\s+)?(?:in(?!\s+(?:flat|apartment|number|law|\d))|home|at home|there|around|about|"
     rf"in the house|"
     rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
@@ -539,6 +553,63 @@ _REPORTED = re.compile(
     r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
     r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b"
 )
+
+
+# A correction said a few words into a turn ("oh no wait sorry", "let me recount").
+_CORRECTION_WORDS = (
+    r"(?:sorry|actually|wait|hang on|hold on|my mistake|i got that wrong|i meant|i mean|"
+    r"correction|scratch that|scrap that|on second thoughts?|not quite|that is wrong|"
+    r"that is not right|that is not it|let me recount|recount|recounted|thinking about it|"
+    r"come to think of it)"
+)
+_EARLY_CORRECTION = re.compile(rf"^(?:\S+\s+){{0,5}}?{_CORRECTION_WORDS}\b")
+_ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
+# Markers that make a second, different value in the same turn a change, not a contradiction.
+_CHANGE = re.compile(
+    rf"\b{_CORRECTION_WORDS}\b|"
+    r"^(?:oh\s+|well\s+)?no\b|"
+    r"\b(?:instead|now|any more|no longer|swapped|switched|changed|from now on|"
+    r"used to|these days|nowadays|going forward|before|new|old)\b"
+)
+# Words that show a turn is about a kind of fact, whether or not the reader can type it.
+_KIND_WORDS: dict[str, re.Pattern[str]] = {
+    "availability": _DAY_RE,
+    "preferred_day": _DAY_RE,
+    "equipment_count": re.compile(
+        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|count|"
+        r"counted|recount)\b"
+    ),
+    "equipment_make": re.compile(r"\b(?:make|brand|model|sticker|label|badge|it is an?)\b"),
+    "boiler_type": re.compile(r"\b(?:combi|system|conventional|tank|cylinder|back boiler)\b"),
+    "meter_location": re.compile(r"\b(?:meter|cupboard|under|outside|inside|by the|next to)\b"),
+    "floor": re.compile(r"\b(?:floor|ground|basement|upstairs|downstairs|storey|level)\b"),
+    "flat": re.compile(r"\b(?:flat|apartment|unit|number|\d+[a-z]?)\b"),
+    "address": re.compile(r"\b(?:\d+|number|road|street|lane|avenue|close|drive|way)\b"),
+    "contact_preference": re.compile(
+        r"\b(?:call|ring|phone|text|texts|email|e mail|mobile|landline|number|message)\b"
+    ),
+}
+
+
+def corrects_last_turn(turn: str) -> bool:
+    """ "Oh no wait, sorry…", "Let me recount…": the turn corrects the caller's last one."""
+    text = normal(turn)
+    opens = bool(_TURN_CORRECTION.match(text) or _EARLY_CORRECTION.match(text))
+    return opens and not _ADDING.search(text)
+
+
+def kinds_mentioned(text: str) -> set[str]:
+    """The kinds of fact a text is about, read loosely (a mention, not a reading)."""
+    normalised = normal(text)
+    kinds = {kind for kind, words in _KIND_WORDS.items() if words.search(normalised)}
+    if _BRAND.search(normalised):
+        kinds.add("equipment_make")
+    return kinds
+
+
+def says_change(text: str) -> bool:
+    """A sentence that marks a correction or a change, so its value replaces an earlier one."""
+    return bool(_CHANGE.search(normal(text)))
 
 
 def says_routine_changed(sentence: str) -> bool:
@@ -618,6 +689,7 @@ class _Reading:
     polarity: int | None = None  # what the clause said of its days, negators included
     asked: bool = False  # the agent's question, not the caller's own clause
     echo: bool = False  # "Tuesday?": the caller's next clause is about it
+    excepted: bool = False  # "apart from Mondays, ...": what follows is said of the others
 
 
 @dataclass
@@ -780,6 +852,17 @@ class CallReader:
         if not days:
             return []
         bare = bool(_BARE_DAYS.fullmatch(text))
+        if (
+            exceptions
+            and base is None
+            and negators == 0
+            and not set(days) - set(exceptions)
+            and not _UNIVERSAL.search(text)
+        ):
+            # "Apart from Mondays, I'm not free at all": the sign comes in the next clause,
+            # and is said of every other day.
+            self.antecedent = _Reading(days, None, echo=True, excepted=True)
+            return []
         if base is None and negators == 0 and not exclusive and not exceptions:
             inherited = _said_of(self.antecedent)
             if inherited is None and corrects:
@@ -793,11 +876,15 @@ class CallReader:
                 # "Friday, not a chance": a day said first is what the next clause is about.
                 self.antecedent = _Reading(days, None, echo=True)
                 return []
+
         # "nothing stopping me on a Saturday": a negator with no predicate the reader knows,
         # not on the day itself, is a guess about polarity, never a typed fact.
-        self._guessed = (base is None and negators > 0 and not _NEGATED_DAY.search(text)) or (
+        self._guessed = (
+            (base is None and negators > 0 and not _NEGATED_DAY.search(text))
             # "saturday's fine it's sunday that's no good": two days, both signs, one clause.
-            len(days) > 1 and bool(_NEG_ATOMS.search(text)) and bool(_POS.search(text))
+            or (len(days) > 1 and bool(_NEG_ATOMS.search(text)) and bool(_POS.search(text)))
+            or _sign_in_doubt(text, days, base, negators, exclusive, bool(exceptions))
+            or (self.antecedent is not None and self.antecedent.excepted and referring)
         )
         polarity = None
         if base is not None or negators:
@@ -998,6 +1085,47 @@ def _said_of(reading: _Reading | None) -> int | None:
     return reading.polarity if reading.polarity is not None else reading.base
 
 
+def _sign_in_doubt(
+    text: str, days: list[str], base: int | None, negators: int, exclusive: bool, excepted: bool
+) -> bool:
+    """A second, cruder reading of the clause's sign that must agree with the first: where
+    they could disagree, the sign is a guess and the caller's words are kept instead of a
+    typed fact (a day stored the wrong way round is the failure to design out)."""
+    if base is not None and base < 0 and negators > 0 and not _atom_negated(text):
+        # "mondays are a nightmare i'm never home": a negative word and a negator that is not
+        # its own ("thursdays aren't a problem" is).
+        return True
+    if negators > 1:
+        # "we can't do neither thursday nor friday", "never not in": negative concord or a
+        # double negative; either way not a reading to store.
+        return True
+    negated = {_weekday(m.group(1)) for m in _DAY_NEGATOR_DAY.finditer(text)}
+    if len(days) > 1 and negated and set(days) - negated:
+        # "it's thursdays now not tuesdays": a negator on some of the days only.
+        return True
+    sign = (base or 1) * (-1) ** negators if (base is not None or negators) else None
+    if (
+        exclusive
+        and sign is not None
+        and sign < 0
+        and not excepted
+        and not re.search(r"\b(?:only|just)\s+(?:not|never|no)\b", text)
+    ):
+        # "it's only ever mondays, everything else i'm at work": only-X with a negative.
+        return True
+    # "most of the time, but Mondays are definitely fine": the excepted days carry their own
+    # predicate.
+    return excepted and bool(_EXCEPTION_WITH_PREDICATE.search(text))
+
+
+def _atom_negated(text: str) -> bool:
+    """Every negative word in the clause carries its own negator ("aren't a problem")."""
+    atoms = list(_NEG_ATOMS.finditer(text))
+    return bool(atoms) and all(
+        re.search(r"\b(?:not|never|no)\b", " ".join(text[: m.start()].split()[-3:])) for m in atoms
+    )
+
+
 def _availability(day: str, sign: int) -> Statement:
     if sign < 0:
         return Statement("availability", "unavailable", key=day, negative=True)
@@ -1155,8 +1283,12 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
     found: dict[StatedKind, str] = {}
     for text in parts:
         other = about_someone_else(text)
+        # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
+        text = _NOT_AN_ANIMAL.sub(" ", text)
+        if not set(text.split()) - _ASSENT_WORDS:
+            continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
         if (
-            _PRESENCE.search(text)
+            (_PRESENCE.search(text) and not _NEGATOR.search(text))
             or _SOMEONE_HOME.search(text)
             or (
                 topic == "who_home"
