@@ -117,14 +117,16 @@ def normal(text: str) -> str:
 # -- clauses ---------------------------------------------------------------------------------
 
 _CORRECTION = (
-    r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|actually|hang on|"
+    r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|scrap that|actually|"
+    r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
 )
 _CORRECTION_START = re.compile(rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b\s*")
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
-    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|hang on|hold on|"
+    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
+    r"hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
 )
 _DAY_LIST = re.compile(
@@ -192,7 +194,8 @@ _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|not sure|unsure|not certain|i think|i guess|i reckon|"
     r"i suppose|might|dunno|do not know|let me (?:check|think|ask|have a think|see)|"
     r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|see)|have to check|"
-    r"need to check|could be|hopefully|we will see|not decided|if i can)\b"
+    r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
+    r"(?:it|that) depends|depending on|whatever|either way)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -366,10 +369,17 @@ _WHERE = re.compile(
     r"^(?:it is\s+|it's\s+)?((?:round|around|in|under|by|behind|on|outside|inside|next to|"
     r"beside|near|above|below)\b.*)$"
 )
+# A bare room or place answering "Where's the meter?" ("Kitchen, in the cupboard").
+_BARE_PLACE = re.compile(
+    r"^(?:the |in the |it is in the )?(?:kitchen|hall|hallway|garage|cellar|basement|porch|"
+    r"utility(?: room)?|pantry|loft|shed|garden|outside|downstairs|upstairs)$"
+)
 _METER = re.compile(
-    r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+(?:it is\s+)?"
-    r"(?:is|are|has been|was|now is|lives|sits)?\s*(?:now\s+)?"
-    r"((?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
+    r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+"
+    r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
+    r"(?P<verb>is|are|has been|have been|was|were|used to be|now is|lives|sits|"
+    r"(?:is|has|have) been moved(?: to)?(?: it is)?|moved to)?\s*(?:now\s+)?"
+    r"(?P<place>(?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
     r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
 )
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|we have|just|only)\s+)*(?:the\s+)?"
@@ -377,14 +387,23 @@ _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|we have|just|only)\s+)
                          r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
 _BRANDS = (
     "vaillant", "worcester bosch", "worcester", "baxi", "ideal", "viessmann", "glow-worm",
+    "glow worm",
     "glowworm", "potterton", "navien", "rinnai", "bosch", "daikin", "mitsubishi", "carrier",
     "trane", "lennox", "rheem", "ariston", "alpha", "intergas", "vokera",
 )  # fmt: skip
+# How a brand is written when callers shorten or run it together.
+_BRAND_NAMES = {
+    "worcester": "Worcester Bosch",
+    "worcester bosch": "Worcester Bosch",
+    "glow-worm": "Glow-worm",
+    "glowworm": "Glow-worm",
+    "glow worm": "Glow-worm",
+}
 # Words that are brands only when the talk is about equipment ("Friday would be ideal").
 _AMBIGUOUS_BRANDS = frozenset({"ideal", "alpha", "carrier", "trane", "mitsubishi", "bosch"})
 _BRAND = re.compile(
     r"\b(" + "|".join(re.escape(b) for b in _BRANDS) + r")\b((?:\s+[a-z]*\d[\w-]*|\s+ecotec\w*|"
-    r"\s+greenstar\w*|\s+logic\w*|\s+duo-tec\w*|\s+vitodens\w*|\s+combi)*)"
+    r"\s+greenstar\w*|\s+logic\w*|\s+duo-tec\w*|\s+vitodens\w*)*)"
 )
 _EQUIPMENT = re.compile(
     r"\b(?:boiler|heat pump|furnace|unit|system|combi|model|make|brand|water heater|"
@@ -440,13 +459,22 @@ _CONTACT = [
                 r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
-_PHONE = re.compile(r"\b(landline|home phone|house phone|home number|mobile|cell|mobile phone)\b")
+_PHONE = re.compile(
+    r"\b(landline|home phone|house phone|home number|the house|mobile|cell|mobile phone)\b"
+)
 _CALL_VERB = re.compile(
-    r"\b(?:call|calls|called|calling|ring|rang|ringing|phone me|phoned|reach me|get me|try|bell)\b"
+    r"\b(?:call|calls|called|calling|ring|rang|ringing|phone me|phone the|phoned|reach me|get me|"
+    r"try|bell)\b"
 )
 _DENIED_CHANNEL = re.compile(
     r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
     r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
+)
+_ONE_OFF_CONTACT = re.compile(
+    r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
+    r"message|send)\b|"
+    r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
+    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b"
 )
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
@@ -466,7 +494,7 @@ _NEW_BEFORE = re.compile(
 _OLD_AFTER = re.compile(
     r"^\s*(?:(?:boiler|unit|heat pump|one|combi)\s+)?(?:is gone|has gone|gone|is no more|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
-    r"was the old|(?:is|was) old|before)\b"
+    r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply))\b"
 )
 _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(
@@ -513,7 +541,9 @@ _PERSON = (
 _PRESENCE = re.compile(
     rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
-    rf"(?:be\s+)?(?:in(?!\s+(?:flat|apartment|number|law|\d))|home|at home|there|around|about|"
+    rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
+    rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
+    rf"evenings?|{_DAY}|to let|and|so|anyway)\b)|home|at home|there|around|about|"
     rf"in the house|"
     rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
@@ -534,14 +564,16 @@ _OTHER_SUBJECT = re.compile(
     r"(?:next door(?:'s)?|the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
     r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
-    r"(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+)?"
+    r"the (?:flat|house|place|people|one) (?:above|below|upstairs|downstairs|next door|"
+    r"opposite|across the road)(?: me| us| ours)?|"
+    r"(?:my|our|the|his|her|their|a|caller's|me)\s+(?:[a-z]+\s+){0,2}"
     r"(?:husband|wife|partner|son|daughter|"
     r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
     r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
     r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
     r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
     r"mate|pal|"
-    r"parents|folks)s?(?:'s)?|he|she|his|her)\b"
+    r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
 # What another person's words may still tell us about the caller's own visit.
@@ -762,9 +794,16 @@ class CallReader:
         self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
             m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
         )
+        someone_else = False
         for clause in parts:
             said = [] if _HEDGE.search(clause.text) else self._clause(clause)
+            # "The flat above me, number 9, has had the same problem": the clauses after one
+            # about somebody else are still theirs until the caller is the subject again.
             if about_someone_else(clause.text):
+                someone_else = True
+            elif _FIRST_PERSON.search(clause.text) or _DAY_RE.search(clause.text):
+                someone_else = False
+            if someone_else:
                 said = [s for s in said if s.kind in ABOUT_THE_VISIT]
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
@@ -956,23 +995,33 @@ class CallReader:
             out.append(Statement("boiler_type", value))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
+        where: str | None = None
         if meter is not None:
             self._mentioned("meter_location")
-        elif self._bare_ok("meter_location", corrects):
-            # "In the garage." to "Where's your meter?"; "no, it's in the garage" after one.
-            meter = _WHERE.match(text)
-        if meter is not None and not _is_old(text, meter):
-            where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", meter.group(1))
+            if meter.group("verb") not in ("was", "were", "used to be") and not _is_old(
+                text, meter
+            ):
+                # The place runs on past the clause: "at the bottom of the garden, by the shed".
+                whole = _METER.search(self._sentence)
+                where = (whole or meter).group("place")
+        elif self._bare_ok("meter_location", corrects) and (
+            _WHERE.match(text) or _BARE_PLACE.match(text)
+        ):
+            # "In the garage." to "Where's your meter?"; "Kitchen, in the cupboard…".
+            where = re.sub(r"^(?:it is|it's)\s+", "", self._sentence)
+        if where is not None:
+            where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", where.strip(" ."))
             out.append(Statement("meter_location", where.strip()))
         # Make.
         make = _last_current(_BRAND, text, self._brand_ok)
         if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
             self._mentioned("equipment_make")
         if make is not None:
-            model = (make.group(1) + (make.group(2) or "")).strip()
-            out.append(Statement("equipment_make", " ".join(w.capitalize() for w in model.split())))
-        # Floor (of the caller's home, not of the boiler cupboard).
-        if not _FLOOR_NOT_OURS.search(text):
+            brand = _BRAND_NAMES.get(make.group(1), make.group(1).title())
+            model = (brand + (make.group(2) or "").title()).strip()
+            out.append(Statement("equipment_make", model))
+        # Floor (of the caller's home, not of the boiler cupboard or the meter room).
+        if not _FLOOR_NOT_OURS.search(text) and meter is None:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -1047,6 +1096,9 @@ class CallReader:
             _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
         ):
             return None
+        if _ONE_OFF_CONTACT.search(text):
+            # "phone me when you arrive", "I'll text you the code": one call, not a preference.
+            return None
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
         # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
@@ -1061,10 +1113,14 @@ class CallReader:
         if base is not None and base < 0:
             return None
         if channel == "phone call" and _CALL_VERB.search(text):
-            phones = _all_current(_PHONE, text)
+            phones = [
+                m
+                for m in _all_current(_PHONE, text)
+                if not _NEGATOR.search(" ".join(text[: m.start()].split()[-3:]))
+            ]
             if phones:
                 phone = phones[-1].group(1)
-                home = phone in ("landline", "home phone", "house phone", "home number")
+                home = phone in ("landline", "home phone", "house phone", "home number", "the house")
                 return "landline" if home else "mobile"
         return channel
 
@@ -1296,7 +1352,7 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
             )
         ):
             found["who_home"] = sentence
-        if _ACCESS.search(text):
+        if _ACCESS.search(text) and not _METER.search(text):
             found["access_notes"] = sentence
         if other:
             continue
