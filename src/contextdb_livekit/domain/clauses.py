@@ -1120,7 +1120,7 @@ class CallReader:
             ]
             if phones:
                 phone = phones[-1].group(1)
-                home = phone in ("landline", "home phone", "house phone", "home number", "the house")
+                home = phone not in ("mobile", "cell", "mobile phone")
                 return "landline" if home else "mobile"
         return channel
 

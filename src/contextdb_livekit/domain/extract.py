@@ -192,6 +192,7 @@ def extract_call_facts(
         reader.new_turn()
         this_turn: dict[tuple[str, str], tuple[CallerFact, str]] = {}
         contradicted: set[tuple[str, str]] = set()
+        typed_here: set[str] = set()  # every kind the turn typed
         for sentence in _sentences(turn.text):
             if is_procedure_note(sentence):
                 keep([flagged_note(sentence, today=today, call_id=call_id)])
@@ -204,6 +205,7 @@ def extract_call_facts(
                 call_id=call_id,
                 reader=reader,
             )
+            typed_here.update(f.kind for f in found if f.kind != "quote")
             # The sentence's own last word per slot (the reader settles a sentence itself).
             said_here = {f.slot: f for f in found if f.kind in _CONTRADICTABLE}
             changes = says_change(sentence)
@@ -227,7 +229,7 @@ def extract_call_facts(
             # last turn's facts of any kind it talks about (or of every kind, when it types
             # nothing), unless it restates them.
             restated = {slot[0] for slot in this_turn}
-            talked_about = kinds_mentioned(turn.text) if this_turn else None
+            talked_about = kinds_mentioned(turn.text) if typed_here else None
             for slot, (item, sentence) in last_turn.items():
                 if item.kind in restated or slot in this_turn:
                     continue
