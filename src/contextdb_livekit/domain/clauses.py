@@ -104,6 +104,19 @@ _SMALL = {w: str(n) for n, w in enumerate(
 )}  # fmt: skip
 
 
+_NUMBER_LETTER = re.compile(
+    r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) (?P<l>[a-h])\b(?=\s*(?:[.,!?]|$))|"
+    r"\b(?P<lead2>)(?P<n2>\d{1,4}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){0,3}(?:road|street|lane|avenue|"
+    r"close|drive|way|crescent|terrace|grove|gardens|place|row|mews|hill)\b)"
+)
+
+
+def _join_letter(match: re.Match[str]) -> str:
+    if match.group("n") is not None:
+        return f"{match.group('lead')}{match.group('n')}{match.group('l')}"
+    return f"{match.group('n2')}{match.group('l2')} "
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
@@ -111,6 +124,8 @@ def normal(text: str) -> str:
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
+    # "flat 23 b", "21 a high street": the letter is part of the number.
+    text = _NUMBER_LETTER.sub(_join_letter, text)
     return " ".join(text.split())
 
 
@@ -134,6 +149,10 @@ _DAY_LIST = re.compile(
     rf"(?:\s+(?:and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*"
     r"(?:\s+(?:any more|any longer|now|either|too|as well|please|at all))*"
 )
+_NEGATED_LIST_HEAD = re.compile(
+    rf"(?:(?:none|neither|not|no|never|of|on|an?|either|both|any)\s+)+{_DAY}"
+)
+_DAY_LIST_HEAD = re.compile(rf"^(?:(?:and|or|nor)\s+)?{_DAY}(?:\s+(?:and|or|nor)\s+{_DAY})*\b")
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
     r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
@@ -160,7 +179,16 @@ def clauses(sentence: str) -> list[Clause]:
         if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
             continue
-        if out and _DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text):
+        if out and text in ("please", "thanks", "thank you"):
+            out[-1].text += " " + text  # "Friday, please": one clause, a request
+            continue
+        if out and (
+            (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
+            or (
+                # "None of Monday, Tuesday or Wednesday work": the list runs on.
+                _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+            )
+        ):
             # "I can't do Monday, Tuesday or Wednesday any more": one clause over the list.
             out[-1].text += " " + text
             continue
@@ -311,8 +339,16 @@ _NEGATED_DAY = re.compile(
     rf"\b(?:stopped|quit|gave up|given up|no longer)\s+(?:\w+\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
     rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
 )
+_MOVED_DAYS = re.compile(
+    rf"\b(?:moved|switched|changed|swapped|gone|changing|moving|switching)\s+(?:\w+\s+){{0,2}}?"
+    rf"from\s+(?:an?\s+)?({_DAY})\s+(?:over\s+)?to\s+(?:an?\s+)?({_DAY})\b"
+)
 _DAY_NEGATOR = re.compile(rf"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b")
-_DAY_NEGATOR_DAY = re.compile(rf"\b(?:not|no|never|nor|neither)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b")
+# A negator with the day or list of days it governs ("not Monday, Wednesday or Friday").
+_DAY_NEGATOR_DAY = re.compile(
+    rf"\b(?:not|no|never|nor|neither)\s+(?:on\s+)?(?:an?\s+)?{_DAY}"
+    rf"(?:\s+(?:(?:and|or|nor)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY})*\b"
+)
 _TURN_CORRECTION = re.compile(
     r"^(?:(?:oh|no|well|ah)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
     r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
@@ -539,14 +575,16 @@ _PERSON = (
     r"father-in-law|son-in-law|daughter-in-law|builder)\b"
 )
 _PRESENCE = re.compile(
-    rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+"
+    rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+(?:"
+    # Where they will be needs a verb: "my husband will be in", not "my friend in Leeds".
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
     rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
     rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
     rf"evenings?|{_DAY}|to let|and|so|anyway)\b)|home|at home|there|around|about|"
-    rf"in the house|"
-    rf"let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
-    rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let)\b"
+    rf"in the house)|"
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
+    rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
 )
 _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
@@ -575,7 +613,11 @@ _OTHER_SUBJECT = re.compile(
     r"mate|pal|"
     r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves)\b")
+_OWN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|yes|yeah|no)\s+)*"
+    r"(?:i|we|me|us|my|our|ours|mine|it|there|that|this)\b"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves|ours|mine)\b")
 # What another person's words may still tell us about the caller's own visit.
 ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
@@ -794,14 +836,16 @@ class CallReader:
         self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
             m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
         )
-        someone_else = False
+        someone_else = hedged = False
         for clause in parts:
-            said = [] if _HEDGE.search(clause.text) else self._clause(clause)
-            # "The flat above me, number 9, has had the same problem": the clauses after one
-            # about somebody else are still theirs until the caller is the subject again.
+            # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
+            hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
+            said = [] if hedged else self._clause(clause)
+            # "The flat above me, number 9, has had the same problem": a clause with no
+            # subject of its own after one about somebody else is still theirs.
             if about_someone_else(clause.text):
                 someone_else = True
-            elif _FIRST_PERSON.search(clause.text) or _DAY_RE.search(clause.text):
+            elif _OWN_SUBJECT.match(clause.text) or _DAY_RE.search(clause.text):
                 someone_else = False
             if someone_else:
                 said = [s for s in said if s.kind in ABOUT_THE_VISIT]
@@ -859,6 +903,11 @@ class CallReader:
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
+        if moved := _MOVED_DAYS.search(text):
+            # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
+            old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
+            self._working_days = (self._working_days - {old}) | {new}
+            return [_availability(old, -1), _availability(new, 1)]
         specific = {_weekday(d) for m in _SPECIFIC.finditer(text) for d in m.groups() if d}
         compared = {_weekday(m.group(1)) for m in _COMPARED.finditer(text)}
         mentioned = [_weekday(d) for d in _DAY_RE.findall(text)]
@@ -906,6 +955,9 @@ class CallReader:
             inherited = _said_of(self.antecedent)
             if inherited is None and corrects:
                 inherited = _said_of(self._last_reading)  # "can't do Weds, I mean Tuesdays"
+            if bare and re.search(r"\bplease\b", text):
+                self._requested_here.update(days)  # "Friday, please": a request for a visit
+                return []
             if bare and inherited is not None:
                 # A bare day answers the agent's question or continues the last clause.
                 base = inherited
@@ -1155,9 +1207,24 @@ def _sign_in_doubt(
         # "we can't do neither thursday nor friday", "never not in": negative concord or a
         # double negative; either way not a reading to store.
         return True
-    negated = {_weekday(m.group(1)) for m in _DAY_NEGATOR_DAY.finditer(text)}
+    negated = {
+        _weekday(day)
+        for m in _DAY_NEGATOR_DAY.finditer(text)
+        for day in _DAY_RE.findall(m.group(0))
+    }
     if len(days) > 1 and negated and set(days) - negated:
         # "it's thursdays now not tuesdays": a negator on some of the days only.
+        return True
+    if re.search(
+        rf"\b(?:not any ?more|no longer|not now)\s+(?:\w+\s+)?{_DAY}\s+(?:are|is|will be|work)\b",
+        text,
+    ):
+        # "used to be a nightmare but not anymore, fridays are fine now": the negator ends
+        # what came before, it does not negate the days after it.
+        return True
+    if re.search(rf"\b(?:i meant|i mean|sorry|no)\s+({_DAY}) (?!\1)({_DAY})\b", text):
+        # "i meant thursdays fridays are fine": two days with nothing between them are two
+        # clauses run together; which sign goes with which day is a guess.
         return True
     sign = (base or 1) * (-1) ** negators if (base is not None or negators) else None
     if (
@@ -1165,7 +1232,7 @@ def _sign_in_doubt(
         and sign is not None
         and sign < 0
         and not excepted
-        and not re.search(r"\b(?:only|just)\s+(?:not|never|no)\b", text)
+        and not re.search(r"\b(?:only|just)\s+(?:not|never|no|do not|can not|cannot)\b", text)
     ):
         # "it's only ever mondays, everything else i'm at work": only-X with a negative.
         return True
@@ -1178,7 +1245,10 @@ def _atom_negated(text: str) -> bool:
     """Every negative word in the clause carries its own negator ("aren't a problem")."""
     atoms = list(_NEG_ATOMS.finditer(text))
     return bool(atoms) and all(
-        re.search(r"\b(?:not|never|no)\b", " ".join(text[: m.start()].split()[-3:])) for m in atoms
+        re.search(
+            r"\b(?:not|never|no|nothing|nobody|none)\b", " ".join(text[: m.start()].split()[-3:])
+        )
+        for m in atoms
     )
 
 
