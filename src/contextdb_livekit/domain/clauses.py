@@ -140,6 +140,9 @@ _CORRECTION_START = re.compile(rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORREC
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork))"
+    rf"\s+(?=it is (?:an? )?{_DAY}\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
     r"hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
@@ -149,14 +152,20 @@ _DAY_LIST = re.compile(
     rf"(?:\s+(?:and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*"
     r"(?:\s+(?:any more|any longer|now|either|too|as well|please|at all))*"
 )
+# The head of a list that runs on past a comma: a bare day, or "none of", "neither", "both"
+# before one ("never on a Thursday" is whole already).
 _NEGATED_LIST_HEAD = re.compile(
-    rf"(?:(?:none|neither|not|no|never|of|on|an?|either|both|any)\s+)+{_DAY}"
+    rf"(?:(?:none of|neither|either|both|all of|any of)\s+(?:on\s+)?(?:an?\s+)?)?{_DAY}"
 )
 _DAY_LIST_HEAD = re.compile(rf"^(?:(?:and|or|nor)\s+)?{_DAY}(?:\s+(?:and|or|nor)\s+{_DAY})*\b")
 _EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
 _LEADING_PARTICLE = re.compile(
     r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
     r"there|he|she|the|my|our|sorry|actually)\b)"
+)
+# "no, Saturday's fine": "no" before a day with a verb of its own answers, it does not negate.
+_LEADING_NO_BEFORE_DAY = re.compile(
+    rf"^no\s+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
 )
 _FILLER = re.compile(
     r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
@@ -212,6 +221,7 @@ def clauses(sentence: str) -> list[Clause]:
         pending = False
         # "no they aren't", "yes it is": an answer particle, not a negator of what follows.
         text = _LEADING_PARTICLE.sub("", text)
+        text = _LEADING_NO_BEFORE_DAY.sub("", text)
         out.append(Clause(text, corrects))
     return out
 
@@ -234,6 +244,9 @@ _QUESTION_START = re.compile(
 _NEG_ATOMS = re.compile(
     rf"\bno (?:more )?{_DAY}\b|"  # "no Fridays please": the day itself is negated
     r"\b(?:an? (?:\w+ )?issue|stopping (?:me|us)|(?:a )?no go|no good|(?:a )?dead loss|"
+    # "please don't offer me a Friday", "don't be putting me down for a Monday".
+    r"do not (?:be )?(?:offer\w*|giv\w+|book\w*|put\w*|send\w*|schedul\w+)|"
+    r"over my dead body|(?:a )?non[- ]runner|"
     r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
     r"a (?:\w+ )?no|both a no|non starter|"
     r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
@@ -256,7 +269,7 @@ _NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not b
 _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
-    r"grand|lovely|brilliant|spot on|handy|"
+    r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
     r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
@@ -383,11 +396,21 @@ _NUMBERS = {
 _NUMBER = r"(\d{1,2}|a single|one|two|three|four|five|six|seven|eight|nine|ten)"
 _UNITS = (
     r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
-    r"air conditioning units?|ac units?|aircon units?|tanks?|storage heaters?|"
+    r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
+    r"storage heaters?|"
     r"hot water cylinders?|cylinders?|thermostats?|solar panels?)"
 )
 _COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
 # "two more radiators": the talk is about radiators, but not how many there are.
+_SINGLE = re.compile(
+    r"\b(?:a|an|one)\s+(?:(?:combi|new|gas|small|little|big|single|electric)\s+)?"
+    r"(boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
+    r"hot water cylinder|cylinder|thermostat|solar panel)\b(?!s)"
+)
+_PARTIAL_COUNT = re.compile(
+    r"\b(?:each|every|per|apiece|upstairs|downstairs|in the (?:\w+ )?(?:kitchen|lounge|"
+    r"bedroom|bathroom|hall|diner|living room|front room|back room|annexe|extension|office))\b"
+)
 _COUNT_MENTION = re.compile(rf"\b{_NUMBER} (?:more |extra |new |old )?{_UNITS}\b")
 # "down from three radiators to two", "up to 6 rads now": the number after "to" is current.
 _COUNT_CHANGE = re.compile(
@@ -398,8 +421,10 @@ _COUNT_CHANGE = re.compile(
 _COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
 _BOILER_TYPE = re.compile(
     r"\b(?:(combi|combination)(?: boiler)?|(system) boiler|(back) boiler|"
-    r"(conventional|regular|heat only|open vent|traditional) boiler|"
-    r"(tank|cold water tank) in the loft)\b"
+    r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
+    r"(?:boiler|system)|"
+    r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
+    r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
 )
 _WHERE = re.compile(
     r"^(?:it is\s+|it's\s+)?((?:round|around|in|under|by|behind|on|outside|inside|next to|"
@@ -505,6 +530,11 @@ _CALL_VERB = re.compile(
 _DENIED_CHANNEL = re.compile(
     r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
     r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
+)
+_PHONE_PREFERRED = re.compile(
+    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s| is| number is)?\s+"
+    r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
+    r"best way|please)\b"
 )
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
@@ -973,7 +1003,11 @@ class CallReader:
         self._guessed = (
             (base is None and negators > 0 and not _NEGATED_DAY.search(text))
             # "saturday's fine it's sunday that's no good": two days, both signs, one clause.
-            or (len(days) > 1 and bool(_NEG_ATOMS.search(text)) and bool(_POS.search(text)))
+            or (
+                len(days) > 1
+                and bool(_NEG_ATOMS.search(text))
+                and bool(_POS.search(_NEG_ATOMS.sub(" ", text)))
+            )
             or _sign_in_doubt(text, days, base, negators, exclusive, bool(exceptions))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
         )
@@ -1031,8 +1065,19 @@ class CallReader:
                 counts[counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in _COUNT_MENTION.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
+        if _COUNT.search(self._sentence) and not _COUNT_RANGE.search(text):
+            # "a heat pump, twelve radiators and two thermostats": in a list of counts, "a"
+            # counts one.
+            for single in _all_current(_SINGLE, text):
+                thing = single.group(1)
+                counts.setdefault(counted_thing(thing), _count_value("1", thing))
         if counts:
-            out += [Statement("equipment_count", value, key=k) for k, value in counts.items()]
+            # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
+            # the count, or a sum the caller left to us, is a guess.
+            sure = not _partial_count(self._sentence)
+            out += [
+                Statement("equipment_count", value, key=k, sure=sure) for k, value in counts.items()
+            ]
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
             unit = self.last_unit or "units"
             out.append(
@@ -1041,9 +1086,15 @@ class CallReader:
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
         if kind := _last_current(_BOILER_TYPE, text):
             groups = kind.groups()
-            value = ("combi", "system", "back boiler", "conventional", "conventional")[
-                next(i for i, g in enumerate(groups) if g)
-            ]
+            value = (
+                "combi",
+                "system",
+                "back boiler",
+                "conventional",
+                "conventional",
+                "system",
+                "conventional",
+            )[next(i for i, g in enumerate(groups) if g)]
             out.append(Statement("boiler_type", value))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
@@ -1144,6 +1195,13 @@ class CallReader:
                 if _is_old(text, match):
                     continue
                 mentions.append((match.start(), channel))
+        if not mentions and _PHONE_PREFERRED.search(text):
+            # "My mobile's the best bet", "no, the landline's better": a phone named as the
+            # way to reach the caller.
+            preferred = _PHONE_PREFERRED.search(text)
+            assert preferred is not None
+            home = preferred.group(1) not in ("mobile", "cell", "mobile phone")
+            return None if _is_old(text, preferred) else ("landline" if home else "mobile")
         if not mentions or not (
             _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
         ):
@@ -1373,6 +1431,19 @@ def _last_current(
         if not _is_old(text, match):
             current = match
     return current
+
+
+def _partial_count(sentence: str) -> bool:
+    """A number with no thing after a count, where parts are counted ("four upstairs", "two in
+    each bedroom"): the caller left us a sum or a product to work out."""
+    first = _COUNT.search(sentence)
+    if first is None or not _PARTIAL_COUNT.search(sentence):
+        return False
+    rest = sentence[first.end() :]
+    return any(
+        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
+        for m in re.finditer(rf"\b{_NUMBER}\b", rest)
+    )
 
 
 def _count_value(raw: str, unit: str) -> str:

@@ -161,6 +161,8 @@ COUNTED_THINGS: dict[str, str] = {
     "air conditioner": "air conditioning unit",
     "ac unit": "air conditioning unit",
     "aircon unit": "air conditioning unit",
+    "air con unit": "air conditioning unit",
+    "air-con unit": "air conditioning unit",
     "storage heater": "storage heater",
     "hot water cylinder": "hot water cylinder",
     "cylinder": "hot water cylinder",
