@@ -117,6 +117,20 @@ def _join_letter(match: re.Match[str]) -> str:
     return f"{match.group('n2')}{match.group('l2')} "
 
 
+_DAY_RANGE = re.compile(
+    r"(?<!from )\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s? "
+    r"(?:to|through|till|until|thru) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+)
+
+
+def _range_days(match: re.Match[str]) -> str:
+    start, end = WEEKDAYS.index(match.group(1)), WEEKDAYS.index(match.group(2))
+    if end <= start:
+        return match.group(0)
+    days = list(WEEKDAYS[start : end + 1])
+    return " and ".join(days)
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
@@ -124,6 +138,11 @@ def normal(text: str) -> str:
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
+    # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
+    # move, read by `_MOVED_DAYS`).
+    text = _DAY_RANGE.sub(_range_days, text)
+    text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # "flat 23 b", "21 a high street": the letter is part of the number.
     text = _NUMBER_LETTER.sub(_join_letter, text)
     return " ".join(text.split())
@@ -136,10 +155,14 @@ _CORRECTION = (
     r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
 )
-_CORRECTION_START = re.compile(rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b\s*")
+_CORRECTION_START = re.compile(
+    rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
+)
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
+    rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
@@ -185,7 +208,12 @@ def clauses(sentence: str) -> list[Clause]:
     pending = False
     for raw in _SPLIT.split(sentence):
         text = raw.strip(" .!")
-        if out and _EXCEPTED.match(text) and _UNIVERSAL.search(out[-1].text):
+        if (
+            out
+            and _EXCEPTED.match(text)
+            and _UNIVERSAL.search(out[-1].text)
+            and not _EXCEPTION_WITH_PREDICATE.match(text)
+        ):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
             continue
         if out and text in ("please", "thanks", "thank you"):
@@ -231,7 +259,8 @@ def clauses(sentence: str) -> list[Clause]:
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|not sure|unsure|not certain|i think|i guess|i reckon|"
     r"i suppose|might|dunno|do not know|let me (?:check|think|ask|have a think|see)|"
-    r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|see)|have to check|"
+    r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|"
+    r"see(?=\s*$|\s+(?:if|what|how|whether|about)\b))|have to check|"
     r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
     r"(?:it|that) depends|depending on|whatever|either way)\b"
 )
@@ -265,11 +294,16 @@ _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
     r"not fussy|no bother)\b"
 )
+_NEGATED_POSITIVE = re.compile(
+    r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
+)
 _NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?)\b")
 _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    r"find (?:me|us) in|catch (?:me|us)|"
+    r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
     r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
@@ -279,7 +313,7 @@ _PHRASAL_OUT = re.compile(
 )
 # "in", "off" and "there" are predicates only after a copula ("I'm in", "I'm off").
 _WEAK_POS = {"in", "off", "there", "about", "do", "make", "manage", "home"}
-_COPULA = r"(?:am|are|is|be|been|being|was|were|not|never|always|usually|normally|also|all)"
+_COPULA = r"(?:am|are|is|be|been|being|was|were|not|never|always|usually|normally|also|all|both)"
 _NEGATOR = re.compile(
     r"\b(?:not|never|no|nobody|no one|noone|nothing|neither|nor|none|no longer|unable|stopped|"
     r"stop|quit|gave up|give up|given up|giving up|without|"
@@ -301,7 +335,8 @@ _PRESENT = re.compile(
     r"again|at the moment|currently|in future|from here on)\b"
 )
 _EXCLUSIVE = re.compile(
-    r"\b(?:only|just|exclusively|solely|no other days?|nothing else|one free day|no other time)\b"
+    r"\b(?:only|just|exclusively|solely|no other days?|nothing else|one free day|no other time|"
+    r"the one day|nothing but)\b"
 )
 _EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
 _EXCEPTION = re.compile(
@@ -438,8 +473,8 @@ _BARE_PLACE = re.compile(
 _METER = re.compile(
     r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+"
     r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
-    r"(?P<verb>is|are|has been|have been|was|were|used to be|now is|lives|sits|"
-    r"(?:is|has|have) been moved(?: to)?(?: it is)?|moved to)?\s*(?:now\s+)?"
+    r"(?P<verb>(?:(?:is|has|have|was|were) (?:been )?)?moved(?: to)?(?: it is)?|"
+    r"is|are|has been|have been|was|were|used to be|now is|lives|sits)?\s*(?:now\s+)?"
     r"(?P<place>(?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
     r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
 )
@@ -620,7 +655,7 @@ _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
     r"(?:in|home|around|there|about)\b"
 )
-_PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our)\s+(husband|wife|partner|son|daughter|mum|"
+_PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|son|daughter|mum|"
                         rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip
 
 
@@ -634,7 +669,7 @@ _OTHER_SUBJECT = re.compile(
     r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
     r"the (?:flat|house|place|people|one) (?:above|below|upstairs|downstairs|next door|"
     r"opposite|across the road)(?: me| us| ours)?|"
-    r"(?:my|our|the|his|her|their|a|caller's|me)\s+(?:[a-z]+\s+){0,2}"
+    r"(?:(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+){0,2}|me\s+)"
     r"(?:husband|wife|partner|son|daughter|"
     r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
     r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
@@ -952,6 +987,10 @@ class CallReader:
             if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
         ]
         base, negators = _predicate(text)
+        if base is not None and base < 0 and negators == 1 and _NEGATED_POSITIVE.search(text):
+            # "i can't do thursdays, i'm working them": the negator belongs to "do", and the
+            # two say the same thing; it does not flip "working".
+            negators = 0
         # "not Mondays, not Fridays": each negator governs its own day, one negation in all.
         negators -= max(0, len(_DAY_NEGATOR.findall(text)) - 1)
         past = bool(_PAST.search(text)) or _plural_past(text)
@@ -1006,9 +1045,12 @@ class CallReader:
             or (
                 len(days) > 1
                 and bool(_NEG_ATOMS.search(text))
-                and bool(_POS.search(_NEG_ATOMS.sub(" ", text)))
+                and _predicate(_NEG_ATOMS.sub(" ", text)) == (1, 0)
             )
             or _sign_in_doubt(text, days, base, negators, exclusive, bool(exceptions))
+            # "oh wait no, i meant thursdays fridays are fine": which day the correction names
+            # and which the predicate is said of is a guess.
+            or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
         )
         polarity = None
@@ -1390,6 +1432,12 @@ def _predicate(text: str) -> tuple[int | None, int]:
                 rest,
             ):
                 continue
+            if word in ("do", "make", "manage") and not re.search(
+                rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
+                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b)",
+                rest,
+            ):
+                continue  # "I do the car boot every Saturday": doing something else
             sign = 1
             break
     negators = len(_NEGATOR.findall(rest))

@@ -52,6 +52,12 @@ MAX_FACTS = 40
 
 # Sentences end at . ! ? ; — clauses inside a sentence are `domain.clauses`' business.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+# "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
+_CALLER_SAID = re.compile(
+    r"^(?:the )?caller (?:now |also )?(?:says|said|mentioned|mentions|reports|reported|told us|"
+    r"states|stated|confirmed|confirms|explained)(?: that)?\s+",
+    re.IGNORECASE,
+)
 # Kinds with one current value per slot, so two different values in one turn contradict.
 _CONTRADICTABLE = frozenset(
     {
@@ -239,7 +245,7 @@ def extract_call_facts(
         if this_turn:
             last_turn = this_turn
     for note in notes:
-        sentences = _sentences(note)
+        sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]
         if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
             keep([flagged_note(note, today=today, call_id=call_id)])
             continue
