@@ -190,6 +190,8 @@ _LEADING_PARTICLE = re.compile(
 _LEADING_NO_BEFORE_DAY = re.compile(
     rf"^no\s+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
 )
+# "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
+_ANSWER_THEN_WORDS = re.compile(r"^(yes|yeah|yep|no|nope|nah)\s+(?!(?:no|yes|yeah)\b)\w")
 _FILLER = re.compile(
     r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
     r"sorry|no no|not really|correct|that is right)"
@@ -478,7 +480,8 @@ _METER = re.compile(
     r"(?P<place>(?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
     r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
 )
-_BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|we have|just|only)\s+)*(?:the\s+)?"
+_BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
+                         r"so|which makes|making)\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                          r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
 _BRANDS = (
@@ -532,11 +535,14 @@ _BARE_FLAT = re.compile(r"^(?:(?:it is|number|flat|we are|i am|in)\s+)*(\d{1,4}[
 _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
 _STREET = (
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
-    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
+    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|"
+    r"view|rise|parade|square|vale|wharf|quay|green|park|close))\b"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
-    rf"^(?:(?:it is|that is|the address is|address)\s+)?{_STREET}(?:\s+(?:now|these days))?$"
+    rf"^(?:(?:it is|that is|the address is|address|the new address is|new address is|number|no|"
+    rf"er|um|its|we are at|i am at|we are now at|it is number)\s+)*{_STREET}"
+    rf"(?:\s+(?:now|these days))?$"
 )
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
@@ -701,7 +707,10 @@ _CORRECTION_WORDS = (
     r"that is not right|that is not it|let me recount|recount|recounted|thinking about it|"
     r"come to think of it)"
 )
-_EARLY_CORRECTION = re.compile(rf"^(?:\S+\s+){{0,5}}?{_CORRECTION_WORDS}\b")
+_EARLY_CORRECTION = re.compile(
+    rf"^(?:(?:oh|no|nope|wait|um|umm|er|erm|ah|well|sorry|actually|just|ok|okay|right|"
+    rf"yes|yeah|hmm|so)\s+){{0,5}}(?:\w+\s+)?{_CORRECTION_WORDS}\b"
+)
 _ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
 # Markers that make a second, different value in the same turn a change, not a contradiction.
 _CHANGE = re.compile(
@@ -732,7 +741,7 @@ _KIND_WORDS: dict[str, re.Pattern[str]] = {
 
 def corrects_last_turn(turn: str) -> bool:
     """ "Oh no wait, sorry…", "Let me recount…": the turn corrects the caller's last one."""
-    text = normal(turn)
+    text = " ".join(re.sub(r"[^\w\s']", " ", normal(turn)).split())
     opens = bool(_TURN_CORRECTION.match(text) or _EARLY_CORRECTION.match(text))
     return opens and not _ADDING.search(text)
 
@@ -775,6 +784,8 @@ class Asked:
     topic: str | None = None  # a value kind ("equipment_count", "floor", ...)
     unit: str | None = None
     offered: tuple[str, ...] = ()  # days in an offer or read-back: a yes is not a preference
+    best: bool = False  # "Which days suit you best?": a day named in answer is the favourite
+    proposed: str | None = None  # "Is it a combi?": the value a bare yes takes the agent's word for
 
 
 _OFFER = re.compile(
@@ -788,6 +799,12 @@ def read_question(text: str) -> Asked:
     if t.startswith(normal(REVIEW_OPENING)):
         return Asked()  # the host's review read-back (`domain.review`): "yes" answers it, no kind
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
+    if t.endswith("?") and re.search(
+        r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
+        r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
+        t,
+    ):
+        return Asked(topic="contact_preference")
     if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
     if not t.rstrip().endswith("?"):
@@ -796,25 +813,33 @@ def read_question(text: str) -> Asked:
         return Asked(topic="equipment_count", unit=match.group(1))
     if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
         return Asked(topic="equipment_make")
-    if re.search(r"\b(?:contact|reach|get hold of|get in touch with) you\b", t):
-        return Asked(topic="contact_preference")
     if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
         return Asked(topic="flat")
     if re.search(r"\bmeters?\b", t):
         return Asked(topic="meter_location")
     if re.search(r"\b(?:what|which) (?:type|kind|sort) of boiler\b", t):
         return Asked(topic="boiler_type")
+    if re.match(r"^(?:is|so is) (?:it|that|your boiler|the boiler) an? ", t) and (
+        kind := _BOILER_TYPE.search(t)
+    ):
+        # "Is it a combi boiler?": a bare "yes" takes the agent's word for it.
+        return Asked(topic="boiler_type", proposed=_boiler_type_value(kind))
     if re.search(r"\b(?:what|which) floor\b", t):
         return Asked(topic="floor")
     if re.search(r"\b(?:park|parking)\b", t):
         return Asked(topic="parking")
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
-    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
-        return Asked(topic="who_home")
-    if re.search(r"\b(?:days?|weekdays?)\b", t) or days:
+    if days:
+        # "Is anyone home on Fridays?": a yes or no is said of the days.
         sign, negators = _predicate(t)
         return Asked(days=days, base=(sign or 1) * (-1) ** negators)
+    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
+        return Asked(topic="who_home")
+    if re.search(r"\b(?:days?|weekdays?)\b", t):
+        sign, negators = _predicate(t)
+        best = bool(re.search(r"\b(?:best|prefer|preferred|particularly good|favou?rite)\b", t))
+        return Asked(days=days, base=(sign or 1) * (-1) ** negators, best=best)
     return Asked()
 
 
@@ -887,6 +912,13 @@ class CallReader:
                 day = _weekday(asked.group(1))
                 self.antecedent = _Reading([day], None, echo=True)
             return []
+        found_first: list[Statement] = []
+        answer = _ANSWER_THEN_WORDS.match(text)
+        if answer and self._turn_opening and self.antecedent and self.antecedent.asked:
+            # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
+            base = self.antecedent.base or 1
+            sign = -base if answer.group(1) in ("no", "nope", "nah") else base
+            found_first = [_availability(d, sign) for d in self.antecedent.days]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             self._correcting_turn = bool(_TURN_CORRECTION.match(text))
@@ -894,7 +926,7 @@ class CallReader:
         parts = clauses(text)
         if any(_is_pure_hedge(c.text) for c in parts):
             return []
-        found: list[Statement] = []
+        found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
         self._sentence = text
@@ -949,6 +981,9 @@ class CallReader:
     def _clause(self, clause: Clause) -> list[Statement]:
         text = clause.text
         particle = _PARTICLE.match(text)
+        if particle and self.asked.proposed is not None and self.asked.topic == "boiler_type":
+            # "Is it a combi boiler?" "Yes, it is.": the agent's word, confirmed by the caller.
+            return [] if particle.group(1) else [Statement("boiler_type", self.asked.proposed)]
         if particle:
             antecedent = self.antecedent
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
@@ -1082,7 +1117,7 @@ class CallReader:
                 return []  # "yes, Friday's fine" to the offer of Friday, or after asking for it
             if exclusive and len(days) == 1:
                 return _exclusive(days[0])
-            if _PREFER.search(text) and len(days) == 1 and not past:
+            if (_PREFER.search(text) or (self.asked.best and bare)) and len(days) == 1 and not past:
                 return [Statement("preferred_day", days[0])]
             replaced: list[Statement] = []
             if self._switch_here:
@@ -1127,17 +1162,7 @@ class CallReader:
             )
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
         if kind := _last_current(_BOILER_TYPE, text):
-            groups = kind.groups()
-            value = (
-                "combi",
-                "system",
-                "back boiler",
-                "conventional",
-                "conventional",
-                "system",
-                "conventional",
-            )[next(i for i, g in enumerate(groups) if g)]
-            out.append(Statement("boiler_type", value))
+            out.append(Statement("boiler_type", _boiler_type_value(kind)))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
         where: str | None = None
@@ -1185,7 +1210,13 @@ class CallReader:
         elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
             out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
         # Address.
-        address = _last_current(_ADDRESS, text) or _BARE_ADDRESS.match(text)
+        # "Number nine, Willow Way": the street runs on past the comma.
+        whole = _BARE_ADDRESS.match(self._sentence.replace(",", "").rstrip(" .!"))
+        address = (
+            _last_current(_ADDRESS, text)
+            or _BARE_ADDRESS.match(text)
+            or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+        )
         if address is not None:
             self._mentioned("address")
             self._last_address = _title_address(address.group(1))
@@ -1479,6 +1510,12 @@ def _last_current(
         if not _is_old(text, match):
             current = match
     return current
+
+
+def _boiler_type_value(match: re.Match[str]) -> str:
+    kinds = ("combi", "system", "back boiler", "conventional", "conventional", "system")
+    said = next(i for i, group in enumerate(match.groups()) if group)
+    return kinds[said] if said < len(kinds) else "conventional"
 
 
 def _partial_count(sentence: str) -> bool:
