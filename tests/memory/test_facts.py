@@ -591,3 +591,170 @@ def test_a_change_of_routine_replaces_the_days_said_earlier():
         ("availability", "tuesday", "available"),
         ("availability", "thursday", "unavailable"),
     }
+
+
+# -- issue 27, third round: two readings must agree, or the caller's words are kept ------------
+
+
+def conversation(*said: str):  # type: ignore[no-untyped-def]
+    """A call from alternating lines, the caller first ("a: " marks the agent's lines)."""
+    turns = [
+        Turn("assistant", line[3:]) if line.startswith("a: ") else Turn("user", line)
+        for line in said
+    ]
+    return extract_call_facts(turns, [], today=TODAY, call_id="call-1")
+
+
+def typed(facts) -> set[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+    return {(f.kind, f.key, f.value) for f in facts if f.kind != "quote"}
+
+
+def quoted(facts) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f.value for f in facts if f.kind == "quote"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A negative word and a negator that is not its own: "never" would flip "nightmare".
+        "tuesdays are a nightmare for us we're never back before six",
+        # Two negators in one clause (negative concord or a double negative).
+        "we can't do neither monday nor tuesday",
+        # A negator on some of the days only.
+        "it's fridays for us now not mondays",
+        # Only-X with a negative.
+        "it's only ever wednesdays for me the rest of the week i'm at work",
+        # The excepted days carry their own sign in the next clause.
+        "apart from thursdays, i'm not free at all",
+        # A negator that ends what came before, not what follows.
+        "mondays used to be a nightmare but not any more mondays are fine now",
+        # A correction naming two days in a row.
+        "oh wait no i meant fridays saturdays are fine",
+    ],
+)
+def test_a_sign_two_readings_disagree_on_is_never_typed(line):  # type: ignore[no-untyped-def]
+    facts = (
+        extract(line)
+        if not line.startswith("oh wait")
+        else conversation("saturdays are no good", "a: Okay.", line)
+    )
+    days = {f.key for f in facts if f.kind == "availability"}
+    named = {d for d in ("monday", "tuesday", "wednesday", "thursday", "friday") if d in line}
+    assert not days & named, typed(facts)
+    assert quoted(facts), "the caller's words are kept instead"
+
+
+def test_a_negated_do_and_a_negative_word_agree():
+    assert typed(extract("i can't do mondays or tuesdays i'm working them")) == {
+        ("availability", "monday", "unavailable"),
+        ("availability", "tuesday", "unavailable"),
+    }
+    assert typed(extract("wednesdays aren't a problem")) == {
+        ("availability", "wednesday", "available")
+    }
+
+
+def test_two_values_for_one_slot_in_one_turn_keep_neither_without_a_change_marker():
+    facts = extract("Mondays are fine for us. We can't do Mondays.")
+    assert typed(facts) == set()
+    assert len(quoted(facts)) == 2
+    # "do" with another object says nothing of the day: no contradiction.
+    assert typed(extract("Not Sundays. I do the market every Sunday, rain or shine.")) == {
+        ("availability", "sunday", "unavailable")
+    }
+    # With a change marker the later one wins.
+    assert typed(extract("We had a Baxi. Now it's a Vaillant.")) == {
+        ("equipment_make", None, "Vaillant")
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # A correcting turn that types nothing takes back the last turn's facts.
+        (("We've got six radiators.", "a: Six radiators.", "Actually, I've counted, it's seven."),
+         set()),
+        # One that types the same kind replaces them.
+        (("text me please", "a: Text messages, noted.", "sorry, no, email me instead"),
+         {("contact_preference", None, "email")}),
+        # One about another kind leaves them.
+        (("thursdays work for me", "a: Thursdays, noted.", "sorry, and my husband will be home"),
+         {("availability", "thursday", "available"),
+          ("who_home", None, "sorry, and my husband will be home")}),
+        # A later turn that does not open with a correction leaves them.
+        (("thursdays work for me", "a: Great.", "it's flat 4, sorry, flat 5"),
+         {("availability", "thursday", "available"), ("flat", None, "Flat 5")}),
+    ],
+)  # fmt: skip
+def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said, kept):  # type: ignore[no-untyped-def]
+    assert typed(conversation(*said)) == kept
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # Somebody else, over several clauses.
+        ("The flat below us, number 6, has the same boiler.", set()),
+        ("my next door neighbour's got a worcester", set()),
+        ("me auntie's got a combi", set()),
+        ("his boiler is a vaillant ours is a baxi", {("equipment_make", None, "Baxi")}),
+        # Presence needs a verb, and no negator.
+        ("my friend in Leeds has her meter in the hall", set()),
+        ("My son's never in on a Friday", set()),
+        # Endearments and spelt letters name no animal; a bare answer keeps no words.
+        ("Friday's no bother at all, pet.", {("availability", "friday", "available")}),
+        # One call, not a preference.
+        ("ring me when you get to the gate", set()),
+        ("there's a key safe, i'll text you the code",
+         {("access_notes", None, "there's a key safe, i'll text you the code")}),
+        # Sums and products are left to the caller.
+        ("four radiators downstairs and three upstairs", set()),
+        ("two storage heaters in each bedroom", set()),
+        ("a boiler, ten radiators and two thermostats",
+         {("equipment_count", "boiler", "1 boiler"),
+          ("equipment_count", "radiator", "10 radiators"),
+          ("equipment_count", "thermostat", "2 thermostats")}),
+        # Brands as written, without the boiler type.
+        ("it's a worcester combi",
+         {("equipment_make", None, "Worcester Bosch"), ("boiler_type", None, "combi")}),
+        # The meter's whole place, never a floor or an access note.
+        ("The meter box is at the end of the garden, by the gate.",
+         {("meter_location", None, "at the end of the garden, by the gate")}),
+        ("the meter was in the hall", set()),
+        # Ranges and weekends.
+        ("I'm at work Tuesday to Thursday",
+         {("availability", d, "unavailable") for d in ("tuesday", "wednesday", "thursday")}),
+        ("weekends are no use",
+         {("availability", d, "unavailable") for d in ("saturday", "sunday")}),
+        ("Friday, please.", set()),
+        ("flat twelve c", {("flat", None, "Flat 12C")}),
+        ("Number four, Orchard Rise.", {("address", None, "4 Orchard Rise")}),
+    ],
+)  # fmt: skip
+def test_precision_first_readings(line, expected):  # type: ignore[no-untyped-def]
+    assert typed(extract(line)) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Is anyone home on Tuesdays?", "no, nobody", {("availability", "tuesday", "unavailable")}),
+        ("Is anyone home on Tuesdays?", "yeah my husband is",
+         {("availability", "tuesday", "available")}),
+        ("How would you like us to get in touch?", "Email.",
+         {("contact_preference", None, "email")}),
+        ("Which days suit you best?", "wednesdays", {("preferred_day", None, "wednesday")}),
+        ("Is it a combi boiler?", "Yes, it is.", {("boiler_type", None, "combi")}),
+        ("Is it a combi boiler?", "No.", set()),
+        ("Do you have any pets?", "No.", set()),
+    ],
+)  # fmt: skip
+def test_a_short_answer_takes_its_meaning_from_the_question(question, answer, expected):  # type: ignore[no-untyped-def]
+    assert typed(conversation("hello", f"a: {question}", answer)) == expected
+
+
+def test_notes_are_read_after_caller_said():
+    facts = extract("Hi.", notes=("Caller mentioned their dad only has Mondays free.",))
+    assert {f.kind for f in facts} == {"note"}
+    facts = extract("Hi.", notes=("Caller says the meter was moved to the garage",))
+    assert typed(facts) == {("meter_location", None, "the garage")}

@@ -477,7 +477,8 @@ _METER = re.compile(
     r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
     r"(?P<verb>(?:(?:is|has|have|was|were) (?:been )?)?moved(?: to)?(?: it is)?|"
     r"is|are|has been|have been|was|were|used to be|now is|lives|sits)?\s*(?:now\s+)?"
-    r"(?P<place>(?:round|around|at|in|under|by|behind|on|outside|inside|next to|beside|near|above|"
+    r"(?P<place>(?:(?<=moved to )the|round|around|at|in|under|by|behind|on|outside|inside|next to|"
+    r"beside|near|above|"
     r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
 )
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
@@ -1174,8 +1175,10 @@ class CallReader:
                 # The place runs on past the clause: "at the bottom of the garden, by the shed".
                 whole = _METER.search(self._sentence)
                 where = (whole or meter).group("place")
-        elif self._bare_ok("meter_location", corrects) and (
-            _WHERE.match(text) or _BARE_PLACE.match(text)
+        elif (
+            self._bare_ok("meter_location", corrects)
+            and not _METER.search(self._sentence)
+            and (_WHERE.match(text) or _BARE_PLACE.match(text))
         ):
             # "In the garage." to "Where's your meter?"; "Kitchen, in the cupboard…".
             where = re.sub(r"^(?:it is|it's)\s+", "", self._sentence)
@@ -1524,6 +1527,8 @@ def _partial_count(sentence: str) -> bool:
     first = _COUNT.search(sentence)
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False
+    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
+        return True  # "two storage heaters in each bedroom": a product
     rest = sentence[first.end() :]
     return any(
         not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
