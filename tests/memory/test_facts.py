@@ -701,6 +701,7 @@ def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said
         # Presence needs a verb, and no negator.
         ("my friend in Leeds has her meter in the hall", set()),
         ("My son's never in on a Friday", set()),
+        ("My wife isn't usually home on a Monday", set()),
         # Endearments and spelt letters name no animal; a bare answer keeps no words.
         ("Friday's no bother at all, pet.", {("availability", "friday", "available")}),
         # One call, not a preference.
@@ -727,6 +728,9 @@ def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said
         ("weekends are no use",
          {("availability", d, "unavailable") for d in ("saturday", "sunday")}),
         ("Friday, please.", set()),
+        # "no" before a day with its own verb answers; an alternative after a hedge is hedged.
+        ("no tuesdays are fine", {("availability", "tuesday", "available")}),
+        ("Email would be best maybe, or text.", set()),
         ("flat twelve c", {("flat", None, "Flat 12C")}),
         ("Number four, Orchard Rise.", {("address", None, "4 Orchard Rise")}),
     ],
