@@ -628,6 +628,8 @@ def quoted(facts) -> list[str]:  # type: ignore[no-untyped-def]
         "apart from thursdays, i'm not free at all",
         # A negator that ends what came before, not what follows.
         "mondays used to be a nightmare but not any more mondays are fine now",
+        # A positive said plainly and another negated: two clauses run together.
+        "mondays are fine i'm never home before six",
         # A correction naming two days in a row.
         "oh wait no i meant fridays saturdays are fine",
     ],
@@ -728,6 +730,11 @@ def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said
         ("weekends are no use",
          {("availability", d, "unavailable") for d in ("saturday", "sunday")}),
         ("Friday, please.", set()),
+        # A wish for this visit is not a standing fact.
+        ("a thursday would be perfect", set()),
+        ("thursdays would be good", {("availability", "thursday", "available")}),
+        # Somebody else's thing in the same clause: whose is whose is a guess.
+        ("we have a baxi my brother has a vaillant", set()),
         # "no" before a day with its own verb answers; an alternative after a hedge is hedged.
         ("no tuesdays are fine", {("availability", "tuesday", "available")}),
         ("Email would be best maybe, or text.", set()),

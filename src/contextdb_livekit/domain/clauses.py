@@ -353,6 +353,7 @@ _EXCEPTION_WITH_PREDICATE = re.compile(
 _UNIVERSAL = re.compile(
     r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
 )
+_WISH = re.compile(r"\b(?:would|could|might)\b|\bthis time\b|\bfor the visit\b")
 _REQUEST = re.compile(
     r"\b(?:book|booking|booked|schedule|reschedule|put me (?:down|in)|send|sending|come|coming|"
     r"visit|appointment|slot|cancel|reserve|arrange|pencil|let us (?:do|go|say)|"
@@ -685,6 +686,14 @@ _OTHER_SUBJECT = re.compile(
     r"mate|pal|"
     r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
 )
+# Somebody else's something, anywhere in a clause ("... my sister's got a Baxi").
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:(?:my|our|his|her|their|me)\s+(?:[a-z]+\s+)?(?:husband|wife|partner|son|daughter|mum|"
+    r"mom|mother|dad|father|brother|sister|gran|nan|grandma|grandad|neighbou?rs?|friend|mate|"
+    r"landlord|landlady|auntie|aunt|uncle|cousin|in-laws?|mother-in-law|father-in-law|"
+    r"son-in-law|daughter-in-law|colleague|boss)|next door|the (?:flat|house|people) "
+    r"(?:above|below|upstairs|downstairs|next door))(?:'s| is| has| have| had| got)\b"
+)
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|yes|yeah|no)\s+)*"
     r"(?:i|we|me|us|my|our|ours|mine|it|there|that|this)\b"
@@ -947,6 +956,15 @@ class CallReader:
                 someone_else = False
             if someone_else:
                 said = [s for s in said if s.kind in ABOUT_THE_VISIT]
+            elif _SOMEONE_ELSES.search(clause.text):
+                # "we have a vaillant my sister has a baxi": somebody else's thing in the same
+                # clause; whose value is whose is a guess.
+                said = [
+                    dataclasses.replace(s, sure=False)
+                    if s.kind not in ABOUT_THE_VISIT and s.kind != "availability"
+                    else s
+                    for s in said
+                ]
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
@@ -1109,6 +1127,9 @@ class CallReader:
                 return _exclusive(days[0])
             return []
         if polarity > 0:
+            if _WISH.search(text) and not re.search(rf"\b(?:{_DAY[:-2]})s\b", text):
+                # "a Monday would be perfect": a wish for this visit, not a standing fact.
+                request = True
             if request:
                 self._requested_here.update(days)
                 return []
@@ -1341,6 +1362,10 @@ def _sign_in_doubt(
         # "we can't do neither thursday nor friday", "never not in": negative concord or a
         # double negative; either way not a reading to store.
         return True
+    if base is not None and base > 0 and negators == 1 and _positives_both_ways(text):
+        # "tuesdays are fine i'm never home before six": one positive word negated and another
+        # not; two clauses run together, and which one the day belongs to is a guess.
+        return True
     negated = {
         _weekday(day)
         for m in _DAY_NEGATOR_DAY.finditer(text)
@@ -1373,6 +1398,20 @@ def _sign_in_doubt(
     # "most of the time, but Mondays are definitely fine": the excepted days carry their own
     # predicate.
     return excepted and bool(_EXCEPTION_WITH_PREDICATE.search(text))
+
+
+def _positives_both_ways(text: str) -> bool:
+    """The clause has a positive word with a negator of its own ("never home") and one
+    without ("fine")."""
+    negated, plain = False, False
+    for match in _POS.finditer(text):
+        if re.match(r"\s+(?:not|never)\b", text[match.end() :]):
+            continue  # "do not work": an auxiliary, not the predicate
+        if _NEGATOR.search(" ".join(text[: match.start()].split()[-3:])):
+            negated = True
+        elif match.group(0) not in _WEAK_POS and not _REQUEST.fullmatch(match.group(0)):
+            plain = True  # a strong positive word said plainly ("fine", "free", "suits")
+    return negated and plain
 
 
 def _atom_negated(text: str) -> bool:
