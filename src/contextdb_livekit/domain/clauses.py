@@ -192,6 +192,11 @@ _LEADING_NO_BEFORE_DAY = re.compile(
 )
 # "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
 _ANSWER_THEN_WORDS = re.compile(r"^(yes|yeah|yep|no|nope|nah)\s+(?!(?:no|yes|yeah)\b)\w")
+# A clause that is only a value: a day, an ordinal or a number, maybe after "just".
+_BARE_VALUE = re.compile(
+    rf"(?:(?:just|only|no|oh|er|um)\s+)*"
+    rf"(?:{_DAY}|\d{{1,3}}(?:st|nd|rd|th)?|the \d{{1,3}}(?:st|nd|rd|th))"
+)
 _FILLER = re.compile(
     r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
     r"sorry|no no|not really|correct|that is right)"
@@ -237,6 +242,15 @@ def clauses(sentence: str) -> list[Clause]:
         if not text:
             continue
         corrects = pending
+        if (
+            out
+            and len(out) == 1
+            and re.fullmatch(r"sorry", text)
+            and _BARE_VALUE.fullmatch(out[0].text)
+        ):
+            # "Third, sorry", "Just Monday, sorry": the value said first is the correction.
+            out[0].corrects = pending = True
+            continue
         if match := _CORRECTION_START.match(text):
             corrects, text = True, text[match.end() :].strip()
             if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
@@ -264,7 +278,9 @@ _HEDGE = re.compile(
     r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|"
     r"see(?=\s*$|\s+(?:if|what|how|whether|about)\b))|have to check|"
     r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
-    r"(?:it|that) depends|depending on|whatever|either way)\b"
+    r"(?:it|that) depends|depending on|whatever|either way|fairly sure|pretty sure|"
+    r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
+    r"as far as i know|i believe)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -304,7 +320,7 @@ _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
-    r"find (?:me|us) in|catch (?:me|us)|"
+    r"find (?:me|us) in|catch (?:me|us)|(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
@@ -353,7 +369,9 @@ _EXCEPTION_WITH_PREDICATE = re.compile(
 _UNIVERSAL = re.compile(
     r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
 )
-_WISH = re.compile(r"\b(?:would|could|might)\b|\bthis time\b|\bfor the visit\b")
+_WISH = re.compile(
+    r"\b(?:would|might)\b|(?<!\bi )(?<!\bwe )\bcould\b|\bthis time\b|\bfor the visit\b"
+)
 _REQUEST = re.compile(
     r"\b(?:book|booking|booked|schedule|reschedule|put me (?:down|in)|send|sending|come|coming|"
     r"visit|appointment|slot|cancel|reserve|arrange|pencil|let us (?:do|go|say)|"
@@ -409,7 +427,9 @@ _SWITCH = re.compile(
     r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
     r"these days|nowadays|it is now|now it is|it will have to be|has to be|have to be)\b"
 )
-_PREFER = re.compile(r"\b(?:prefer|preferred|best|ideal|ideally|favou?rite)\b")
+_PREFER = re.compile(r"\b(?:prefer|preferred|best|better|ideal|ideally|favou?rite)\b")
+_SIMILE = re.compile(r"\blike an? (?:\w+ ){0,2}\w+")
+_TIME_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|lunchtime|early|late)\b")
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|though|then|no|oh)\s+)*(?:they|those|that|it|this)\b"
 )
@@ -458,7 +478,7 @@ _COUNT_CHANGE = re.compile(
 # "three or four radiators", "5 to 6 rads": a range is a guess, not a count.
 _COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
 _BOILER_TYPE = re.compile(
-    r"\b(?:(combi|combination)(?: boiler)?|(system) boiler|(back) boiler|"
+    r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
     r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
     r"(?:boiler|system)|"
     r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
@@ -473,6 +493,7 @@ _BARE_PLACE = re.compile(
     r"^(?:the |in the |it is in the )?(?:kitchen|hall|hallway|garage|cellar|basement|porch|"
     r"utility(?: room)?|pantry|loft|shed|garden|outside|downstairs|upstairs)$"
 )
+_WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next to|in the|at the)\b")
 _METER = re.compile(
     r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+"
     r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
@@ -521,7 +542,7 @@ _ORDINAL_WORDS = (
 _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
     rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
-    rf"(basement)(?= (?:flat|apartment))|in the (basement))\b"
+    rf"(basement)(?= (?:flat|apartment))|(?:live|living|are|am|is) in the (basement))\b"
 )
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
@@ -580,6 +601,8 @@ _PHONE_PREFERRED = re.compile(
     r"best way|please)\b"
 )
 _ONE_OFF_CONTACT = re.compile(
+    r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
+    r"with)\b|"
     r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
     r"message|send)\b|"
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
@@ -603,7 +626,9 @@ _NEW_BEFORE = re.compile(
 _OLD_AFTER = re.compile(
     r"^\s*(?:(?:boiler|unit|heat pump|one|combi)\s+)?(?:is gone|has gone|gone|is no more|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
-    r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply))\b"
+    r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
+    r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
+    r"(?:house|place|flat|home|address))\b"
 )
 _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(
@@ -634,6 +659,7 @@ _ASSENT_WORDS = frozenset(
     )
 )
 _NOT_AN_ANIMAL = re.compile(r"\b[a-z] for \w+\b|(?:^|\s)pet\s*$|\b(?:love|pet|petal|hun|mate)$")
+_PAST_PET = re.compile(r"\b(?:used to have|died|passed away|put down|rehomed|we lost)\b")
 _PETS = re.compile(rf"(?<!\bas a )\b(?:{_ANIMALS})\b")  # not "free as a bird"
 _NO_PETS = re.compile(
     r"\b(?:no|not (?:have|got) any|not any|nor any|without) (?:pets|animals)\b|"
@@ -715,7 +741,7 @@ _CORRECTION_WORDS = (
     r"(?:sorry|actually|wait|hang on|hold on|my mistake|i got that wrong|i meant|i mean|"
     r"correction|scratch that|scrap that|on second thoughts?|not quite|that is wrong|"
     r"that is not right|that is not it|let me recount|recount|recounted|thinking about it|"
-    r"come to think of it)"
+    r"or rather|come to think of it)"
 )
 _EARLY_CORRECTION = re.compile(
     rf"^(?:(?:oh|no|nope|wait|um|umm|er|erm|ah|well|sorry|actually|just|ok|okay|right|"
@@ -767,7 +793,8 @@ def kinds_mentioned(text: str) -> set[str]:
 
 def says_change(text: str) -> bool:
     """A sentence that marks a correction or a change, so its value replaces an earlier one."""
-    return bool(_CHANGE.search(normal(text)))
+    normalised = normal(text)
+    return bool(_CHANGE.search(normalised)) or any(c.corrects for c in clauses(normalised))
 
 
 def says_routine_changed(sentence: str) -> bool:
@@ -799,6 +826,7 @@ class Asked:
 
 
 _OFFER = re.compile(
+    r"\bfor (?:the|this|your) (?:booking|visit|appointment|engineer|job)\b|"
     r"\b(?:shall i|should i|would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
     r"there is a slot|how about|what about|i have|book|cancel)\b"
 )
@@ -889,6 +917,7 @@ class CallReader:
     _turn_opening: bool = False
     _correcting_turn: bool = False
     _equipment_talk: bool = False  # this sentence is about equipment
+    _more_here: bool = False  # more clauses follow in this sentence
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -944,7 +973,8 @@ class CallReader:
             m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
         )
         someone_else = hedged = False
-        for clause in parts:
+        for index, clause in enumerate(parts):
+            self._more_here = index < len(parts) - 1
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
             said = [] if hedged else self._clause(clause)
@@ -968,6 +998,8 @@ class CallReader:
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
+                if kinds & {"availability", "preferred_day"}:
+                    kinds |= {"availability", "preferred_day"}  # "Mondays only. No, both fine"
                 slots = {(s.kind, s.key) for s in said}
                 for earlier in self._previous:
                     if earlier.kind in kinds and (earlier.kind, earlier.key) not in slots:
@@ -1022,6 +1054,7 @@ class CallReader:
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
+        text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         if moved := _MOVED_DAYS.search(text):
             # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
             old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
@@ -1081,7 +1114,7 @@ class CallReader:
             if bare and re.search(r"\bplease\b", text):
                 self._requested_here.update(days)  # "Friday, please": a request for a visit
                 return []
-            if bare and inherited is not None:
+            if bare and inherited is not None and not self._more_here:
                 # A bare day answers the agent's question or continues the last clause.
                 base = inherited
             elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
@@ -1123,7 +1156,13 @@ class CallReader:
                 out += [_availability(d, polarity) for d in others]
             return out
         if polarity is None:
-            if exclusive and not past and len(days) == 1:
+            # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
+            own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
+            if exclusive and own and not past and len(days) == 1:
+                if corrects:
+                    # "Just Monday, sorry": of the days said before, this one, not "only".
+                    sign = _said_of(self._last_reading)
+                    return [] if sign is None else [_availability(days[0], sign)]
                 return _exclusive(days[0])
             return []
         if polarity > 0:
@@ -1138,8 +1177,11 @@ class CallReader:
             ):
                 return []  # "yes, Friday's fine" to the offer of Friday, or after asking for it
             if exclusive and len(days) == 1:
+                if corrects:
+                    return [_availability(days[0], 1)]  # "Just Monday, sorry": of the two said
                 return _exclusive(days[0])
-            if (_PREFER.search(text) or (self.asked.best and bare)) and len(days) == 1 and not past:
+            prefers = _PREFER.search(text) and not _TIME_OF_DAY.search(text)
+            if (prefers or (self.asked.best and bare)) and len(days) == 1 and not past:
                 return [Statement("preferred_day", days[0])]
             replaced: list[Statement] = []
             if self._switch_here:
@@ -1196,6 +1238,10 @@ class CallReader:
                 # The place runs on past the clause: "at the bottom of the garden, by the shed".
                 whole = _METER.search(self._sentence)
                 where = (whole or meter).group("place")
+                before = self._sentence[: (whole or meter).start()]
+                if _WHERE_WORDS.search(before):
+                    # "it's outside in the meter box by the gate": the place starts before.
+                    where = re.sub(r"^(?:it is|its|it's)\s+", "", self._sentence)
         elif (
             self._bare_ok("meter_location", corrects)
             and not _METER.search(self._sentence)
@@ -1561,11 +1607,15 @@ def _boiler_type_value(match: re.Match[str]) -> str:
 
 
 def _partial_count(sentence: str) -> bool:
-    """A number with no thing after a count, where parts are counted ("four upstairs", "two in
-    each bedroom"): the caller left us a sum or a product to work out."""
+    """A count of a part of the house ("three upstairs"), or a number with no thing after a
+    count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
     first = _COUNT.search(sentence)
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False
+    if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
+        r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
+    ):
+        return True
     if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
         return True  # "two storage heaters in each bedroom": a product
     rest = sentence[first.end() :]
@@ -1630,6 +1680,8 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
             found["parking"] = sentence
         if _NO_PETS.search(text):
             found["pets"] = "No pets"
+        elif _PAST_PET.search(text):
+            continue  # "We used to have a dog but he died": not a pet now
         elif _PETS.search(text) or topic == "pets":
             found["pets"] = sentence
     return [Statement(kind, value) for kind, value in found.items()]

@@ -217,11 +217,17 @@ def extract_call_facts(
             changes = says_change(sentence)
             for slot, item in said_here.items():
                 earlier = this_turn.get(slot)
+                values = {f.value for f in found if f.slot == slot}
                 if changes:
                     contradicted.discard(slot)
-                elif slot in contradicted or (earlier and earlier[0].value != item.value):
-                    # "Not Saturdays. I do the car boot every Saturday": two readings of one
-                    # slot in one turn, no correction or change between them; neither is kept.
+                elif (
+                    slot in contradicted
+                    or len(values) > 1
+                    or (earlier and earlier[0].value != item.value)
+                ):
+                    # "Not Saturdays. I do the car boot every Saturday", "second floor, well,
+                    # first really": two readings of one slot in one turn, no correction or
+                    # change between them; neither is kept.
                     contradicted.add(slot)
                     unsure(slot, *([earlier[1]] if earlier else []), sentence)
                 this_turn[slot] = (item, sentence)
