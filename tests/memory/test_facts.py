@@ -772,3 +772,65 @@ def test_notes_are_read_after_caller_said():
     assert {f.kind for f in facts} == {"note"}
     facts = extract("Hi.", notes=("Caller says the meter was moved to the garage",))
     assert typed(facts) == {("meter_location", None, "the garage")}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        # A simile carries no sign.
+        (("Wednesdays I'm about like a bad penny, any time suits",),
+         {("availability", "wednesday", "available")}),
+        # A bare day followed by its own predicate does not take the last sentence's sign.
+        (("Monday I'm fine. Tuesday, not a chance.",),
+         {("availability", "monday", "available"), ("availability", "tuesday", "unavailable")}),
+        # "I could" is ability; "actually" makes the later reading a change.
+        (("I can't do Monday or Friday.", "Well, Friday I could actually."),
+         {("availability", "monday", "unavailable"), ("availability", "friday", "available")}),
+        # A value then "sorry" is the correction.
+        (("I'm on the fourth floor. Fifth, sorry, I always miscount.",),
+         {("floor", None, "5th floor")}),
+        (("I'm in Wednesday and Thursday.", "a: Both, lovely.", "Just Wednesday, sorry."),
+         {("availability", "wednesday", "available")}),
+        # A value said to belong to the last house is not current.
+        (("It's a Vaillant. No, wait, it's a Baxi, the Vaillant was at the last house.",),
+         {("equipment_make", None, "Baxi")}),
+        # Two floors in one breath with no correction.
+        (("we're the third floor well second really cos there's a raised ground floor",), set()),
+        # A correction of days replaces an "only".
+        (("Tuesdays only. No, hang on, Tuesdays and Fridays are both fine.",),
+         {("availability", "tuesday", "available"), ("availability", "friday", "available")}),
+        # "they'll just be stood there" refers back to people, not "only" the day.
+        (("I'm never in on a Monday, they'll just be stood on the step.",),
+         {("availability", "monday", "unavailable")}),
+    ],
+)  # fmt: skip
+def test_fourth_round_readings(said, expected):  # type: ignore[no-untyped-def]
+    assert typed(conversation(*said)) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the code's on the email i sent you last week",  # a message, not a channel
+        "the combination's on a bit of paper by the door",  # not a combi
+        "we used to have a cat but she passed away last year",  # no pet now
+        "the meter's in the basement",  # where the meter is, not the caller's floor
+        "In the basement, next to the washing machine.",  # where something is
+        "I'm fairly sure it's a system boiler but I wouldn't swear to it",  # hedged
+        "Would Monday work for the booking?",  # a question
+    ],
+)
+def test_fourth_round_nothing_typed(line):  # type: ignore[no-untyped-def]
+    facts = typed(extract(line))
+    assert not {f for f in facts if f[0] != "meter_location"}, facts
+
+
+def test_the_meter_place_said_before_the_meter():
+    assert typed(extract("it's outside in the meter box by the back gate")) == {
+        ("meter_location", None, "outside in the meter box by the back gate")
+    }
+
+
+def test_a_yes_to_a_day_offered_for_the_booking_is_not_a_standing_fact():
+    facts = conversation("hi", "a: Would Friday work for the booking?", "Yes, Friday is fine.")
+    assert typed(facts) == set()

@@ -1055,6 +1055,7 @@ class CallReader:
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
+        said_before = _said_of(self._last_reading)
         if moved := _MOVED_DAYS.search(text):
             # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
             old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
@@ -1161,8 +1162,7 @@ class CallReader:
             if exclusive and own and not past and len(days) == 1:
                 if corrects:
                     # "Just Monday, sorry": of the days said before, this one, not "only".
-                    sign = _said_of(self._last_reading)
-                    return [] if sign is None else [_availability(days[0], sign)]
+                    return [] if said_before is None else [_availability(days[0], said_before)]
                 return _exclusive(days[0])
             return []
         if polarity > 0:
