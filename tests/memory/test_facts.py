@@ -834,3 +834,25 @@ def test_the_meter_place_said_before_the_meter():
 def test_a_yes_to_a_day_offered_for_the_booking_is_not_a_standing_fact():
     facts = conversation("hi", "a: Would Friday work for the booking?", "Yes, Friday is fine.")
     assert typed(facts) == set()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("two bathrooms and a dozen radiators",
+         {("equipment_count", "bathroom", "2 bathrooms"),
+          ("equipment_count", "radiator", "12 radiators")}),
+        ("we have twin boilers", {("equipment_count", "boiler", "2 boilers")}),
+        ("it'll be my dad at the house", {("who_home", None, "it'll be my dad at the house")}),
+        ("grandad will be in", {("who_home", None, "grandad will be in")}),
+        ("The landlord will meet your engineer there.",
+         {("who_home", None, "The landlord will meet your engineer there")}),
+        ("The doorbell's broken, so knock loudly.",
+         {("access_notes", None, "The doorbell's broken, so knock loudly")}),
+        ("I'll give him a visitor permit.", {("parking", None, "I'll give him a visitor permit")}),
+        ("Any time Wednesday, I'm in all day.", {("availability", "wednesday", "available")}),
+        ("were at 12 mill road", {("address", None, "12 Mill Road")}),
+    ],
+)  # fmt: skip
+def test_more_ways_callers_say_things(line, expected):  # type: ignore[no-untyped-def]
+    assert typed(extract(line)) == expected

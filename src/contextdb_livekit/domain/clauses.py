@@ -145,6 +145,9 @@ def normal(text: str) -> str:
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # "flat 23 b", "21 a high street": the letter is part of the number.
     text = _NUMBER_LETTER.sub(_join_letter, text)
+    text = re.sub(r"\bhalf a dozen\b", "6", text)
+    text = re.sub(r"\b(?:a|one) dozen\b", "12", text)
+    text = re.sub(r"\btwin (?=boilers|heat pumps|tanks|cylinders)", "2 ", text)
     return " ".join(text.split())
 
 
@@ -320,7 +323,8 @@ _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
-    r"find (?:me|us) in|catch (?:me|us)|(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
+    r"any ?time|find (?:me|us) in|catch (?:me|us)|"
+    r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
@@ -456,7 +460,8 @@ _UNITS = (
     r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
     r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
     r"storage heaters?|"
-    r"hot water cylinders?|cylinders?|thermostats?|solar panels?)"
+    r"hot water cylinders?|cylinders?|thermostats?|solar panels?|bathrooms?|bedrooms?|"
+    r"shower rooms?|towel rails?)"
 )
 _COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
 # "two more radiators": the talk is about radiators, but not how many there are.
@@ -570,6 +575,7 @@ _BARE_ADDRESS = re.compile(
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
     r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
+    r"were at|"
     r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
     r"(?:i|we) relocated to|(?:i|we) live at)\s+"
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
@@ -633,11 +639,13 @@ _OLD_AFTER = re.compile(
 _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(
     r"\b(door code|gate code|key ?safe|lock ?box|alarm code|access code|the key is|key under|"
-    r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door)\b"
+    r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door|knock|"
+    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks)\b"
 )
 _PARKING = re.compile(
     r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
-    r"visitor (?:bay|space|parking)|double yellows?|pay and display|parking permit)\b"
+    r"visitor (?:bay|space|parking|permit)|double yellows?|pay and display|parking permit|"
+    r"permits?)\b"
 )
 _NOT_PARKING = re.compile(
     r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
@@ -683,7 +691,17 @@ _PRESENCE = re.compile(
     rf"in the house)|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
     rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"meet (?:you|your engineer|the engineer|him|her|them)|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
+)
+# "it'll be my dad at the house", "grandad will be in": who will be there, said another way.
+_WHO_WILL_BE = re.compile(
+    r"\bit will be (?:my|our|the) (?:\w+ )?(?:husband|wife|partner|son|daughter|mum|dad|mother|"
+    r"father|brother|sister|nan|gran|grandad|grandma|lodger|tenant|carer|neighbou?r|landlord|"
+    r"landlady|friend)\b|"
+    r"^(?:my |our )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
+    r"(?:sister|brother|mother|father|son|daughter) in law) (?:will|is|would|can) "
+    r"(?:be )?(?:in|home|there|around|about|here)\b"
 )
 _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
@@ -1664,7 +1682,7 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
         if not set(text.split()) - _ASSENT_WORDS:
             continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
         if (
-            (_PRESENCE.search(text) and not _NEGATOR.search(text))
+            ((_PRESENCE.search(text) or _WHO_WILL_BE.search(text)) and not _NEGATOR.search(text))
             or _SOMEONE_HOME.search(text)
             or (
                 topic == "who_home"
