@@ -19,7 +19,8 @@ async def test_session_rpc_is_off_and_every_room_io_surface_is_pinned(tmp_path, 
     assert room.participant_identity == linked.identity
     assert room.text_output is False  # RoomIO's broadcast transcript is replaced
     assert room.get_audio_input_options().pre_connect_audio is False
-    assert room.get_text_input_options() is not None
+    # Typed input is read by the worker with a bound (worker.typed_input), not by RoomIO.
+    assert room.get_text_input_options() is None
 
 
 async def test_typed_input_from_anyone_but_the_admitted_caller_is_dropped(tmp_path, local_engine):
