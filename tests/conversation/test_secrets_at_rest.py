@@ -29,6 +29,12 @@ IBAN_COMPACT = "GB33BUKB20201555555555"
 SORT_CODE = "four oh, four seven, eight four"
 ACCOUNT_NUMBER = "three one nine two six eight one nine"
 DATE_OF_BIRTH = "14/03/1962"
+# Issue 31: a spoken CVV beside a withheld card, a card read in two halves, a Canadian SIN,
+# an alarm code after "it's".
+CVV = "two one one"
+CARD_FIRST_HALF, CARD_SECOND_HALF = "5555 5555", "5555 4444"
+SIN = "434 060 752"
+ALARM_CODE = "nine nine one two"
 # The new kinds ride in sentences the extractor keeps as access notes ("the dog", "ring the
 # bell" ...), so without redaction they would be written: the scan has something to find.
 LINES = [
@@ -44,6 +50,10 @@ LINES = [
     "book a visit on thursday",
     "yes",
     f"oh and the gate code is {GATE_CODE} too",
+    f"the dog sleeps in the hall, card 4539 1488 0343 6467 and the security number is {CVV}",
+    f"beware of the cat, the card is {CARD_FIRST_HALF} then {CARD_SECOND_HALF}",
+    f"ring the bell twice, my SIN is {SIN}",
+    f"the dog is in the garden, to turn the alarm off it's {ALARM_CODE}",
 ]
 PLANTED = [
     CARD,
@@ -57,6 +67,11 @@ PLANTED = [
     SORT_CODE,
     ACCOUNT_NUMBER,
     DATE_OF_BIRTH,
+    CVV,
+    CARD_FIRST_HALF,
+    CARD_SECOND_HALF,
+    SIN,
+    ALARM_CODE,
 ]
 
 
