@@ -1087,7 +1087,7 @@ SIN = "434 060 752"  # check digit valid (python-stdnum's ca.sin)
         ),
         # A Canadian SIN, labelled or in its written shape.
         (f"my SIN is {SIN}", [SIN], ("government_id",)),
-        ("my social insurance number is 434-060-752", ["434-060-752"], ("government_id",)),
+        ("my social insurance number is 434060752", ["434060752"], ("government_id",)),
         ("sin number: 434060752", ["434060752"], ("government_id",)),
         (f"for the records {SIN} is my number", [SIN], ("government_id",)),
         # An alarm code after "it's", words between the lock and the value.
