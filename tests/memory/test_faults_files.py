@@ -192,3 +192,42 @@ def test_read_only_tmpfs(tmp_path: Path) -> None:
     assert report["ledger_open"]["raised"] == "MemoryUnavailable"
     assert str(directory / "memory.ledger.sqlite3") in report["ledger_open"]["message"]
     assert "Read-only file system" in report["probe"]
+
+
+def _engines_on(db_path: Path) -> list[int]:
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        cmdline = proc.info.get("cmdline") or []
+        if "contextdb_livekit.memory.engine_service" in cmdline and str(db_path) in cmdline:
+            found.append(proc.info["pid"])
+    return found
+
+
+def test_an_engine_that_cannot_open_its_file_exits_and_says_what_to_do(tmp_path: Path) -> None:
+    db_path = tmp_path / "memory.sqlite3"
+    db_path.write_bytes(GARBAGE)
+    run = subprocess.run(
+        [sys.executable, "-m", "contextdb_livekit.memory.engine_service",
+         "--db", str(db_path), "--socket", str(tmp_path / "engine.sock")],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 3
+    assert f"cannot open the memory file {db_path}" in run.stderr
+    assert "aside" in run.stderr
+
+
+async def test_a_damaged_memory_file_fails_the_calls_memory_at_once(tmp_path: Path) -> None:
+    from contextdb_livekit.memory.engine_client import connect_local_engine
+
+    db_path = tmp_path / "memory.sqlite3"
+    db_path.write_bytes(GARBAGE)
+    # The start timeout is far longer than the engine takes to fail: the reason must come from
+    # the engine stopping, not from waiting the timeout out.
+    with pytest.raises(MemoryUnavailable) as raised:
+        await connect_local_engine(db_path, start_timeout_s=60.0)
+    assert raised.value.code == "engine_start_failed"
+    assert f"cannot open the memory file {db_path}" in str(raised.value)
+    assert "aside" in str(raised.value)
+    assert _engines_on(db_path) == []  # no engine process left behind

@@ -31,7 +31,7 @@ import httpx
 from contextdb_cloud_client import ActionDecision, CloudClient
 
 from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.errors import MemoryUnavailable
+from contextdb_livekit.memory.errors import ENGINE_CANNOT_OPEN, MemoryUnavailable
 from contextdb_livekit.memory.models import ActionSlot
 from contextdb_livekit.stores.ledger import DecisionRecord
 from contextdb_livekit.stores.private_files import open_private, private_dir
@@ -326,9 +326,15 @@ async def connect_local_engine(
             if await _current(socket_path, version):
                 return
             await _stop_stale(socket_path)
-            _spawn(db_path, socket_path, idle_exit_s, embedding_model, version)
+            engine = _spawn(db_path, socket_path, idle_exit_s, embedding_model, version)
             deadline = asyncio.get_running_loop().time() + start_timeout_s
             while not await _current(socket_path, version):
+                if engine.poll() is not None:
+                    # It stopped instead of serving (a damaged file, a bad setting): say why
+                    # now, not after the start timeout; nothing is left running.
+                    raise MemoryUnavailable(
+                        _why_engine_stopped(db_path, engine.returncode), code="engine_start_failed"
+                    )
                 if asyncio.get_running_loop().time() > deadline:
                     raise MemoryUnavailable(
                         f"local engine did not start within {start_timeout_s:.0f} s; "
@@ -382,12 +388,24 @@ def _lock(path: Path) -> Any:
     return handle
 
 
+def _why_engine_stopped(db_path: Path, returncode: int | None) -> str:
+    """The engine log's own reason (its last line naming the file it cannot open), or where
+    to look."""
+    log_path = db_path.with_name(db_path.name + ".engine.log")
+    with contextlib.suppress(OSError):
+        lines = log_path.read_text(errors="replace").splitlines()[-50:]
+        for line in reversed(lines):
+            if ENGINE_CANNOT_OPEN in line:
+                return "local engine " + line[line.index(ENGINE_CANNOT_OPEN) :]
+    return f"local engine exited with status {returncode} before serving; see {log_path}"
+
+
 def _spawn(
     db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str
-) -> None:
+) -> subprocess.Popen[bytes]:
     log_file = open_private(db_path.with_name(db_path.name + ".engine.log"), "ab")
     env = {**os.environ, "PYTHONPATH": str(_IMPORT_ROOT)}
-    subprocess.Popen(
+    engine = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -411,3 +429,4 @@ def _spawn(
         start_new_session=True,
     )
     log_file.close()
+    return engine

@@ -25,6 +25,7 @@ import fcntl
 import logging
 import os
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -33,7 +34,7 @@ from typing import Any
 
 from aiohttp import web
 
-from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
+from contextdb_livekit.memory.errors import ENGINE_CANNOT_OPEN, MemoryLayerError, MemoryRejected
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
@@ -274,18 +275,32 @@ def main(argv: list[str] | None = None) -> int:
     restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with exclusive_owner(args.db):
-        asyncio.run(
-            serve(
-                args.db,
-                args.socket,
-                args.idle_exit_s,
-                args.embedding_model,
-                args.version,
-                sweep_after_s=args.sweep_after_s,
-                sweep_interval_s=args.sweep_interval_s,
+        try:
+            asyncio.run(
+                serve(
+                    args.db,
+                    args.socket,
+                    args.idle_exit_s,
+                    args.embedding_model,
+                    args.version,
+                    sweep_after_s=args.sweep_after_s,
+                    sweep_interval_s=args.sweep_interval_s,
+                )
             )
-        )
+        except sqlite3.DatabaseError as exc:
+            # Said in one line the worker repeats to the operator (`engine_client`).
+            advice = damaged_file_advice(args.db)
+            log.error("%s%s: %s. %s", ENGINE_CANNOT_OPEN, args.db, exc, advice)
+            return 3
     return 0
+
+
+def damaged_file_advice(db_path: Path) -> str:
+    return (
+        f"Stop the worker, move {db_path} (and its -wal and -shm files) aside and start again: "
+        "a new, empty memory file is created; the old one can be inspected or recovered "
+        "with the sqlite3 shell's .recover"
+    )
 
 
 if __name__ == "__main__":
