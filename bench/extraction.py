@@ -414,7 +414,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--split",
-        choices=("tuning", "heldout", "independent", "independent2", "independent3"),
+        choices=(
+            "tuning",
+            "heldout",
+            "independent",
+            "independent2",
+            "independent3",
+            "independent4",
+        ),
         default="tuning",
     )
     parser.add_argument("--extractor", choices=("rules", "llm"), default="rules")
