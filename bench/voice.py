@@ -17,10 +17,13 @@ subclassed only to mint the token the project's way (identity claim attribute, d
 the token) and to time the agent joining and its first audio. voicebench times everything
 else from the recorded audio: response (end of caller speech → agent speech), barge-in stop.
 
-`--load N` starts N busy processes for at most `--load-s` seconds (a fixed, reproducible CPU
-load; they stop by themselves), so call start can be compared on a contended host.
+`--load N` runs the measured rounds twice in one run: quiet, then with N busy processes for at
+most `--load-s` seconds (a fixed, reproducible CPU load; they stop by themselves), so call
+start is compared quiet and contended in the same run. `--json` is rewritten after every call.
 
-Printed: p50/p90 of agent joined, greeting (caller in the room → first agent audio),
+Printed, per phase: p50/p90 of agent joined and greeting (first agent audio), each from the
+caller being in the room and from the caller's join request (where an outside harness starts
+its clock); how many memory-on greetings had the caller's snapshot in the instructions;
 response, barge-in stop; CPU per call-second of each target's process group (the worker,
 its job processes and, for memory on, the engine process); idle job-process CPU and job
 start-up time; `error initializing process` count; the load average during the run. With
@@ -102,6 +105,7 @@ class ProjectLiveKitAdapter(LiveKitAdapter):
     def __init__(self, *, token: str, **options: Any) -> None:
         super().__init__(**options)
         self._token = token
+        self.join_requested_at: float | None = None
         self.in_room_at: float | None = None
         self.agent_joined_at: float | None = None
         self.first_voice_at: float | None = None
@@ -126,6 +130,8 @@ class ProjectLiveKitAdapter(LiveKitAdapter):
 
         room.on("track_subscribed", on_track)
         room.on("participant_connected", on_participant)
+        # The second reference point: an outside harness times from the join request.
+        self.join_requested_at = time.monotonic()
         await room.connect(self.url, self._token)
         self.in_room_at = time.monotonic()
         for participant in room.remote_participants.values():
@@ -319,8 +325,12 @@ def load_scenarios(names: list[str], audio_dir: Path) -> dict[str, Scenario]:
 class Sample:
     target: str
     scenario: str
+    phase: str = "quiet"
+    # From the caller being in the room, and from the caller's join request.
     joined_ms: float | None = None
     greeting_ms: float | None = None
+    joined_from_request_ms: float | None = None
+    greeting_from_request_ms: float | None = None
     response_ms: list[float] = field(default_factory=list)
     stop_ms: list[float] = field(default_factory=list)
     false_barge_ins: int = 0
@@ -352,11 +362,10 @@ async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Sce
         sample.call_s = time.monotonic() - started
         await asyncio.sleep(SETTLE_S)
         sample.cpu_s = cpu_seconds(target) - cpu_before
-    if adapter.in_room_at is not None:
-        if adapter.agent_joined_at is not None:
-            sample.joined_ms = (adapter.agent_joined_at - adapter.in_room_at) * 1000
-        if adapter.first_voice_at is not None:
-            sample.greeting_ms = (adapter.first_voice_at - adapter.in_room_at) * 1000
+    sample.joined_ms = since(adapter.in_room_at, adapter.agent_joined_at)
+    sample.greeting_ms = since(adapter.in_room_at, adapter.first_voice_at)
+    sample.joined_from_request_ms = since(adapter.join_requested_at, adapter.agent_joined_at)
+    sample.greeting_from_request_ms = since(adapter.join_requested_at, adapter.first_voice_at)
     metrics = analyze(record)
     for turn in metrics.turns:
         if turn.expect == "respond" and turn.talk_over:
@@ -370,6 +379,17 @@ async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Sce
         if not turn.passed:
             sample.failed_turns += 1
     return sample
+
+
+def since(start: float | None, end: float | None) -> float | None:
+    return None if start is None or end is None else (end - start) * 1000
+
+
+def snapshot_outcomes(log_text: str) -> tuple[int, int]:
+    """Memory-on calls whose snapshot was in the instructions before the greeting, and all
+    memory-on calls, from the worker's "snapshot for caller" lines (`worker.call`)."""
+    lines = [line for line in log_text.splitlines() if "snapshot for caller" in line]
+    return sum("(unavailable" not in line for line in lines), len(lines)
 
 
 # -- the report ----------------------------------------------------------------------------
@@ -392,9 +412,14 @@ def table(samples: list[Sample], targets: list[str], extra: dict[str, dict[str, 
     def col(key: str, pick: Any) -> list[float]:
         return [v for s in samples if s.target == key for v in pick(s)]
 
+    def one(value: float | None) -> list[float]:
+        return [value] if value is not None else []
+
     rows = [
-        ("agent joined", lambda s: [s.joined_ms] if s.joined_ms is not None else []),
-        ("greeting", lambda s: [s.greeting_ms] if s.greeting_ms is not None else []),
+        ("agent joined (caller in room)", lambda s: one(s.joined_ms)),
+        ("agent joined (join request)", lambda s: one(s.joined_from_request_ms)),
+        ("greeting (caller in room)", lambda s: one(s.greeting_ms)),
+        ("greeting (join request)", lambda s: one(s.greeting_from_request_ms)),
         ("response", lambda s: s.response_ms),
         ("barge-in stop", lambda s: s.stop_ms),
     ]
@@ -466,30 +491,59 @@ async def main(args: argparse.Namespace) -> int:
             running["on"].customers = customers
         await asyncio.sleep(8)  # warm pools, the engine up
         idle = {k: idle_job_processes(t) for k, t in running.items()}
-        if args.load:
-            load = start_load(args.load, args.load_s)
-            print(f"load: {args.load} busy processes for at most {args.load_s:.0f} s", flush=True)
-            await asyncio.sleep(3)
+        snapshots: dict[str, tuple[int, int]] = {}
+
+        def save() -> None:
+            """Written after every call: a run cut short keeps what it measured."""
+            if args.json:
+                Path(args.json).write_text(
+                    json.dumps(
+                        {
+                            "load": args.load,
+                            "loadavg": loads,
+                            "samples": [sample.__dict__ for sample in samples],
+                            "snapshot_in_greeting": snapshots,
+                        },
+                        indent=1,
+                    )
+                )
+
         # One unmeasured call per target first: a worker's first job pays one-off costs
         # (the forkserver's first fork, first connections) that are not call start.
         for _ in range(args.warmup):
             for key in targets:
                 name = "greeting" if "greeting" in scenarios else names[0]
                 await one_session(livekit, running[key], name, scenarios[name])
-        for round_ in range(args.rounds):
-            for name in names:
-                order = targets[round_ % len(targets) :] + targets[: round_ % len(targets)]
-                for key in order:
-                    sample = await one_session(livekit, running[key], name, scenarios[name])
-                    loads.append(os.getloadavg()[0])
-                    samples.append(sample)
-                    print(
-                        f"  {name:<12} {LABELS[key]:<10} joined {sample.joined_ms or 0:5.0f}  "
-                        f"greeting {sample.greeting_ms or 0:5.0f}  response "
-                        f"{[round(r) for r in sample.response_ms]} stop "
-                        f"{[round(r) for r in sample.stop_ms]} {sample.error}",
-                        flush=True,
-                    )
+        # Quiet rounds, then (with --load N) the same rounds under the fixed load, one run.
+        phases = ["quiet", *([f"load {args.load}"] if args.load else [])]
+        for phase in phases:
+            if phase != "quiet":
+                load = start_load(args.load, args.load_s)
+                print(f"load: {args.load} busy processes for at most {args.load_s:.0f} s")
+                await asyncio.sleep(3)
+            log_from = len(running["on"].worker.log()) if "on" in running else 0
+            for round_ in range(args.rounds):
+                for name in names:
+                    order = targets[round_ % len(targets) :] + targets[: round_ % len(targets)]
+                    for key in order:
+                        sample = await one_session(livekit, running[key], name, scenarios[name])
+                        sample.phase = phase
+                        loads.append(os.getloadavg()[0])
+                        samples.append(sample)
+                        if "on" in running:
+                            on_log = running["on"].worker.log()[log_from:]
+                            snapshots[phase] = snapshot_outcomes(on_log)
+                        save()
+                        joined = (sample.joined_ms or 0, sample.joined_from_request_ms or 0)
+                        greeted = (sample.greeting_ms or 0, sample.greeting_from_request_ms or 0)
+                        print(
+                            f"  {phase:<7} {name:<12} {LABELS[key]:<10} joined "
+                            f"{joined[0]:5.0f}/{joined[1]:5.0f}"
+                            f"  greeting {greeted[0]:5.0f}/{greeted[1]:5.0f}  response "
+                            f"{[round(r) for r in sample.response_ms]} stop "
+                            f"{[round(r) for r in sample.stop_ms]} {sample.error}",
+                            flush=True,
+                        )
         capacity = []
         for n in [int(x) for x in args.concurrency.split(",") if x]:
             for key in targets:
@@ -534,7 +588,19 @@ async def main(args: argparse.Namespace) -> int:
             else ""
         )
         print(load_text)
-        print(table(samples, list(running), extra))
+        for phase in phases:
+            hits, calls = snapshots.get(phase, (0, 0))
+            rows = {
+                key: {**extra[key], "snapshot in the greeting": f"{hits} of {calls}"}
+                if key == "on"
+                else {**extra[key], "snapshot in the greeting": "—"}
+                for key in extra
+            }
+            print(
+                f"\n{phase} (joined and greeting: from the caller in the room / from the join"
+                " request)"
+            )
+            print(table([s for s in samples if s.phase == phase], list(running), rows))
         if capacity:
             print()
             print("| concurrent calls | target | response p50 / p90 (ms) | failed | load (1 min) |")
@@ -548,6 +614,7 @@ async def main(args: argparse.Namespace) -> int:
                         "load": args.load,
                         "loadavg": loads,
                         "samples": [s.__dict__ for s in samples],
+                        "snapshot_in_greeting": snapshots,
                         "extra": extra,
                         "capacity": capacity,
                     },

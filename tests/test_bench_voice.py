@@ -13,6 +13,7 @@ from bench.voice import (
     ProjectLiveKitAdapter,
     Sample,
     load_scenarios,
+    snapshot_outcomes,
     start_load,
     table,
 )
@@ -48,11 +49,28 @@ def test_the_adapter_times_the_first_voiced_agent_audio_only():
 
 def test_the_table_has_a_column_per_target_and_the_issue_rows():
     samples = [
-        Sample("on", "greeting", 500, 700, [900], [], call_s=10, cpu_s=3.5),
-        Sample("bare", "greeting", 450, 650, [880], [700], call_s=10, cpu_s=3.4),
-    ]
+        Sample("on", "greeting", joined_ms=500, greeting_ms=700, joined_from_request_ms=800,
+               greeting_from_request_ms=1000, response_ms=[900], call_s=10, cpu_s=3.5),
+        Sample("bare", "greeting", joined_ms=450, greeting_ms=650, joined_from_request_ms=700,
+               greeting_from_request_ms=900, response_ms=[880], stop_ms=[700], call_s=10,
+               cpu_s=3.4),
+    ]  # fmt: skip
     text = table(samples, ["on", "bare"], {"on": {}, "bare": {}})
-    assert "| agent joined | 500 / 500 | 450 / 450 |" in text
-    assert "| greeting | 700 / 700 | 650 / 650 |" in text
+    assert "| agent joined (caller in room) | 500 / 500 | 450 / 450 |" in text
+    assert "| agent joined (join request) | 800 / 800 | 700 / 700 |" in text
+    assert "| greeting (caller in room) | 700 / 700 | 650 / 650 |" in text
+    assert "| greeting (join request) | 1000 / 1000 | 900 / 900 |" in text
     assert "| barge-in stop | — | 700 / 700 |" in text
     assert "| CPU-s per call-second (group) | 0.35 | 0.34 |" in text
+
+
+def test_the_snapshot_count_reads_the_workers_own_lines():
+    log_text = "\n".join(
+        [
+            "INFO snapshot for caller c-1: 4 memories in 12.0 ms",
+            "INFO snapshot for caller c-2: 0 memories in 300.4 ms (unavailable: timed out)",
+            "INFO something else entirely",
+            "INFO snapshot for caller c-3: 2 memories in 40.1 ms",
+        ]
+    )
+    assert snapshot_outcomes(log_text) == (2, 3)
