@@ -11,10 +11,12 @@ row's next try.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import email.utils
+import hashlib
 import time
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
@@ -197,6 +199,17 @@ class CloudMemory:
         """Delete one memory (a request consumed by the action it authorised)."""
         response = await self._call(self._client.forget(user_id, memory_id=memory_id))
         return int(getattr(response, "deleted", 0) or 0)
+
+    async def erase_partition(self, user_id: str) -> dict[str, Any]:
+        """ContextDB's verified erasure of one caller's whole partition (`forget` with
+        `erase_partition`); the key makes a rerun the same request. The response as JSON."""
+        key = "erase:" + hashlib.sha256(user_id.encode()).hexdigest()[:40]
+        response = await self._call(
+            self._client.forget(
+                user_id, erase_partition=True, confirmation=user_id, idempotency_key=key
+            )
+        )
+        return dataclasses.asdict(response)
 
     async def remember_many(
         self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str
