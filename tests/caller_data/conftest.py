@@ -27,6 +27,7 @@ from contextdb_livekit.domain.systems import VisitSystems
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.caller_data import CallerDataStore
 from contextdb_livekit.stores.outbox import Outbox
@@ -53,6 +54,7 @@ from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
+from testkit.engine import stop_engine
 from testkit.postgres import create_database
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
@@ -187,21 +189,28 @@ async def plant(line: Line) -> Planted:
     return Planted(line, a, b)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", "engine_process", "postgres"])
 async def line(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Line]:
     data = tmp_path / "data"
     data.mkdir()
     calendar = LocalCalendar(data / "calendar.sqlite3", capacity=50)
     spill = SqliteOutbox(data / "spill.sqlite3")
-    if request.param == "sqlite":
-        engine = await open_engine(data / "memory.sqlite3")
+    if request.param in ("sqlite", "engine_process"):
+        # In this process (tests, benches) or in its own process, as the worker runs it.
+        engine: Any = (
+            await open_engine(data / "memory.sqlite3")
+            if request.param == "sqlite"
+            else await connect_local_engine(data / "memory.sqlite3", idle_exit_s=120)
+        )
         yield Line(
-            "sqlite", data, engine, SqliteOutbox(data / "outbox.sqlite3"), spill,
+            request.param, data, engine, SqliteOutbox(data / "outbox.sqlite3"), spill,
             SqliteAttestationStore(data / "attestations.sqlite3"),
             SqliteCustomerDirectory(data / "customers.sqlite3"),
             SqliteClaimRegistry(data / "claims.sqlite3"), calendar, None,
         )  # fmt: skip
         await engine.close()
+        if request.param == "engine_process":
+            await stop_engine(data / "memory.sqlite3")
         return
     database = SharedDatabase(await _database_url(request))
     engine = await connect_engine(database)

@@ -168,6 +168,10 @@ async def open_caller_data(
     host = open_host_state(worker, memory)
     database: SharedDatabase | None = host.database
     backend = await open_memory_backend(memory, database)
-    stores = [*outbox_data(host.outbox), memory_data(backend)]
+    outboxes = outbox_data(host.outbox)
+    if not any(store.name == "spill" for store in outboxes):
+        # A host that once ran with DATABASE_URL may still hold rows in its spill.
+        outboxes.append(SqliteOutboxData(memory.spill_path, name="spill"))
+    stores = [*outboxes, memory_data(backend)]
     stores += [attestation_data(host.attestations), directory_data(host.directory)]
     return CallerDataStores(stores, [host.close, backend.close])
