@@ -208,6 +208,7 @@ def policy_to_json(policy: RetentionPolicy) -> dict[str, Any]:
         "facts_default_s": policy.facts_default.total_seconds(),
         "audit_s": policy.audit.total_seconds(),
         "parked_s": policy.parked.total_seconds(),
+        "evidence_text_s": policy.evidence_text.total_seconds(),
     }
 
 
@@ -220,6 +221,7 @@ def policy_from_json(data: dict[str, Any]) -> RetentionPolicy:
         facts_default=timedelta(seconds=data["facts_default_s"]),
         audit=timedelta(seconds=data["audit_s"]),
         parked=timedelta(seconds=data["parked_s"]),
+        evidence_text=timedelta(seconds=data["evidence_text_s"]),
     )
 
 

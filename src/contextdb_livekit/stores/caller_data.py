@@ -93,6 +93,10 @@ class RetentionPolicy:
     audit: timedelta
     # Outbox rows parked as dead (a human never re-drove them): their payload is dropped.
     parked: timedelta
+    # The words of an attestation (the host's read-back, the caller's answer) may quote any
+    # fact ("I'll note the access code is on file and ..."), so they go after this, before
+    # the audit period ends; who, when and which memories stay for the audit period.
+    evidence_text: timedelta
 
     def keep_fact(self, entity: str | None, attribute: str | None) -> timedelta:
         for rule in self.slots:
@@ -102,6 +106,9 @@ class RetentionPolicy:
 
     def audit_cutoff(self, now: datetime) -> datetime:
         return now - self.audit
+
+    def evidence_text_cutoff(self, now: datetime) -> datetime:
+        return now - min(self.evidence_text, self.audit)
 
 
 @runtime_checkable

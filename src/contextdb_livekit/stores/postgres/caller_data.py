@@ -76,7 +76,16 @@ class PgAttestationData:
         return ErasedCount(await self._strip("customer_id = $2", customer_id))
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
-        return await self._strip(
+        async with self.database.connection() as conn:
+            status = await conn.execute(
+                "UPDATE host_attestations SET turn_text = '', question_text = ''"
+                " WHERE attested_at < $1 AND (turn_text != '' OR question_text != '')",
+                policy.evidence_text_cutoff(now).isoformat(),
+            )
+        words = int(status.split()[-1])
+        if words:
+            await _vacuum(self.database, "host_attestations")
+        return words + await self._strip(
             "attested_at < $2 AND customer_id NOT LIKE $3",
             policy.audit_cutoff(now).isoformat(),
             f"{ERASED_PREFIX}%",

@@ -140,8 +140,19 @@ class SqliteAttestationData:
         return ErasedCount(await self._strip("customer_id = ?", (customer_id,)))
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
+        def drop_words(conn: sqlite3.Connection) -> int:
+            if not _has_table(conn, "attestations"):
+                return 0
+            changed = conn.execute(
+                "UPDATE attestations SET turn_text = '', question_text = ''"
+                " WHERE attested_at < ? AND (turn_text != '' OR question_text != '')",
+                (policy.evidence_text_cutoff(now).isoformat(),),
+            ).rowcount
+            return _changed_then_scrub(conn, changed)
+
+        words = await _with_file(self.path, drop_words, 0)
         # Past the audit period the evidence keeps what was confirmed and when, not by whom.
-        return await self._strip(
+        return words + await self._strip(
             "attested_at < ? AND customer_id NOT LIKE ?",
             (policy.audit_cutoff(now).isoformat(), f"{ERASED_PREFIX}%"),
         )
