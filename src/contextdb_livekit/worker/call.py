@@ -24,6 +24,7 @@ from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S, CallerTurns
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.keep_nothing import KeepNothing, drop_call_rows, keep_nothing
 from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
@@ -172,8 +173,8 @@ class Call:
         value). Rule-based extraction only: cheap enough for every turn.
         """
         call = self.context
-        if call.memory is None:
-            return
+        if call.memory is None or keep_nothing(call) is not None:
+            return  # the caller asked to be forgotten: nothing more is kept (kit.keep_nothing)
         facts = self._with_records(self.profile.facts_so_far(call, history_turns(history)))
         if not facts:
             return
@@ -195,9 +196,8 @@ class Call:
         host's records come last, and the later record in one slot wins (done, then undone
         in the same call)."""
         by_slot: dict[object, FactToRemember] = {}
-        for position, fact in enumerate(
-            [*facts, *(record.to_write() for record in self.context.records)]
-        ):
+        written = (record.to_write() for record in self.context.records)
+        for position, fact in enumerate([*facts, *(f for f in written if f is not None)]):
             slot = (fact.entity, fact.attribute) if fact.entity else position
             by_slot.pop(slot, None)
             by_slot[slot] = fact
@@ -208,6 +208,8 @@ class Call:
         call = self.context
         if call.memory is None:
             return WriteOutcome(0, 0)
+        if (forget := keep_nothing(call)) is not None:
+            return await self._keep_nothing(forget)
         if self._checkpoint_task is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint_task
@@ -235,3 +237,24 @@ class Call:
             outcome.queued,
         )
         return outcome
+
+    async def _keep_nothing(self, forget: KeepNothing) -> WriteOutcome:
+        """The caller asked to be forgotten: no end-of-call write, this call's queued rows
+        dropped, then the request's own follow-up (an erasure run again), all within the
+        end-of-call write budget."""
+        call = self.context
+        assert call.memory is not None
+        if self._checkpoint_task is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpoint_task
+        budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
+        try:
+            await asyncio.wait_for(self._forget_now(forget, call.memory.user_id), budget_s)
+        except Exception as exc:  # the erasure is resumable: the operator's rerun finishes it
+            log.error("keep-nothing after the call did not finish: %s", type(exc).__name__)
+        return WriteOutcome(0, 0)
+
+    async def _forget_now(self, forget: KeepNothing, user_id: str) -> None:
+        with contextlib.suppress(OutboxUnavailable):
+            await drop_call_rows(self.context.host.outbox, user_id, self.context.call_id)
+        await forget.after_call()

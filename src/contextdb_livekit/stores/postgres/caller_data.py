@@ -137,7 +137,7 @@ class PgDirectoryData:
 
 
 class PgOutboxData:
-    """`host_outbox`: queued fact writes deleted, queued receipts kept under a pseudonym."""
+    """`host_outbox`: the rules of `stores.sqlite.caller_data.SqliteOutboxData`."""
 
     name = "outbox"
 
@@ -162,7 +162,7 @@ class PgOutboxData:
             changed = int(status.split()[-1])
             rows = await conn.fetch(
                 "SELECT idempotency_key, payload::text FROM host_outbox WHERE user_id = $1"
-                " FOR UPDATE",
+                " AND kind = 'receipt' AND state = 'dead' FOR UPDATE",
                 customer_id,
             )
             for key, payload_text in rows:
@@ -175,9 +175,12 @@ class PgOutboxData:
                     key,
                 )
                 changed += 1
+            deferred = await conn.fetchval(
+                "SELECT COUNT(*) FROM host_outbox WHERE user_id = $1", customer_id
+            )
         if changed:
             await _vacuum(self.database, "host_outbox")
-        return ErasedCount(changed)
+        return ErasedCount(changed, int(deferred))
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
         async with self.database.connection() as conn:

@@ -236,7 +236,9 @@ def stripped_receipt(payload: dict[str, Any]) -> dict[str, Any]:
 
 class SqliteOutboxData:
     """An outbox file (`MEMORY_OUTBOX_PATH`) or the spill (`MEMORY_SPILL_PATH`): queued fact
-    writes are deleted; queued receipts and intents survive under the decision's pseudonym."""
+    writes are deleted; a receipt parked dead survives under its decision's pseudonym; a
+    receipt still to be delivered, or an action still running, is deferred (its decision is
+    still open: both are stripped by a rerun once it is delivered)."""
 
     def __init__(self, path: Path, *, name: str = "outbox") -> None:
         self.path = Path(path)
@@ -256,17 +258,19 @@ class SqliteOutboxData:
         return await _with_file(self.path, load, [])
 
     async def erase(self, customer_id: str) -> ErasedCount:
-        def erase(conn: sqlite3.Connection) -> int:
+        def erase(conn: sqlite3.Connection) -> ErasedCount:
             if not _has_table(conn, "outbox"):
-                return 0
+                return ErasedCount()
             conn.execute("BEGIN IMMEDIATE")
             try:
                 changed = conn.execute(
                     "DELETE FROM outbox WHERE user_id = ? AND kind = 'remember_many'",
                     (customer_id,),
                 ).rowcount
+                # A receipt parked dead will never be delivered: it keeps no caller.
                 rows = conn.execute(
-                    "SELECT idempotency_key, payload FROM outbox WHERE user_id = ?",
+                    "SELECT idempotency_key, payload FROM outbox WHERE user_id = ?"
+                    " AND kind = 'receipt' AND state = 'dead'",
                     (customer_id,),
                 ).fetchall()
                 for key, payload_text in rows:
@@ -280,14 +284,20 @@ class SqliteOutboxData:
                         ),
                     )
                     changed += 1
+                # A receipt still to be delivered (or an action still running) needs its
+                # caller to close the decision: left for a rerun once it is delivered.
+                deferred = conn.execute(
+                    "SELECT COUNT(*) FROM outbox WHERE user_id = ?", (customer_id,)
+                ).fetchone()[0]
                 conn.execute("COMMIT")
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-            return _changed_then_scrub(conn, changed)
+            _changed_then_scrub(conn, changed)
+            return ErasedCount(changed, int(deferred))
 
-        return ErasedCount(await _with_file(self.path, erase, 0))
+        return await _with_file(self.path, erase, ErasedCount())
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
         def expire(conn: sqlite3.Connection) -> int:
