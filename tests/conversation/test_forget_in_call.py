@@ -186,6 +186,13 @@ async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
             break
     [receipt] = await closed_with(trail, identity.customer_id, "this_call")
     assert receipt.status == "succeeded"
+
+    def queued_facts(rows: list[Any]) -> list[Any]:
+        return [row for row in rows if row.kind == "remember_many"]
+
+    # At once, still in the call: its checkpoints are gone, and a later turn adds none.
+    await harness.say("and the address is 22 Larchmont Road, as I said")
+    assert queued_facts(await harness.host.outbox.items()) == []
     await harness.end_call("yes, that's right")
     assert erasures == []  # "this call" erases nothing held before
     held = await held_facts(backend, identity.customer_id)

@@ -112,6 +112,10 @@ FORGET_SCOPE = ForgetScopes()
 # that is "never mind".
 FORGET_WORDS = ActionWords(
     agree=(
+        # The verb alone, since "everything" / "this call" are read as the target.
+        "erase",
+        "delete",
+        "wipe",
         "forget me",
         "forget my details",
         "forget everything",
