@@ -124,3 +124,29 @@ async def test_a_crash_after_any_step_then_a_rerun_ends_the_same(
     assert await found_in_postgres(line, A_PLANTED) == {n: [] for n in A_PLANTED}
     assert (await export_caller(line.stores(), planted.a.customer_id)).items == []
     assert (await export_caller(line.stores(), planted.b.customer_id)).items == b_before.items
+
+
+class BrokenStore:
+    """A store that does not answer (a database down): its erase fails every time."""
+
+    name = "broken"
+
+    async def held_about(self, customer_id: str) -> list:  # type: ignore[type-arg]
+        raise ConnectionError("down")
+
+    async def erase(self, customer_id: str) -> object:
+        raise ConnectionError("down")
+
+    async def expire(self, policy: object, now: object) -> int:
+        raise ConnectionError("down")
+
+
+@pytest.mark.parametrize("line", ["sqlite"], indirect=True)
+async def test_a_store_that_fails_does_not_stop_the_others(line: Line) -> None:
+    planted = await plant(line)
+    stores = [BrokenStore(), *line.stores()]
+    report = await erase_caller(stores, planted.a.customer_id)  # type: ignore[arg-type]  # the broken stand-in
+    assert not report.complete and list(report.failed) == ["broken"]
+    assert found_anywhere(line, A_PLANTED) == {n: [] for n in A_PLANTED}
+    exported = await export_caller(stores, planted.a.customer_id)  # type: ignore[arg-type]  # as above
+    assert exported.items == [] and list(exported.unavailable) == ["broken"]

@@ -85,8 +85,11 @@ def _has_table(conn: sqlite3.Connection, table: str) -> bool:
     return row is not None
 
 
-def _changed_then_scrub(conn: sqlite3.Connection, changed: int) -> int:
-    if changed:
+def _changed_then_scrub(conn: sqlite3.Connection, changed: int, *, always: bool = False) -> int:
+    """Scrub after a change; an erasure scrubs `always`: the caller's text may sit in free
+    pages or the WAL from earlier deletes (a delivered outbox row, on a SQLite built without
+    secure delete) even when nothing of theirs is left to change now."""
+    if changed or always:
         scrub(conn)
     return changed
 
@@ -137,7 +140,7 @@ class SqliteAttestationData:
         return await _with_file(self.path, load, [])
 
     async def erase(self, customer_id: str) -> ErasedCount:
-        return ErasedCount(await self._strip("customer_id = ?", (customer_id,)))
+        return ErasedCount(await self._strip("customer_id = ?", (customer_id,), always=True))
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
         def drop_words(conn: sqlite3.Connection) -> int:
@@ -157,7 +160,7 @@ class SqliteAttestationData:
             (policy.audit_cutoff(now).isoformat(), f"{ERASED_PREFIX}%"),
         )
 
-    async def _strip(self, where: str, params: tuple[Any, ...]) -> int:
+    async def _strip(self, where: str, params: tuple[Any, ...], *, always: bool = False) -> int:
         def strip(conn: sqlite3.Connection) -> int:
             if not _has_table(conn, "attestations"):
                 return 0
@@ -166,7 +169,7 @@ class SqliteAttestationData:
                 f" room_name = '', turn_text = '', question_text = '' WHERE {where}",
                 (ERASED_PREFIX, *params),
             ).rowcount
-            return _changed_then_scrub(conn, changed)
+            return _changed_then_scrub(conn, changed, always=always)
 
         return await _with_file(self.path, strip, 0)
 
@@ -201,7 +204,7 @@ class SqliteDirectoryData:
             changed = conn.execute(
                 "DELETE FROM customers WHERE customer_id = ?", (customer_id,)
             ).rowcount
-            return _changed_then_scrub(conn, changed)
+            return _changed_then_scrub(conn, changed, always=True)
 
         return ErasedCount(await _with_file(self.path, delete, 0))
 
@@ -294,7 +297,7 @@ class SqliteOutboxData:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
                 raise
-            _changed_then_scrub(conn, changed)
+            _changed_then_scrub(conn, changed, always=True)
             return ErasedCount(changed, int(deferred))
 
         return await _with_file(self.path, erase, ErasedCount())
@@ -388,7 +391,7 @@ class SqliteLedgerData:
                 "UPDATE idempotent_writes SET user_id = ? || idempotency_key WHERE user_id = ?",
                 (ERASED_PREFIX, customer_id),
             ).rowcount
-            _changed_then_scrub(conn, changed)
+            _changed_then_scrub(conn, changed, always=True)
             return ErasedCount(changed, deferred)
 
         return await _with_file(self.path, erase, ErasedCount())
