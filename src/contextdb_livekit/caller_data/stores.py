@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from contextdb_livekit.delivery.spill import SpillingOutbox
@@ -18,6 +19,7 @@ from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory
+from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.partition import (
@@ -30,7 +32,12 @@ from contextdb_livekit.memory.partition import (
 )
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
-from contextdb_livekit.stores.caller_data import CallerDataStore
+from contextdb_livekit.stores.caller_data import (
+    CallerDataStore,
+    ErasedCount,
+    HeldItem,
+    RetentionPolicy,
+)
 from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.attestations import PgAttestationStore
@@ -82,7 +89,7 @@ def outbox_data(outbox: Outbox) -> list[CallerDataStore]:
         return [PgOutboxData(outbox.database)]
     if isinstance(outbox, SqliteOutbox):
         return [SqliteOutboxData(outbox.path)]
-    raise TypeError(f"no caller-data view of {type(outbox).__name__}")
+    return [UnreachableStore("outbox", f"no caller-data view of {type(outbox).__name__}")]
 
 
 def attestation_data(store: AttestationStore) -> CallerDataStore:
@@ -90,7 +97,7 @@ def attestation_data(store: AttestationStore) -> CallerDataStore:
         return PgAttestationData(store.database)
     if isinstance(store, SqliteAttestationStore):
         return SqliteAttestationData(store.path)
-    raise TypeError(f"no caller-data view of {type(store).__name__}")
+    return UnreachableStore("attestations", f"no caller-data view of {type(store).__name__}")
 
 
 def directory_data(directory: CustomerDirectory) -> CallerDataStore:
@@ -98,7 +105,30 @@ def directory_data(directory: CustomerDirectory) -> CallerDataStore:
         return PgDirectoryData(directory.database)
     if isinstance(directory, SqliteCustomerDirectory):
         return SqliteDirectoryData(directory.path)
-    raise TypeError(f"no caller-data view of {type(directory).__name__}")
+    return UnreachableStore("directory", f"no caller-data view of {type(directory).__name__}")
+
+
+class UnreachableStore:
+    """A store this module cannot read (memory the host could not open or turned off, a
+    fork's own directory or outbox): every use fails as unavailable, so an export says it
+    is incomplete and an erasure says to run again; the other stores are still read and
+    erased. A fork adds its own `CallerDataStore` for such a store."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+
+    def _unavailable(self) -> MemoryUnavailable:
+        return MemoryUnavailable(f"{self.name} not reachable: {self.reason}", code="unavailable")
+
+    async def held_about(self, customer_id: str) -> list[HeldItem]:
+        raise self._unavailable()
+
+    async def erase(self, customer_id: str) -> ErasedCount:
+        raise self._unavailable()
+
+    async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
+        raise self._unavailable()
 
 
 def memory_data(backend: MemoryBackend) -> CallerDataStore:
@@ -109,10 +139,10 @@ def memory_data(backend: MemoryBackend) -> CallerDataStore:
         return CloudPartition(backend)
     if isinstance(backend, LocalEngine):
         return _engine_partition(backend)
-    raise TypeError(f"no caller-data view of {type(backend).__name__}")
+    return UnreachableStore("memory", f"no caller-data view of {type(backend).__name__}")
 
 
-def _engine_partition(engine: LocalEngine[Any]) -> EnginePartition:
+def _engine_partition(engine: LocalEngine[Any]) -> CallerDataStore:
     clients = engine.clients
     if isinstance(clients, SqliteEngineClients):
         ledger = engine.ledger
@@ -146,7 +176,7 @@ def _engine_partition(engine: LocalEngine[Any]) -> EnginePartition:
             scan=pg_scan,
             after_change=vacuum,
         )
-    raise TypeError(f"no caller-data view of {type(clients).__name__}")
+    return UnreachableStore("memory", f"no caller-data view of {type(clients).__name__}")
 
 
 def for_host(host: HostServices) -> list[CallerDataStore]:

@@ -71,11 +71,13 @@ def intent_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
 
 
 def host_intent_resolvers(host: HostServices) -> dict[str, IntentResolver]:
-    """A call's crash recovery: the booking system's actions and the forget."""
-    return {
-        **intent_resolvers(systems_of(host).calendar),
-        FORGET_ACTION: forget_intent_resolver(for_host(host)),
-    }
+    """A call's crash recovery: the booking system's actions and the forget (its stores
+    looked up only when an interrupted forget is found)."""
+
+    async def forget(payload: dict[str, Any]) -> dict[str, Any]:
+        return await forget_intent_resolver(for_host(host))(payload)
+
+    return {**intent_resolvers(systems_of(host).calendar), FORGET_ACTION: forget}
 
 
 def _forget_on_demand() -> IntentResolver:
