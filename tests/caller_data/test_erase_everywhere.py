@@ -150,3 +150,39 @@ async def test_a_store_that_fails_does_not_stop_the_others(line: Line) -> None:
     assert found_anywhere(line, A_PLANTED) == {n: [] for n in A_PLANTED}
     exported = await export_caller(stores, planted.a.customer_id)  # type: ignore[arg-type]  # as above
     assert exported.items == [] and list(exported.unavailable) == ["broken"]
+
+
+@pytest.mark.parametrize("line", ["sqlite", "postgres"], indirect=True)
+@pytest.mark.parametrize("fails", ["after_forget_user", "in_the_ledger"])
+async def test_a_crash_inside_the_memory_step_then_a_rerun_ends_the_same(
+    line: Line, fails: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from contextdb_livekit.memory import partition
+
+    planted = await plant(line)
+    b_before = await export_caller(line.stores(), planted.b.customer_id)
+    memory = next(s for s in line.stores() if s.name == "memory")
+    assert isinstance(memory, partition.EnginePartition)
+    ledger_type = type(memory.ledger)
+    real_scrub, real_ledger_erase = partition.scrub_engine_file, ledger_type.erase
+
+    class Crash(Exception):
+        pass
+
+    async def crash(*args: object, **kwargs: object) -> None:
+        raise Crash(fails)
+
+    if fails == "after_forget_user":
+        monkeypatch.setattr(partition, "scrub_engine_file", crash)
+    else:
+        monkeypatch.setattr(ledger_type, "erase", crash)
+    first = await erase_caller(line.stores(), planted.a.customer_id)
+    assert list(first.failed) == ["memory"] and not first.complete
+    monkeypatch.setattr(partition, "scrub_engine_file", real_scrub)
+    monkeypatch.setattr(ledger_type, "erase", real_ledger_erase)
+    again = await erase_caller(line.stores(), planted.a.customer_id)
+    assert again.complete, again.as_json()
+    assert found_anywhere(line, A_PLANTED) == {n: [] for n in A_PLANTED}
+    assert await found_in_postgres(line, A_PLANTED) == {n: [] for n in A_PLANTED}
+    assert (await export_caller(line.stores(), planted.a.customer_id)).items == []
+    assert (await export_caller(line.stores(), planted.b.customer_id)).items == b_before.items
