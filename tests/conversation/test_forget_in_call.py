@@ -120,6 +120,7 @@ async def test_a_yes_to_the_hosts_readback_forgets_everything_once(
     assert "quillfeather" in await held_facts(backend, identity.customer_id)
 
     harness = await start(make_call, backend, model, identity)
+    assert "quillfeather" in harness.agent.instructions.lower()  # recalled at the start
     await harness.say("please forget my details")
     assert FORGET_EVERYTHING in [m.text_content for m in messages(harness)]
     assert erasures == []  # asked, read back, not yet answered: nothing erased
@@ -132,6 +133,8 @@ async def test_a_yes_to_the_hosts_readback_forgets_everything_once(
     assert receipt.status == "succeeded" and receipt.outcome == "act"
     # The sloppy model asks again after the result: nothing more runs.
     await harness.say("thanks")
+    # And the rest of the call no longer shows the model what was recalled.
+    assert "quillfeather" not in harness.agent.instructions.lower()
     assert len(erasures) == 1
     assert len(await closed_with(trail, identity.customer_id, "everything")) == 1
     outcome = await harness.hang_up()

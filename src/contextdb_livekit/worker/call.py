@@ -55,6 +55,7 @@ class Call:
         self._checkpoint_key: str | None = None
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_pending = False
+        self._forget_task: asyncio.Task[None] | None = None
 
     @classmethod
     def open(
@@ -114,6 +115,7 @@ class Call:
                 self.checkpoint_soon(session.history)
 
         session.on("conversation_item_added", on_item)
+        session.on("function_tools_executed", lambda _: self._after_tools())
         await session.start(self.agent, **start_kwargs)
         turns = self.context.caller_turns
         if turns is not None and not turns.attach(session):
@@ -189,6 +191,11 @@ class Call:
         except OutboxUnavailable as exc:
             log.warning("checkpoint not kept: %s", exc)
             return
+        if keep_nothing(call) is not None:
+            # The caller asked to keep nothing while this checkpoint was being written.
+            with contextlib.suppress(OutboxUnavailable):
+                await call.host.outbox.mark_done(key)
+            return
         self._checkpoint_key = key
 
     def _with_records(self, facts: list[FactToRemember]) -> list[FactToRemember]:
@@ -244,9 +251,10 @@ class Call:
         end-of-call write budget."""
         call = self.context
         assert call.memory is not None
-        if self._checkpoint_task is not None:
-            with contextlib.suppress(Exception):
-                await self._checkpoint_task
+        for task in (self._checkpoint_task, self._forget_task):
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await task
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         try:
             await asyncio.wait_for(self._forget_now(forget, call.memory.user_id), budget_s)
@@ -258,3 +266,23 @@ class Call:
         with contextlib.suppress(OutboxUnavailable):
             await drop_call_rows(self.context.host.outbox, user_id, self.context.call_id)
         await forget.after_call()
+
+    def _after_tools(self) -> None:
+        """Once the caller asked to keep nothing (kit.keep_nothing): a checkpoint that raced
+        the request is dropped, and after "everything" the rest of the call no longer shows
+        the model what was recalled at its start."""
+        forget = keep_nothing(self.context)
+        if forget is None or self.context.memory is None:
+            return
+        self._forget_task = asyncio.create_task(self._drop_after_tools(forget))
+
+    async def _drop_after_tools(self, forget: KeepNothing) -> None:
+        call = self.context
+        assert call.memory is not None
+        # The instructions first: on a pipeline this finishes before the model's next reply.
+        if forget.scope == "everything" and call.snapshot is not None:
+            call.snapshot = None
+            instructions = self.profile.instructions(None, verified=call.identity is not None)
+            await self.agent.update_instructions(instructions)
+        with contextlib.suppress(OutboxUnavailable):
+            await drop_call_rows(call.host.outbox, call.memory.user_id, call.call_id)
