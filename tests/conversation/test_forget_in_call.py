@@ -201,3 +201,24 @@ async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
     held = await held_facts(backend, identity.customer_id)
     assert "larchmont" not in held and "quillfeather" in held
     assert [row for row in await harness.host.outbox.items() if row.kind == "remember_many"] == []
+
+
+async def test_a_checkpoint_written_while_the_caller_asks_to_keep_nothing_is_dropped(
+    make_call, local_engine
+):
+    from contextdb_livekit.kit.keep_nothing import KeepNothing
+
+    identity = caller()
+    harness = await make_call(identity, backend=local_engine)
+    await harness.say("we moved, the address is 22 Larchmont Road")
+    outbox = harness.host.outbox
+    put = outbox.put
+
+    async def put_as_the_forget_lands(*args: Any, **kwargs: Any) -> bool:
+        # The caller's yes lands while this checkpoint is being written.
+        harness.context.records.append(KeepNothing("this_call"))
+        return await put(*args, **kwargs)
+
+    outbox.put = put_as_the_forget_lands  # type: ignore[method-assign]  # a spy on one call
+    await harness.call.checkpoint(harness.session.history)
+    assert [row for row in await outbox.items() if row.kind == "remember_many"] == []
