@@ -41,7 +41,7 @@ def partition() -> CloudPartition:
 
 
 @respx.mock
-async def test_erase_is_clouds_verified_partition_erasure_under_a_stable_key(
+async def test_erase_is_clouds_verified_partition_erasure_under_a_fresh_key(
     partition: CloudPartition,
 ) -> None:
     route = respx.post(f"{BASE}/v1/forget").respond(200, json=forget_answer())
@@ -53,10 +53,11 @@ async def test_erase_is_clouds_verified_partition_erasure_under_a_stable_key(
         "erase_partition": True,
         "confirmation": "cust-1",
     }
-    # A rerun is the same request: Cloud answers it from the key instead of erasing twice.
+    # Erasing is idempotent by itself; a later erasure (the caller came back with new data)
+    # must never be answered from an earlier one's key. Keys never carry the customer id.
     key = first.headers["Idempotency-Key"]
     assert key.startswith("erase:") and "cust-1" not in key
-    assert second.headers["Idempotency-Key"] == key
+    assert second.headers["Idempotency-Key"] != key
     assert erased.changed == 3
 
 

@@ -186,3 +186,19 @@ async def test_a_crash_inside_the_memory_step_then_a_rerun_ends_the_same(
     assert await found_in_postgres(line, A_PLANTED) == {n: [] for n in A_PLANTED}
     assert (await export_caller(line.stores(), planted.a.customer_id)).items == []
     assert (await export_caller(line.stores(), planted.b.customer_id)).items == b_before.items
+
+
+async def test_a_caller_who_comes_back_after_an_erasure_can_be_erased_again(line: Line) -> None:
+    planted = await plant(line)
+    await erase_caller(line.stores(), planted.a.customer_id)
+    from tests.caller_data.conftest import run_call
+
+    await run_call(line.host(), planted.a, ("my address is 7 Wrenthorpe Road",))
+    assert (
+        "wrenthorpe"
+        in json.dumps((await export_caller(line.stores(), planted.a.customer_id)).as_json()).lower()
+    )
+    report = await erase_caller(line.stores(), planted.a.customer_id)
+    assert report.complete and report.changed["memory"] > 0
+    assert found_anywhere(line, ("Wrenthorpe",)) == {"Wrenthorpe": []}
+    assert await found_in_postgres(line, ("Wrenthorpe",)) == {"Wrenthorpe": []}

@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import email.utils
-import hashlib
 import time
+import uuid
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
@@ -202,8 +202,10 @@ class CloudMemory:
 
     async def erase_partition(self, user_id: str) -> dict[str, Any]:
         """ContextDB's verified erasure of one caller's whole partition (`forget` with
-        `erase_partition`); the key makes a rerun the same request. The response as JSON."""
-        key = "erase:" + hashlib.sha256(user_id.encode()).hexdigest()[:40]
+        `erase_partition`). The response as JSON. A fresh key per erasure: erasing is
+        idempotent by itself, and an erasure weeks later (the caller came back) must not be
+        answered with an earlier one's recorded response."""
+        key = f"erase:{uuid.uuid4().hex}"
         response = await self._call(
             self._client.forget(
                 user_id, erase_partition=True, confirmation=user_id, idempotency_key=key

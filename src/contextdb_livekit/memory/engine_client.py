@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -175,7 +176,7 @@ class EngineClient(CloudClient):
     async def erase_partition_raw(self, user_id: str) -> dict[str, Any]:
         """Cloud's `forget` with `erase_partition`; the engine's answer also counts the
         ledger records it left for a running call (`deferred`)."""
-        key = "erase:" + hashlib.sha256(user_id.encode()).hexdigest()[:40]
+        key = f"erase:{uuid.uuid4().hex}"  # see `CloudMemory.erase_partition`
         body = {"user_id": user_id, "erase_partition": True, "confirmation": user_id}
         return await self._call("POST", "/v1/forget", json=body, idempotency_key=key)
 
