@@ -23,6 +23,7 @@ from tests.caller_data.conftest import (
     Line,
     Planted,
     plant,
+    run_call,
 )
 from tests.caller_data.scan import postgres_hits
 from tests.secret_scan import find_planted
@@ -58,6 +59,9 @@ async def test_export_lists_every_planted_item_of_one_caller_only(line: Line) ->
         ("directory", "phone_number"),
     } <= kinds
     assert all(item.at for item in exported.items if item.kind != "phone_number")
+    memories = [item for item in exported.items if item.kind == "memory"]
+    assert all(m.data["source"] and m.data["memory_type"] for m in memories)
+    assert "user/address" in {m.data["slot"] for m in memories}
 
 
 async def test_erase_leaves_no_planted_string_and_b_untouched(line: Line) -> None:
@@ -191,8 +195,6 @@ async def test_a_crash_inside_the_memory_step_then_a_rerun_ends_the_same(
 async def test_a_caller_who_comes_back_after_an_erasure_can_be_erased_again(line: Line) -> None:
     planted = await plant(line)
     await erase_caller(line.stores(), planted.a.customer_id)
-    from tests.caller_data.conftest import run_call
-
     await run_call(line.host(), planted.a, ("my address is 7 Wrenthorpe Road",))
     assert (
         "wrenthorpe"

@@ -77,9 +77,11 @@ def memory_item(location: str, item: Any) -> HeldItem:
         created.isoformat() if isinstance(created, datetime) else str(created),
         {
             "text": item.content,
+            # What kind of fact: its slot names it (README "Caller facts that stay true").
+            "slot": f"{item.entity_key}/{item.attribute_key}" if item.entity_key else None,
+            "memory_type": str(item.memory_type),
             "source": str(item.epistemic_source),
             "confidence": float(item.confidence),
-            "slot": f"{item.entity_key}/{item.attribute_key}" if item.entity_key else None,
             "status": str(item.status),
             "confirmed": bool(item.confirmed),
             "superseded_by": item.superseded_by,
