@@ -49,6 +49,7 @@ async def test_export_then_erase_from_the_command_line(line: Line) -> None:
     out = line.workdir.parent / "export.json"
     exported = await asyncio.to_thread(command, line, "export", a, "--out", str(out))
     assert exported.returncode == 0, exported.stderr
+    assert out.stat().st_mode & 0o777 == 0o600  # personal data: owner-only
     document = json.loads(out.read_text())
     assert document["complete"] is True and document["customer_id"] == a
     text = out.read_text().lower()

@@ -18,6 +18,7 @@ from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import open_caller_data
 from contextdb_livekit.identity.models import check_customer_id
+from contextdb_livekit.stores.private_files import private_file
 
 INCOMPLETE = 3
 
@@ -29,6 +30,8 @@ async def _run(args: argparse.Namespace) -> int:
             exported = await export_caller(opened.stores, args.customer_id)
             text = json.dumps(exported.as_json(), indent=2, default=str)
             if args.out is not None:
+                # The export is personal data: owner-only, like every file the worker keeps.
+                private_file(args.out)
                 args.out.write_text(text + "\n")
             else:
                 print(text)
