@@ -30,6 +30,7 @@ from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.caller_data import CallerDataStore
+from contextdb_livekit.stores.erasures import ErasureJournal, ErasureJournalData
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.attestations import PgAttestationStore
 from contextdb_livekit.stores.postgres.caller_data import (
@@ -41,6 +42,7 @@ from contextdb_livekit.stores.postgres.claims import PgClaimRegistry
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
 from contextdb_livekit.stores.postgres.engine import connect_engine
+from contextdb_livekit.stores.postgres.erasures import PgErasureJournal
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from contextdb_livekit.stores.sqlite.caller_data import (
@@ -51,6 +53,7 @@ from contextdb_livekit.stores.sqlite.caller_data import (
 from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.call import Call
 from scenarios.scripted_llm import ScriptedLLM
@@ -108,11 +111,19 @@ class Line:
             ),
             directory=self.directory,
             claims=self.claims,
+            erasures=self.erasures,
         )
+
+    @property
+    def erasures(self) -> ErasureJournal:
+        if self.database is not None:
+            return PgErasureJournal(self.database)
+        return SqliteErasureJournal(self.workdir / "erasures.sqlite3")
 
     def stores(self) -> list[CallerDataStore]:
         if self.database is not None:
             return [
+                ErasureJournalData(self.erasures),
                 PgOutboxData(self.database),
                 SqliteOutboxData(self.spill.path, name="spill"),
                 memory_data(self.backend),
@@ -120,6 +131,7 @@ class Line:
                 PgDirectoryData(self.database),
             ]
         return [
+            ErasureJournalData(self.erasures),
             SqliteOutboxData(self.outbox_path),
             SqliteOutboxData(self.spill.path, name="spill"),
             memory_data(self.backend),

@@ -106,7 +106,9 @@ async def test_the_next_call_greets_an_erased_caller_as_a_stranger(line: Line) -
     assert recalled.memories == []
 
 
-@pytest.mark.parametrize("crash_after", ["outbox", "spill", "memory", "attestations", "directory"])
+@pytest.mark.parametrize(
+    "crash_after", ["erasures", "outbox", "spill", "memory", "attestations", "directory"]
+)
 async def test_a_crash_after_any_step_then_a_rerun_ends_the_same(
     line: Line, crash_after: str
 ) -> None:

@@ -21,6 +21,7 @@ from scenarios.scripted_llm import ScriptedLLM
 from tests.caller_data.conftest import Line, plant, run_call
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
+from tests.secret_scan import find_planted
 
 
 async def test_another_callers_call_goes_on_through_an_erasure(line: Line) -> None:
@@ -114,3 +115,28 @@ async def test_an_interrupted_forget_is_finished_by_crash_recovery(line: Line) -
     # "This call" cannot be redone once the call is gone: closed as not done.
     this_call = await forget_intent_resolver(line.stores())({**intent, "target": "this_call"})
     assert this_call["status"] == "failed"
+
+
+async def test_the_callers_own_running_call_keeps_nothing_after_the_erasure(line: Line) -> None:
+    planted = await plant(line)
+    a = planted.a
+    call = Call.open(line.host(), LINE, identity=a, auth_error=None, call_id=uuid.uuid4().hex)
+    session = AgentSession[CallContext](userdata=call.context, llm=ScriptedLLM())
+    try:
+        await call.start(session)
+        await session.run(user_input="my address is 3 Fenwhistle Row")
+        report = await erase_caller(line.stores(), a.customer_id)  # while A is on the line
+        assert report.complete, report.as_json()
+        await session.run(user_input="access notes: ring the copperbeech bell")
+        await session.run(user_input="that's all, bye")
+        await session.run(user_input="yes, that's right")
+        outcome = await call.finish(session.history)
+    finally:
+        await session.aclose()
+    assert (outcome.written, outcome.queued) == (0, 0)
+    assert [i for i in (await export_caller(line.stores(), a.customer_id)).items] == []
+    for needle in ("Fenwhistle", "copperbeech"):
+        assert find_planted(needle, [line.workdir]) == []
+    # A call that starts after the erasure is a new start: it is kept as usual.
+    later = await run_call(line.host(), a, ("my address is 8 Tansy Court",))
+    assert later.written > 0

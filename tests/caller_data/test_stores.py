@@ -15,8 +15,15 @@ from contextdb_livekit.memory.settings import MemorySettings
 
 def test_the_stores_of_a_local_host_in_erasure_order(tmp_path: Path, local_engine) -> None:  # type: ignore[no-untyped-def]
     host = local_host(tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None))  # type: ignore[call-arg]  # pydantic-settings takes _env_file
-    # Queued writes first (one delivered after memory was erased would bring facts back).
-    assert [s.name for s in for_host(host)] == ["outbox", "memory", "attestations", "directory"]
+    # The journal first (a call of the caller still running keeps nothing more), then queued
+    # writes (one delivered after memory was erased would bring facts back).
+    assert [s.name for s in for_host(host)] == [
+        "erasures",
+        "outbox",
+        "memory",
+        "attestations",
+        "directory",
+    ]
 
 
 async def test_memory_that_could_not_be_opened_makes_both_commands_incomplete(

@@ -1,8 +1,9 @@
 """Every store that holds personal data about callers, for the configured backends, in the
 order an erasure must visit them.
 
-Queued writes go first (a write delivered after the memory step would bring facts back),
-then memory and its ledger, then the host's evidence and directory. The claim registry keeps
+The erasure journal goes first (a call of the caller still running then keeps nothing more),
+then queued writes (a write delivered after the memory step would bring facts back), then
+memory and its ledger, then the host's evidence and directory. The claim registry keeps
 only claim ids and expiry times (nothing that names a caller) and is not listed.
 """
 
@@ -39,6 +40,7 @@ from contextdb_livekit.stores.caller_data import (
     RetentionPolicy,
 )
 from contextdb_livekit.stores.directory import CustomerDirectory
+from contextdb_livekit.stores.erasures import ErasureJournal, ErasureJournalData
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.attestations import PgAttestationStore
 from contextdb_livekit.stores.postgres.caller_data import (
@@ -77,6 +79,11 @@ class CallerDataStores:
         for close in reversed(self._closers):
             with contextlib.suppress(Exception):
                 await close()
+
+
+def journal_data(journal: ErasureJournal | None) -> list[CallerDataStore]:
+    """First in an erasure: calls of the caller still running then keep nothing more."""
+    return [] if journal is None else [ErasureJournalData(journal)]
 
 
 def outbox_data(outbox: Outbox) -> list[CallerDataStore]:
@@ -181,7 +188,7 @@ def _engine_partition(engine: LocalEngine[Any]) -> CallerDataStore:
 
 def for_host(host: HostServices) -> list[CallerDataStore]:
     """The stores of a call's host (the in-call forget, tests), in erasure order."""
-    stores = [*outbox_data(host.outbox), memory_data(host.backend)]
+    stores = [*journal_data(host.erasures), *outbox_data(host.outbox), memory_data(host.backend)]
     stores.append(attestation_data(host.attestations))
     if host.directory is not None:
         stores.append(directory_data(host.directory))
@@ -202,6 +209,6 @@ async def open_caller_data(
     if not any(store.name == "spill" for store in outboxes):
         # A host that once ran with DATABASE_URL may still hold rows in its spill.
         outboxes.append(SqliteOutboxData(memory.spill_path, name="spill"))
-    stores = [*outboxes, memory_data(backend)]
+    stores = [*journal_data(host.erasures), *outboxes, memory_data(backend)]
     stores += [attestation_data(host.attestations), directory_data(host.directory)]
     return CallerDataStores(stores, [host.close, backend.close])

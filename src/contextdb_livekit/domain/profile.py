@@ -81,6 +81,7 @@ async def open_host(parts: HostParts) -> HostServices:
         directory=state.directory,
         claims=state.claims,
         database=state.database,
+        erasures=state.erasures,
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
@@ -30,6 +31,7 @@ from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
+from contextdb_livekit.stores.erasures import ErasuresUnavailable
 from contextdb_livekit.stores.outbox import PARKED_STATES
 from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.profile import LineProfile
@@ -56,6 +58,8 @@ class Call:
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_pending = False
         self._forget_task: asyncio.Task[None] | None = None
+        # When the call began: an erasure of its caller after this means keep nothing more.
+        self._started_at = time.time()
 
     @classmethod
     def open(
@@ -177,6 +181,8 @@ class Call:
         call = self.context
         if call.memory is None or keep_nothing(call) is not None:
             return  # the caller asked to be forgotten: nothing more is kept (kit.keep_nothing)
+        if await self._erased_meanwhile():
+            return
         facts = self._with_records(self.profile.facts_so_far(call, history_turns(history)))
         if not facts:
             return
@@ -217,6 +223,9 @@ class Call:
             return WriteOutcome(0, 0)
         if (forget := keep_nothing(call)) is not None:
             return await self._keep_nothing(forget)
+        if await self._erased_meanwhile():
+            # Erased while this call ran (caller_data erase): nothing the call said is kept.
+            return await self._keep_nothing(KeepNothing("this_call"))
         if self._checkpoint_task is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint_task
@@ -286,3 +295,14 @@ class Call:
             await self.agent.update_instructions(instructions)
         with contextlib.suppress(OutboxUnavailable):
             await drop_call_rows(call.host.outbox, call.memory.user_id, call.call_id)
+
+    async def _erased_meanwhile(self) -> bool:
+        """Whether this call's caller was erased after the call began (stores.erasures)."""
+        journal, memory = self.context.host.erasures, self.context.memory
+        if journal is None or memory is None:
+            return False
+        try:
+            return await journal.erased_since(memory.user_id, self._started_at)
+        except ErasuresUnavailable as exc:
+            log.warning("erasure journal unreadable; writing as usual: %s", exc)
+            return False
