@@ -201,3 +201,16 @@ async def test_queued_writes_are_not_expired_but_dead_ones_are(line: Line) -> No
     await apply_retention(line.stores(), POLICY, days_from_now(31))
     left = [i for i in (await export_caller(line.stores(), a)).items if i.kind == "queued_write"]
     assert [i.store for i in left] == ["spill"]
+
+
+@pytest.mark.parametrize("line", ["sqlite", "postgres"], indirect=True)
+async def test_erasure_notes_are_kept_a_day_then_dropped(line: Line) -> None:
+    journal = line.erasures
+    await journal.note("cust-gone")
+    assert await journal.erased_since("cust-gone", 0.0)
+    assert not await journal.erased_since("cust-other", 0.0)
+    await apply_retention(line.stores(), POLICY, days_from_now(0))
+    assert await journal.erased_since("cust-gone", 0.0)  # a call may still be running
+    run = await apply_retention(line.stores(), POLICY, datetime.now(UTC) + timedelta(hours=25))
+    assert run.expired["erasures"] == 1
+    assert not await journal.erased_since("cust-gone", 0.0)
