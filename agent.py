@@ -44,7 +44,7 @@ from contextdb_livekit.worker.job import (
 from contextdb_livekit.worker.log_policy import install_caller_data_filter
 from contextdb_livekit.worker.metrics import attach_call_metrics
 from contextdb_livekit.worker.preload import openai_client, preload_modules, warm_process
-from contextdb_livekit.worker.ring import is_ringing, wait_until_answered
+from contextdb_livekit.worker.ring import RingOutcome, is_ringing, wait_until_answered
 from contextdb_livekit.worker.room_guard import CallerGuard
 from contextdb_livekit.worker.room_surface import start_in_room
 from contextdb_livekit.worker.settings import WorkerSettings
@@ -218,25 +218,37 @@ async def entrypoint(ctx: JobContext) -> None:
         revoked_instructions=LINE.instructions(None, verified=False),
     )
     guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
+    ringing = is_ringing(participant)
+    if ringing:
+        # A phone line that rings has nobody on it yet: nothing passes to or from the
+        # participant until it is answered (worker.ring).
+        guard.hold_until_answered()
     # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
     transcript = await start_in_room(call, session, ctx.room, guard)
     if transcript is not None:
         ctx.add_shutdown_callback(transcript.aclose)
     caller_now = ctx.room.remote_participants.get(participant.identity)
-    if caller_now is not None and is_ringing(caller_now):
-        # A phone caller whose line still rings: everything above (caller resolved, snapshot,
-        # session) ran in ring time; only the greeting waits for the answer (worker.ring).
-        answered = await wait_until_answered(
-            ctx.room, caller_now, timeout_s=settings.participant_wait_s
-        )
-        caller_now = ctx.room.remote_participants.get(participant.identity) if answered else None
-        log.info("caller's line %s", "answered" if answered else "not answered")
+    if ringing and caller_now is not None:
+        # Everything above (caller resolved, snapshot, session) ran in ring time; only the
+        # greeting waits for the answer. A ring that ends any other way (hung up, left, not
+        # answered within RING_TIMEOUT_S) ends the job with its memory revoked.
+        outcome = await wait_until_answered(ctx.room, caller_now, timeout_s=settings.ring_timeout_s)
+        if outcome is not RingOutcome.ANSWERED:
+            log.info("caller's line not answered (%s); ending the call", outcome.value)
+            await guard.end_unanswered(f"ring_{outcome.value}")
+            return
+        guard.line_answered()
+        caller_now = ctx.room.remote_participants.get(participant.identity)
+        log.info("caller's line answered")
     if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
         session.generate_reply(instructions=GREETING)
     elif guard.revoked_reason is not None:
         log.info("no greeting: the call is ending (%s)", guard.revoked_reason)
-    else:
+    elif caller_now is None:
         log.info("caller left before the greeting")
+    else:
+        # Still in the room, but the room closed or their connection is being re-checked.
+        log.info("no greeting: the caller's connection is not admitted")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,12 @@ IBAN_COMPACT = "GB33BUKB20201555555555"
 SORT_CODE = "four oh, four seven, eight four"
 ACCOUNT_NUMBER = "three one nine two six eight one nine"
 DATE_OF_BIRTH = "14/03/1962"
+# Issue 31: a spoken CVV beside a withheld card, a card read in two halves, a Canadian SIN,
+# an alarm code after "it's".
+CVV = "two one one"
+CARD_FIRST_HALF, CARD_SECOND_HALF = "5555 5555", "5555 4444"
+SIN = "434 060 752"
+ALARM_CODE = "nine nine one two"
 # The new kinds ride in sentences the extractor keeps as access notes ("the dog", "ring the
 # bell" ...), so without redaction they would be written: the scan has something to find.
 LINES = [
@@ -45,6 +51,14 @@ LINES = [
     "yes",
     f"oh and the gate code is {GATE_CODE} too",
 ]
+# One a call: each is that call's access note, so without redaction each would be written
+# (one call keeps one access note: the last).
+ISSUE_31_LINES = [
+    f"use the side gate, card 4539 1488 0343 6467 and the security number is {CVV}",
+    f"use the side gate, the card is {CARD_FIRST_HALF} then {CARD_SECOND_HALF}",
+    f"ring the bell twice, my SIN is {SIN}",
+    f"use the side gate and to turn the alarm off it's {ALARM_CODE}",
+]
 PLANTED = [
     CARD,
     SSN,
@@ -58,6 +72,7 @@ PLANTED = [
     ACCOUNT_NUMBER,
     DATE_OF_BIRTH,
 ]
+ISSUE_31_PLANTED = [CVV, CARD_FIRST_HALF, CARD_SECOND_HALF, SIN, ALARM_CODE]
 
 
 @pytest.fixture
@@ -93,3 +108,21 @@ async def test_planted_secrets_are_found_nowhere_at_rest(
     # Every file under tmp_path: engine rows and its WAL, outbox, ledger, attestations, log.
     hits = {secret: find_planted(secret, [tmp_path]) for secret in PLANTED}
     assert hits == {secret: [] for secret in PLANTED}
+
+
+@pytest.mark.parametrize("memory_up", [True, False], ids=["memory_up", "memory_down"])
+async def test_secrets_that_reached_rest_before_issue_31_are_found_nowhere(
+    make_call, local_engine, tmp_path, log_file, memory_up
+):
+    identity = caller()
+    backend = local_engine if memory_up else FlakyBackend(local_engine, failing={"remember_many"})
+    for line in ISSUE_31_LINES:
+        harness = await make_call(identity, backend=backend)
+        await harness.say(line)
+        outcome = await harness.hang_up()
+        assert (outcome.written > 0) if memory_up else (outcome.queued > 0)
+    later = await make_call(identity)
+    if memory_up:  # the notes are kept, without their secrets
+        assert "use the side gate" in later.agent.instructions
+    hits = {secret: find_planted(secret, [tmp_path]) for secret in ISSUE_31_PLANTED}
+    assert hits == {secret: [] for secret in ISSUE_31_PLANTED}

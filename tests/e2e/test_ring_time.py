@@ -14,7 +14,7 @@ import uuid
 
 import httpx
 import pytest
-from livekit import api
+from livekit import api, rtc
 
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
@@ -133,3 +133,101 @@ async def test_a_phone_caller_who_hangs_up_while_ringing_gets_no_greeting(
     await caller.hang_up()
     await worker.wait_for_log("caller's line not answered", timeout_s=30)
     assert caller.agent_messages == []
+
+
+async def agent_left(caller_room, timeout_s: float = 30) -> None:  # type: ignore[no-untyped-def]
+    """Until no agent participant is in the caller's room (the job ended)."""
+    deadline = time.monotonic() + timeout_s
+    while any(
+        p.kind == rtc.ParticipantKind.PARTICIPANT_KIND_AGENT
+        for p in caller_room.remote_participants.values()
+    ):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the agent is still in the room")
+        await asyncio.sleep(0.1)
+
+
+async def test_a_ring_nobody_answers_ends_the_call_and_revokes_memory(
+    livekit_server, worker_factory
+):
+    worker = worker_factory(RING_TIMEOUT_S="3", MEMORY_PREFETCH_BUDGET_MS="2000")
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    phone = f"+44207{uuid.uuid4().int % 10**7:07d}"
+    await seed_history(worker.memory_path, customer, "My boiler is a Vaillant ecoTEC in the loft")
+    await SqliteCustomerDirectory(worker.env["CUSTOMER_DIRECTORY_PATH"]).add(phone, customer)
+    room_name = f"call-{uuid.uuid4().hex[:8]}"
+    caller = await join_as_caller(
+        livekit_server,
+        worker,
+        customer,
+        room_name=room_name,
+        token=sip_token(room_name, f"sip_{phone}", phone, worker.agent_name, "ringing"),
+    )
+    try:
+        await worker.wait_for_log("snapshot for caller", timeout_s=60)
+        # Whoever holds the ringing participant is nobody yet: a typed question is dropped.
+        await caller.room.local_participant.send_text("what boiler do I have?", topic="lk.chat")
+        await worker.wait_for_log("not the admitted caller dropped", timeout_s=30)
+        # Nobody answers: the ring ends, memory is revoked, the job leaves the room.
+        await worker.wait_for_log("caller's line not answered (not_answered)", timeout_s=30)
+        await worker.wait_for_log("call memory revoked: ring_not_answered", timeout_s=10)
+        await agent_left(caller.room)
+        assert caller.agent_messages == []
+        log = worker.log()
+        assert "caller left before the greeting" not in log
+        assert "caller's line answered" not in log
+    finally:
+        await caller.hang_up()
+
+
+async def test_an_outbound_call_that_is_dialing_is_not_answered(livekit_server, worker_factory):
+    worker = worker_factory(MEMORY_PREFETCH_BUDGET_MS="2000")
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    phone = f"+44207{uuid.uuid4().int % 10**7:07d}"
+    await seed_history(worker.memory_path, customer, "My boiler is a Vaillant ecoTEC in the loft")
+    await SqliteCustomerDirectory(worker.env["CUSTOMER_DIRECTORY_PATH"]).add(phone, customer)
+    room_name = f"call-{uuid.uuid4().hex[:8]}"
+    identity = f"sip_{phone}"
+    caller = await join_as_caller(
+        livekit_server,
+        worker,
+        customer,
+        room_name=room_name,
+        token=sip_token(room_name, identity, phone, worker.agent_name, "dialing"),
+    )
+    try:
+        await worker.wait_for_log("snapshot for caller", timeout_s=60)
+        await caller.room.local_participant.send_text("what boiler do I have?", topic="lk.chat")
+        await worker.wait_for_log("not the admitted caller dropped", timeout_s=30)
+        assert caller.agent_messages == []  # no greeting to a line still dialing
+        await answer(livekit_server, room_name, identity)
+        greeting = await caller.next_message(timeout_s=30)
+        assert "Vaillant" in greeting
+    finally:
+        await caller.hang_up()
+
+
+async def test_a_formatted_caller_number_finds_the_caller(livekit_server, worker_factory):
+    """The SIP service may send the number with spaces; the directory holds E.164."""
+    worker = worker_factory(MEMORY_PREFETCH_BUDGET_MS="2000")
+    customer = f"cust-{uuid.uuid4().hex[:8]}"
+    digits = f"{uuid.uuid4().int % 10**7:07d}"
+    await seed_history(worker.memory_path, customer, "My boiler is a Vaillant ecoTEC in the loft")
+    await SqliteCustomerDirectory(worker.env["CUSTOMER_DIRECTORY_PATH"]).add(
+        f"+44207{digits}", customer
+    )
+    formatted = f"+44 20 7{digits[:3]} {digits[3:]}"
+    room_name = f"call-{uuid.uuid4().hex[:8]}"
+    caller = await join_as_caller(
+        livekit_server,
+        worker,
+        customer,
+        room_name=room_name,
+        token=sip_token(room_name, "sip_caller", formatted, worker.agent_name, "active"),
+    )
+    try:
+        greeting = await caller.next_message(timeout_s=60)
+        assert "Vaillant" in greeting  # found by number: the caller's history is recalled
+        assert "caller not authenticated" not in worker.log()
+    finally:
+        await caller.hang_up()

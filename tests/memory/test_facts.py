@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contextdb_livekit.domain.clauses import says_change
 from contextdb_livekit.domain.extract import Turn, extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
 from contextdb_livekit.domain.write_policy import action_request
@@ -476,20 +477,65 @@ def holds(fact: CallerFact, value: str) -> bool:
     joiners=st.lists(st.sampled_from(JOINERS), min_size=6, max_size=6),
 )
 def test_the_later_statement_always_wins_its_slot(said, joiners):
-    turns, text, expected = [], said[0][1], {said[0][0]: said[0][2]}
-    for (slot, sentence, value), joiner, previous in zip(said[1:], joiners, said, strict=False):
-        if joiner == "TURN":
+    """The later statement wins its slot: within a sentence, across turns, and across the
+    sentences of one turn when the later one marks a change. Two different values for one
+    slot in one turn with no change between them contradict: neither is typed."""
+    turns: list[Turn] = []
+    expected: dict[tuple[str, str | None], str] = {}
+    in_turn: dict[tuple[str, str | None], str] = {}  # each slot's value in this turn so far
+    contradicted: set[tuple[str, str | None]] = set()
+    sentence: list[tuple[tuple[str, str | None], str]] = []  # the sentence being built
+    text = ""
+
+    def end_sentence() -> None:
+        settled: dict[tuple[str, str | None], str] = {}
+        for slot, value in sentence:
+            settled[slot] = value
+        changes = says_change(text.rsplit(". ", 1)[-1])
+        for slot in settled:
+            if len({v for s, v in sentence if s == slot}) > 1 and not changes and slot[0] != "pets":
+                contradicted.add(slot)  # two values in one sentence, no change between
+        for slot, value in settled.items():
+            if slot[0] == "pets":
+                expected[slot] = value
+            elif changes:
+                contradicted.discard(slot)
+                expected[slot] = value
+            elif slot in contradicted or in_turn.get(slot, value) != value:
+                contradicted.add(slot)
+                expected.pop(slot, None)
+            else:
+                expected[slot] = value
+            in_turn[slot] = value
+        sentence.clear()
+
+    joined = zip(said, [".", *joiners], strict=False)
+    for i, ((slot, said_here, value), joiner) in enumerate(joined):
+        if i and joiner == "TURN":
+            end_sentence()
             turns += [Turn("user", text), Turn("assistant", "Okay.")]
-            text = sentence
+            text = said_here
+            in_turn.clear()
+            contradicted.clear()
+        elif i:
+            if joiner == ". ":
+                end_sentence()
+            text += joiner + said_here
         else:
-            text += joiner + sentence
-        if joiner.endswith("sorry, ") and previous[0][0] == slot[0] and previous[0] != slot:
+            text = said_here
+        previous = sentence[-1][0] if sentence else None
+        corrects = joiner.endswith("sorry, ") and previous and previous[0] == slot[0] != "pets"
+        if corrects and previous != slot:
             # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
-            expected.pop(previous[0], None)
-        expected[slot] = value
+            sentence[:] = [(s, v) for s, v in sentence if s != previous]
+            expected.pop(previous, None)
+        sentence.append((slot, value))
+    end_sentence()
     turns.append(Turn("user", text))
     facts = extract_call_facts(turns, [], today=TODAY, call_id="p")
-    got = {(f.kind, f.key if f.kind == "availability" else None): f for f in facts}
+    got = {
+        (f.kind, f.key if f.kind == "availability" else None): f for f in facts if f.kind != "quote"
+    }
     for slot, value in expected.items():
         assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))
     assert set(got) == set(expected), (turns, set(got) ^ set(expected))
@@ -548,3 +594,265 @@ def test_a_change_of_routine_replaces_the_days_said_earlier():
         ("availability", "tuesday", "available"),
         ("availability", "thursday", "unavailable"),
     }
+
+
+# -- issue 27, third round: two readings must agree, or the caller's words are kept ------------
+
+
+def conversation(*said: str):  # type: ignore[no-untyped-def]
+    """A call from alternating lines, the caller first ("a: " marks the agent's lines)."""
+    turns = [
+        Turn("assistant", line[3:]) if line.startswith("a: ") else Turn("user", line)
+        for line in said
+    ]
+    return extract_call_facts(turns, [], today=TODAY, call_id="call-1")
+
+
+def typed(facts) -> set[tuple[str, str | None, str]]:  # type: ignore[no-untyped-def]
+    return {(f.kind, f.key, f.value) for f in facts if f.kind != "quote"}
+
+
+def quoted(facts) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f.value for f in facts if f.kind == "quote"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # A negative word and a negator that is not its own: "never" would flip "nightmare".
+        "tuesdays are a nightmare for us we're never back before six",
+        # Two negators in one clause (negative concord or a double negative).
+        "we can't do neither monday nor tuesday",
+        # A negator on some of the days only.
+        "it's fridays for us now not mondays",
+        # Only-X with a negative.
+        "it's only ever wednesdays for me the rest of the week i'm at work",
+        # The excepted days carry their own sign in the next clause.
+        "apart from thursdays, i'm not free at all",
+        # A negator that ends what came before, not what follows.
+        "mondays used to be a nightmare but not any more mondays are fine now",
+        # A positive said plainly and another negated: two clauses run together.
+        "mondays are fine i'm never home before six",
+        # A correction naming two days in a row.
+        "oh wait no i meant fridays saturdays are fine",
+    ],
+)
+def test_a_sign_two_readings_disagree_on_is_never_typed(line):  # type: ignore[no-untyped-def]
+    facts = (
+        extract(line)
+        if not line.startswith("oh wait")
+        else conversation("saturdays are no good", "a: Okay.", line)
+    )
+    days = {f.key for f in facts if f.kind == "availability"}
+    named = {d for d in ("monday", "tuesday", "wednesday", "thursday", "friday") if d in line}
+    assert not days & named, typed(facts)
+    assert quoted(facts), "the caller's words are kept instead"
+
+
+def test_a_negated_do_and_a_negative_word_agree():
+    assert typed(extract("i can't do mondays or tuesdays i'm working them")) == {
+        ("availability", "monday", "unavailable"),
+        ("availability", "tuesday", "unavailable"),
+    }
+    assert typed(extract("wednesdays aren't a problem")) == {
+        ("availability", "wednesday", "available")
+    }
+
+
+def test_two_values_for_one_slot_in_one_turn_keep_neither_without_a_change_marker():
+    facts = extract("Mondays are fine for us. We can't do Mondays.")
+    assert typed(facts) == set()
+    assert len(quoted(facts)) == 2
+    # "do" with another object says nothing of the day: no contradiction.
+    assert typed(extract("Not Sundays. I do the market every Sunday, rain or shine.")) == {
+        ("availability", "sunday", "unavailable")
+    }
+    # With a change marker the later one wins.
+    assert typed(extract("We had a Baxi. Now it's a Vaillant.")) == {
+        ("equipment_make", None, "Vaillant")
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # A correcting turn that types nothing takes back the last turn's facts.
+        (("We've got six radiators.", "a: Six radiators.", "Actually, I've counted, it's seven."),
+         set()),
+        # One that types the same kind replaces them.
+        (("text me please", "a: Text messages, noted.", "sorry, no, email me instead"),
+         {("contact_preference", None, "email")}),
+        # One about another kind leaves them.
+        (("thursdays work for me", "a: Thursdays, noted.", "sorry, and my husband will be home"),
+         {("availability", "thursday", "available"),
+          ("who_home", None, "sorry, and my husband will be home")}),
+        # A later turn that does not open with a correction leaves them.
+        (("thursdays work for me", "a: Great.", "it's flat 4, sorry, flat 5"),
+         {("availability", "thursday", "available"), ("flat", None, "Flat 5")}),
+    ],
+)  # fmt: skip
+def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said, kept):  # type: ignore[no-untyped-def]
+    assert typed(conversation(*said)) == kept
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # Somebody else, over several clauses.
+        ("The flat below us, number 6, has the same boiler.", set()),
+        ("my next door neighbour's got a worcester", set()),
+        ("me auntie's got a combi", set()),
+        ("his boiler is a vaillant ours is a baxi", {("equipment_make", None, "Baxi")}),
+        # Presence needs a verb, and no negator.
+        ("my friend in Leeds has her meter in the hall", set()),
+        ("My son's never in on a Friday", set()),
+        ("My wife isn't usually home on a Monday", set()),
+        # Endearments and spelt letters name no animal; a bare answer keeps no words.
+        ("Friday's no bother at all, pet.", {("availability", "friday", "available")}),
+        # One call, not a preference.
+        ("ring me when you get to the gate", set()),
+        ("there's a key safe, i'll text you the code",
+         {("access_notes", None, "there's a key safe, i'll text you the code")}),
+        # Sums and products are left to the caller.
+        ("four radiators downstairs and three upstairs", set()),
+        ("two storage heaters in each bedroom", set()),
+        ("a boiler, ten radiators and two thermostats",
+         {("equipment_count", "boiler", "1 boiler"),
+          ("equipment_count", "radiator", "10 radiators"),
+          ("equipment_count", "thermostat", "2 thermostats")}),
+        # Brands as written, without the boiler type.
+        ("it's a worcester combi",
+         {("equipment_make", None, "Worcester Bosch"), ("boiler_type", None, "combi")}),
+        # The meter's whole place, never a floor or an access note.
+        ("The meter box is at the end of the garden, by the gate.",
+         {("meter_location", None, "at the end of the garden, by the gate")}),
+        ("the meter was in the hall", set()),
+        # Ranges and weekends.
+        ("I'm at work Tuesday to Thursday",
+         {("availability", d, "unavailable") for d in ("tuesday", "wednesday", "thursday")}),
+        ("weekends are no use",
+         {("availability", d, "unavailable") for d in ("saturday", "sunday")}),
+        ("Friday, please.", set()),
+        # A wish for this visit is not a standing fact.
+        ("a thursday would be perfect", set()),
+        ("thursdays would be good", {("availability", "thursday", "available")}),
+        # Somebody else's thing in the same clause: whose is whose is a guess.
+        ("we have a baxi my brother has a vaillant", set()),
+        # "no" before a day with its own verb answers; an alternative after a hedge is hedged.
+        ("no tuesdays are fine", {("availability", "tuesday", "available")}),
+        ("Email would be best maybe, or text.", set()),
+        ("flat twelve c", {("flat", None, "Flat 12C")}),
+        ("Number four, Orchard Rise.", {("address", None, "4 Orchard Rise")}),
+    ],
+)  # fmt: skip
+def test_precision_first_readings(line, expected):  # type: ignore[no-untyped-def]
+    assert typed(extract(line)) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        ("Is anyone home on Tuesdays?", "no, nobody", {("availability", "tuesday", "unavailable")}),
+        ("Is anyone home on Tuesdays?", "yeah my husband is",
+         {("availability", "tuesday", "available")}),
+        ("How would you like us to get in touch?", "Email.",
+         {("contact_preference", None, "email")}),
+        ("Which days suit you best?", "wednesdays", {("preferred_day", None, "wednesday")}),
+        ("Is it a combi boiler?", "Yes, it is.", {("boiler_type", None, "combi")}),
+        ("Is it a combi boiler?", "No.", set()),
+        ("Do you have any pets?", "No.", set()),
+    ],
+)  # fmt: skip
+def test_a_short_answer_takes_its_meaning_from_the_question(question, answer, expected):  # type: ignore[no-untyped-def]
+    assert typed(conversation("hello", f"a: {question}", answer)) == expected
+
+
+def test_notes_are_read_after_caller_said():
+    facts = extract("Hi.", notes=("Caller mentioned their dad only has Mondays free.",))
+    assert {f.kind for f in facts} == {"note"}
+    facts = extract("Hi.", notes=("Caller says the meter was moved to the garage",))
+    assert typed(facts) == {("meter_location", None, "the garage")}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        # A simile carries no sign.
+        (("Wednesdays I'm about like a bad penny, any time suits",),
+         {("availability", "wednesday", "available")}),
+        # A bare day followed by its own predicate does not take the last sentence's sign.
+        (("Monday I'm fine. Tuesday, not a chance.",),
+         {("availability", "monday", "available"), ("availability", "tuesday", "unavailable")}),
+        # "I could" is ability; "actually" makes the later reading a change.
+        (("I can't do Monday or Friday.", "Well, Friday I could actually."),
+         {("availability", "monday", "unavailable"), ("availability", "friday", "available")}),
+        # A value then "sorry" is the correction.
+        (("I'm on the fourth floor. Fifth, sorry, I always miscount.",),
+         {("floor", None, "5th floor")}),
+        (("I'm in Wednesday and Thursday.", "a: Both, lovely.", "Just Wednesday, sorry."),
+         {("availability", "wednesday", "available")}),
+        # A value said to belong to the last house is not current.
+        (("It's a Vaillant. No, wait, it's a Baxi, the Vaillant was at the last house.",),
+         {("equipment_make", None, "Baxi")}),
+        # Two floors in one breath with no correction.
+        (("we're the third floor well second really cos there's a raised ground floor",), set()),
+        # A correction of days replaces an "only".
+        (("Tuesdays only. No, hang on, Tuesdays and Fridays are both fine.",),
+         {("availability", "tuesday", "available"), ("availability", "friday", "available")}),
+        # "they'll just be stood there" refers back to people, not "only" the day.
+        (("I'm never in on a Monday, they'll just be stood on the step.",),
+         {("availability", "monday", "unavailable")}),
+    ],
+)  # fmt: skip
+def test_fourth_round_readings(said, expected):  # type: ignore[no-untyped-def]
+    assert typed(conversation(*said)) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "the code's on the email i sent you last week",  # a message, not a channel
+        "the combination's on a bit of paper by the door",  # not a combi
+        "we used to have a cat but she passed away last year",  # no pet now
+        "the meter's in the basement",  # where the meter is, not the caller's floor
+        "In the basement, next to the washing machine.",  # where something is
+        "I'm fairly sure it's a system boiler but I wouldn't swear to it",  # hedged
+        "Would Monday work for the booking?",  # a question
+    ],
+)
+def test_fourth_round_nothing_typed(line):  # type: ignore[no-untyped-def]
+    facts = typed(extract(line))
+    assert not {f for f in facts if f[0] != "meter_location"}, facts
+
+
+def test_the_meter_place_said_before_the_meter():
+    assert typed(extract("it's outside in the meter box by the back gate")) == {
+        ("meter_location", None, "outside in the meter box by the back gate")
+    }
+
+
+def test_a_yes_to_a_day_offered_for_the_booking_is_not_a_standing_fact():
+    facts = conversation("hi", "a: Would Friday work for the booking?", "Yes, Friday is fine.")
+    assert typed(facts) == set()
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("two bathrooms and a dozen radiators",
+         {("equipment_count", "bathroom", "2 bathrooms"),
+          ("equipment_count", "radiator", "12 radiators")}),
+        ("we have twin boilers", {("equipment_count", "boiler", "2 boilers")}),
+        ("it'll be my dad at the house", {("who_home", None, "it'll be my dad at the house")}),
+        ("grandad will be in", {("who_home", None, "grandad will be in")}),
+        ("The landlord will meet your engineer there.",
+         {("who_home", None, "The landlord will meet your engineer there")}),
+        ("The doorbell's broken, so knock loudly.",
+         {("access_notes", None, "The doorbell's broken, so knock loudly")}),
+        ("I'll give him a visitor permit.", {("parking", None, "I'll give him a visitor permit")}),
+        ("Any time Wednesday, I'm in all day.", {("availability", "wednesday", "available")}),
+        ("were at 12 mill road", {("address", None, "12 Mill Road")}),
+    ],
+)  # fmt: skip
+def test_more_ways_callers_say_things(line, expected):  # type: ignore[no-untyped-def]
+    assert typed(extract(line)) == expected

@@ -249,3 +249,31 @@ async def test_a_fact_quoted_from_words_about_somebody_else_is_dropped():
         turns, [], today=TODAY, call_id="c1", base_url=BASE, api_key="k", model="m", timeout_s=0.5
     )
     assert [f.kind for f in facts] == ["who_home"]
+
+
+@respx.mock
+async def test_the_agents_own_lines_are_never_quotable_as_the_callers():
+    """A fact the model quotes from the agent's words is the model's reading at most, never
+    the caller's (issue 31: agent lines counted as the caller's and the mutation survived)."""
+    turns = [
+        Turn("assistant", "So Thursdays don't work for you and you have a Vaillant?"),
+        Turn("user", "hmm, let me think"),
+    ]
+    respx.post(f"{BASE}/chat/completions").respond(
+        200,
+        json=answer(
+            [
+                {"kind": "availability", "value": "no", "weekday": "thursday", "negative": True,
+                 "said_by_caller": True, "quote": "Thursdays don't work for you"},
+                {"kind": "equipment_make", "value": "Vaillant", "said_by_caller": True,
+                 "quote": "you have a Vaillant"},
+            ]
+        ),
+    )  # fmt: skip
+    facts = await extract_with_model(
+        turns, [], today=TODAY, call_id="c1", base_url=BASE, api_key="k", model="m",
+        timeout_s=0.5,
+    )  # fmt: skip
+    assert facts, "the model's reading is kept, as its reading"
+    for fact in facts:
+        assert (fact.source, fact.confidence, fact.said) == ("agent_inferred", 0.6, "")

@@ -1053,3 +1053,80 @@ def test_the_heldout_set_is_well_formed() -> None:
         "access_code",
         "date_of_birth",
     }
+
+
+# --- issue 31: secrets that still reached rest ---------------------------------------------------
+
+CARD_IN_HALVES = "4539 1488 then 0343 6467"
+SIN = "434 060 752"  # check digit valid (python-stdnum's ca.sin)
+
+
+@pytest.mark.parametrize(
+    ("text", "secrets", "kinds"),
+    [
+        # A spoken CVV beside a card that is withheld.
+        (
+            "my card is 4539 1488 0343 6467 and the security number is two one one",
+            ["4539", "two one one"],
+            ("payment_card",),
+        ),
+        ("the security number is two one one", ["two one one"], ("payment_card",)),
+        ("the three digits on the back are 211", ["211"], ("payment_card",)),
+        ("card verification code 4821 for the amex", ["4821"], ("payment_card",)),
+        # A card read in two halves, or three parts, with filler words between.
+        (f"the card number is {CARD_IN_HALVES}", ["4539", "6467"], ("payment_card",)),
+        (
+            "card is 4539 1488, um, then 0343 and the rest is 6467",
+            ["4539", "6467"],
+            ("payment_card",),
+        ),
+        (
+            "four five three nine one four eight eight then oh three four three six four six seven",
+            ["four five three nine", "six four six seven"],
+            ("payment_card",),
+        ),
+        # A Canadian SIN, labelled or in its written shape.
+        (f"my SIN is {SIN}", [SIN], ("government_id",)),
+        ("my social insurance number is 434060752", ["434060752"], ("government_id",)),
+        ("sin number: 434060752", ["434060752"], ("government_id",)),
+        (f"for the records {SIN} is my number", [SIN], ("government_id",)),
+        # An alarm code after "it's", words between the lock and the value.
+        ("to turn the alarm off it's nine nine one two", ["nine nine one two"], ("access_code",)),
+        ("to open the side gate it is 4417", ["4417"], ("access_code",)),
+    ],
+)
+def test_issue_31_secrets_are_withheld(text: str, secrets: list[str], kinds: tuple[str, ...]):
+    red = redact_secrets(text)
+    for secret in secrets:
+        assert secret not in red.text, red.text
+    assert red.kinds == kinds
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Two numbers in two sentences are not one card, even when their digits would pass.
+        "door code is 400033. 0400033 is the old one",
+        # A phone number and a count, joined by "then".
+        "ring 0207 946 0000 then 4 boilers need a look",
+        # Nine digits in threes that fail the SIN check: a reference, not an id.
+        "reference 123 456 789 for the booking",
+        "my social worker visits on thursdays",  # "social", no number
+        "the boiler is on the left, it's 12 years old",
+    ],
+)
+def test_issue_31_lookalikes_are_left(text: str) -> None:
+    red = redact_secrets(text)
+    if text.startswith("door code"):
+        assert red.kinds == ("access_code",) and "0400033" in red.text
+    else:
+        assert red.text == text, red.text
+
+
+def test_check_digits_are_python_stdnums() -> None:
+    """The maintained library decides the check digits; this module only finds numbers."""
+    from stdnum import luhn
+
+    assert luhn_valid("4539148803436467") is luhn.is_valid("4539148803436467") is True
+    assert not luhn_valid("４５３９１４８８０３４３６４６７")  # full-width digits are not a card
+    assert iban_valid("GB82WEST12345698765432") and not iban_valid("GB82WEST12345698765433")

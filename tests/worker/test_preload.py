@@ -83,3 +83,40 @@ def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["1", "0"]
+
+
+def test_a_job_forked_from_the_forkserver_inherits_the_engine_fingerprint(tmp_path):
+    # The forkserver's preload computes the fingerprint; a process forked from it (as LiveKit's
+    # job processes are) finds it cached and reads no source file in its prewarm.
+    probe = f"""
+import importlib, os, json
+for name in {preload_modules(LINE_MODULE)!r}:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+from contextdb_livekit.memory import engine_client
+from contextdb_livekit.worker.preload import warm_process
+cached = engine_client.engine_version.cache_info().currsize
+read = []
+engine_client.project_imports = lambda *a: read.append(a) or set()
+pid = os.fork()
+if pid == 0:
+    warm_process()
+    os._exit(3 if read else 0)
+_, status = os.waitpid(pid, 0)
+print(json.dumps([cached, os.waitstatus_to_exitcode(status)]))
+"""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(ROOT),
+        "MEMORY_DATA_DIR": str(tmp_path / "data"),
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", probe], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    cached, child = json.loads(run.stdout.strip().splitlines()[-1])
+    assert cached == 1  # computed in the forkserver's preload
+    assert child == 0  # the forked job's prewarm read no source to compute it again

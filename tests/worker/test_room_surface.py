@@ -19,7 +19,8 @@ async def test_session_rpc_is_off_and_every_room_io_surface_is_pinned(tmp_path, 
     assert room.participant_identity == linked.identity
     assert room.text_output is False  # RoomIO's broadcast transcript is replaced
     assert room.get_audio_input_options().pre_connect_audio is False
-    assert room.get_text_input_options() is not None
+    # Typed input is read by the worker with a bound (worker.typed_input), not by RoomIO.
+    assert room.get_text_input_options() is None
 
 
 async def test_typed_input_from_anyone_but_the_admitted_caller_is_dropped(tmp_path, local_engine):
@@ -108,3 +109,19 @@ async def test_no_transcript_while_a_replacement_reauthenticates(tmp_path, local
     await settle(lambda: ctx.shutdowns)
     await transcript.capture_text("more")
     assert len(streams) == 1
+
+
+async def test_no_transcript_while_another_connection_holds_the_identity(tmp_path, local_engine):
+    """Before the guard has seen the replacement's join event, the room already shows another
+    connection under the caller's identity: nothing is addressed to that identity."""
+    _, _, ctx, _, linked, guard = setup(tmp_path, local_engine, None)
+    streams = with_streams(ctx)
+    transcript = CallerTranscript(ctx.room, guard)  # type: ignore[arg-type]
+    assert guard.transcript_destination() == linked.identity
+    # The room's state changed, the event has not been handled yet.
+    ctx.room.remote_participants[linked.identity] = FakeParticipant(linked.identity)
+    assert guard.transcript_destination() is None
+    await transcript.capture_text("Your gate code is 1234")
+    assert streams == []
+    del ctx.room.remote_participants[linked.identity]  # nobody holds it: nothing either
+    assert guard.transcript_destination() is None

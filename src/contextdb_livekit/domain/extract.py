@@ -28,7 +28,12 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from contextdb_livekit.domain.clauses import CallReader
+from contextdb_livekit.domain.clauses import (
+    CallReader,
+    corrects_last_turn,
+    kinds_mentioned,
+    says_change,
+)
 from contextdb_livekit.domain.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
@@ -47,6 +52,27 @@ MAX_FACTS = 40
 
 # Sentences end at . ! ? ; — clauses inside a sentence are `domain.clauses`' business.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+# "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
+_CALLER_SAID = re.compile(
+    r"^(?:the )?caller (?:now |also )?(?:says|said|mentioned|mentions|reports|reported|told us|"
+    r"states|stated|confirmed|confirms|explained)(?: that)?\s+",
+    re.IGNORECASE,
+)
+# Kinds with one current value per slot, so two different values in one turn contradict.
+_CONTRADICTABLE = frozenset(
+    {
+        "availability",
+        "preferred_day",
+        "equipment_count",
+        "equipment_make",
+        "boiler_type",
+        "meter_location",
+        "floor",
+        "flat",
+        "address",
+        "contact_preference",
+    }
+)
 # Kinds whose value is the caller's own sentence (redacted, bounded).
 _SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
 
@@ -156,34 +182,76 @@ def extract_call_facts(
                 item = dataclasses.replace(item, value=merged)
             by_slot[item.slot] = item
 
+    def unsure(slot: tuple[str, str], *words: str) -> None:
+        """A slot whose reading is in doubt: no typed fact, the caller's words instead."""
+        by_slot.pop(slot, None)
+        keep(quote(w, today=today, call_id=call_id) for w in words)
+
     # One reader for the call: a short answer is read against the agent's question, and a
     # correction takes back what the caller said just before it.
     reader = CallReader()
+    last_turn: dict[tuple[str, str], tuple[CallerFact, str]] = {}
     for turn in turns:
         if turn.role != "user":
             reader.agent_said(turn.text)
             continue
         reader.new_turn()
+        this_turn: dict[tuple[str, str], tuple[CallerFact, str]] = {}
+        contradicted: set[tuple[str, str]] = set()
+        typed_here: set[str] = set()  # every kind the turn typed
         for sentence in _sentences(turn.text):
             if is_procedure_note(sentence):
                 keep([flagged_note(sentence, today=today, call_id=call_id)])
                 continue
-            keep(
-                facts_in_sentence(
-                    sentence,
-                    source="user_stated",
-                    confidence=CALLER_CONFIDENCE,
-                    today=today,
-                    call_id=call_id,
-                    reader=reader,
-                )
+            found = facts_in_sentence(
+                sentence,
+                source="user_stated",
+                confidence=CALLER_CONFIDENCE,
+                today=today,
+                call_id=call_id,
+                reader=reader,
             )
+            typed_here.update(f.kind for f in found if f.kind != "quote")
+            # The sentence's own last word per slot (the reader settles a sentence itself).
+            said_here = {f.slot: f for f in found if f.kind in _CONTRADICTABLE}
+            changes = says_change(sentence)
+            for slot, item in said_here.items():
+                earlier = this_turn.get(slot)
+                values = {f.value for f in found if f.slot == slot}
+                if changes:
+                    contradicted.discard(slot)
+                elif (
+                    slot in contradicted
+                    or len(values) > 1
+                    or (earlier and earlier[0].value != item.value)
+                ):
+                    # "Not Saturdays. I do the car boot every Saturday", "second floor, well,
+                    # first really": two readings of one slot in one turn, no correction or
+                    # change between them; neither is kept.
+                    contradicted.add(slot)
+                    unsure(slot, *([earlier[1]] if earlier else []), sentence)
+                this_turn[slot] = (item, sentence)
+            keep(f for f in found if f.slot not in contradicted)
             for kind, key in reader.take_retracted():
                 for slot, item in list(by_slot.items()):
                     if (item.kind, item.key) == (kind, key) and item.source == "user_stated":
                         del by_slot[slot]
+        if last_turn and corrects_last_turn(turn.text):
+            # "Let me recount... it's nine": a turn that corrects the last one takes back the
+            # last turn's facts of any kind it talks about (or of every kind, when it types
+            # nothing), unless it restates them.
+            restated = {slot[0] for slot in this_turn}
+            talked_about = kinds_mentioned(turn.text) if typed_here else None
+            for slot, (item, sentence) in last_turn.items():
+                if item.kind in restated or slot in this_turn:
+                    continue
+                talked = talked_about is None or item.kind in talked_about
+                if talked and by_slot.get(slot) is item:
+                    unsure(slot, sentence, turn.text)
+        if this_turn:
+            last_turn = this_turn
     for note in notes:
-        sentences = _sentences(note)
+        sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]
         if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
             keep([flagged_note(note, today=today, call_id=call_id)])
             continue

@@ -161,12 +161,18 @@ COUNTED_THINGS: dict[str, str] = {
     "air conditioner": "air conditioning unit",
     "ac unit": "air conditioning unit",
     "aircon unit": "air conditioning unit",
+    "air con unit": "air conditioning unit",
+    "air-con unit": "air conditioning unit",
     "storage heater": "storage heater",
     "hot water cylinder": "hot water cylinder",
     "cylinder": "hot water cylinder",
     "water heater": "water heater",
     "thermostat": "thermostat",
     "solar panel": "solar panel",
+    "bathroom": "bathroom",
+    "bedroom": "bedroom",
+    "shower room": "shower room",
+    "towel rail": "towel rail",
     "panel": "solar panel",
     "tank": "tank",
     "furnace": "furnace",
@@ -289,6 +295,22 @@ def fact_kind(memory: Memory) -> FactKind | None:
 # Kinds never shown: a past call's request is not a preference, and unknown
 # (pre-fact-model, unslotted) text has no current value to show.
 _HIDDEN: frozenset[FactKind | None] = frozenset({None})
+# What a caller identified by caller ID alone may be told: when visits suit, what is
+# installed, how to reach them, and their bookings. Everything else says where the home is,
+# how to get in (spare key, gate and door codes, access notes) or who is there — or is free
+# text (notes, quoted words) that may say so — and needs a verified caller.
+_TOLD_ON_CALLER_ID: frozenset[FactKind | None] = frozenset(
+    {
+        "availability",
+        "preferred_day",
+        "equipment_make",
+        "equipment_count",
+        "boiler_type",
+        "contact_preference",
+        "visit_booked",
+        "visit_cancelled",
+    }
+)
 
 
 class CallerFactView:
@@ -306,6 +328,9 @@ class CallerFactView:
 
     def text(self, memory: Memory) -> str:
         return plain_text(memory)
+
+    def needs_verified_caller(self, memory: Memory) -> bool:
+        return fact_kind(memory) not in _TOLD_ON_CALLER_ID
 
 
 CALLER_FACTS = CallerFactView()

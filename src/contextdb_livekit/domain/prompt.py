@@ -29,12 +29,22 @@ list open days. Suggest they call back from the app or their registered number.
 """
 
 
+WITHHELD_INSTRUCTIONS = """\
+This caller is identified only by the number they call from, so the details on file about
+their home, access and who is there are not shown to you. Do not guess them; if the caller
+asks, say those can be confirmed when they call from the app.
+"""
+
+
 def build_instructions(snapshot: MemorySnapshot | None, *, verified: bool) -> str:
     if not verified:
         return BASE_INSTRUCTIONS + "\n" + UNVERIFIED_INSTRUCTIONS
     if snapshot is None or not snapshot.available:
         return BASE_INSTRUCTIONS + "\nNo caller history is available for this call."
+    # Some facts are kept from a caller on caller ID alone (memory.snapshot): the model is
+    # told so, never what they are, so it neither guesses them nor says there are none.
+    withheld = "\n" + WITHHELD_INSTRUCTIONS if snapshot.withheld else ""
     if not snapshot.context:
-        return BASE_INSTRUCTIONS + "\nThis caller has no history on file."
+        return BASE_INSTRUCTIONS + (withheld or "\nThis caller has no history on file.")
     # `memory.snapshot` rendered and escaped the block; nothing inside can close it.
-    return BASE_INSTRUCTIONS + "\nWhat we know about this caller:\n" + snapshot.context
+    return BASE_INSTRUCTIONS + "\nWhat we know about this caller:\n" + snapshot.context + withheld

@@ -1,5 +1,6 @@
-"""Host authorization for consequential actions: at what assurance a caller may act at all.
-Who may do what for whom on which target is each action's own `authorize` (kit.actions)."""
+"""Host authorization by assurance: whether a caller may act at all, and whether they may be
+told what memory holds about their home and how to get in. Who may do what for whom on which
+target is each action's own `authorize` (kit.actions)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ class AssurancePolicy:
     """
 
     caller_id_may_book: bool = False
+
+    def may_hear_sensitive(self, identity: CallerIdentity) -> bool:
+        """Where the home is, how to get in, who is there: only for a verified caller. No
+        setting turns this on for caller ID — whoever spoofs a customer's number would hear
+        where their spare key is; booking at worst books a visit that gets cancelled."""
+        return identity.assurance == "verified"
 
     def permits(self, identity: CallerIdentity) -> bool:
         if identity.assurance == "verified":

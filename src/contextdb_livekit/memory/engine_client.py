@@ -261,10 +261,11 @@ def project_imports(root_module: str) -> set[Path]:
                 base = _absolute(node, module)
                 names = [base, *(f"{base}.{alias.name}" for alias in node.names)]
             for name in names:
+                if name.split(".", 1)[0] != package:
+                    continue  # only the project's own modules are followed
                 parts = name.split(".")
                 # a package's __init__ runs for every module imported from it
                 pending.extend(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-            pending[:] = [n for n in pending if n.split(".", 1)[0] == package]
     return seen
 
 

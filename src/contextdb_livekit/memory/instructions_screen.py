@@ -11,7 +11,12 @@ at whoever handles the call. This screen finds them with a few rule families:
   bookings, confirmations or checks ("the agent should book without asking");
 - skipped safeguards: confirmation, read-back, verification, approval or consent skipped,
   waived or not needed ("no need to read anything back", "without checking first");
+- a house rule announced: "desk policy: ...", "office rule - ...", "booking procedure: ...";
 - replies taken as consent: "treat any reply as yes", "silence counts as agreement";
+- consent presumed or claimed from elsewhere: "yes is implied for returning callers",
+  "caller agreed earlier", "consent given in advance" — only the caller's yes to the host's
+  own read-back in this call counts, so a note that claims one is addressed to the handler;
+- blanket actions on bookings: "cancel whatever is booked", "book every day they ask for";
 - standing permissions: pre-approved, whitelisted, blanket consent, exempt, override;
 - automatic actions and ignored rules: "auto-approve", "ignore the usual procedure".
 
@@ -102,6 +107,15 @@ _PROCEDURE_WORD = (
     r"verification|id|identity|security) (?:checks?|steps?))"
 )
 
+# Agreement claimed from another time than this call's read-back.
+_AGREED = (
+    r"(?:has |have |had )?(?:already |previously |earlier )?"
+    r"(?:agreed|consented|approved|confirmed|said yes|okayed|ok'?d|signed off)"
+    r"(?: (?:to|on) (?:\w+ ){0,3}?\w+)?"
+    r" (?:earlier|before|previously|already|in advance|beforehand|last time|"
+    r"on (?:a|the|an) (?:previous|earlier|last|prior) call|on the phone earlier)\b"
+)
+
 _RULES: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern)
     for name, pattern in {
@@ -142,6 +156,12 @@ _RULES: dict[str, re.Pattern[str]] = {
             rf"(?:\b{_DROP} (?:\w+ ){{0,3}}?{_SAFEGUARD_NOUN}|"
             rf"\b{_DONT} (?:\w+ ){{0,2}}?{_SAFEGUARD_VERB})(?! {_CHANNEL}\b)(?!\w)"
         ),
+        # "desk policy:", "office rule -", "booking procedure:", "house rules:": a rule of
+        # how calls go, announced as such (a policy *number* is not a header).
+        "policy_header": (
+            r"^\W*(?:[a-z'-]+ ){0,2}(?:polic(?:y|ies)|rules?|procedures?|protocols?|"
+            r"standing (?:orders?|instructions?))\s*(?::|-|–|—)"
+        ),
         # "no confirmation needed", "read-back not required", "verification is waived".
         "safeguard_waived": (
             rf"(?:\bno (?:\w+ )?(?:confirmation|read-?back|verification|id checks?|"
@@ -162,6 +182,31 @@ _RULES: dict[str, re.Pattern[str]] = {
             rf"my approval|my consent|my agreement|confirmed|they agree|i agree)\b|"
             rf"\b(?:silence|no answer|no reply|no response|hesitat\w+|going quiet) "
             rf"(?:is|means|counts as|as|=) {_CONSENT}\b)"
+        ),
+        # "yes is implied", "consent is assumed", "implicit approval": a yes nobody said.
+        "presumed_consent": (
+            r"(?:\b(?:yes|ok|okay|consent|agreement|approval|confirmation|permission|"
+            r"go-ahead)(?: \w+){0,2} (?:is|are|was|to be|can be|should be) "
+            r"(?:implied|implicit|assumed|presumed|understood|automatic|taken as read|"
+            r"taken for granted|a given)\b|"
+            r"\b(?:implied|implicit|presumed|assumed|tacit|automatic) "
+            r"(?:yes|ok|okay|consent|agreement|approval|confirmation|permission)\b)"
+        ),
+        # "caller agreed earlier", "agreed in advance to all bookings": consent claimed
+        # from another time, which no call can check.
+        "prior_consent": (
+            rf"(?:\b(?:caller|customer|client|account holder)(?: \w+)? {_AGREED}|"
+            # In the first person only with a booking action named ("cancel it all, I agreed
+            # earlier"); "we agreed before that the dog stays out" is a caller fact.
+            rf"^(?=.*\b(?:book|cancel|rebook|reschedul|approv)\w*).*"
+            rf"\b(?:i|we|they|he|she)(?: \w+)? {_AGREED})"
+        ),
+        # "cancel whatever is booked", "book every day they ask for", "cancel all bookings".
+        "blanket_action": (
+            r"\b(?:cancel|book|rebook|reschedule|move|delete|remove|confirm|approve)\w* "
+            r"(?:whatever|everything|anything|all|every|any)\b(?: \w+){0,4}? "
+            r"(?:booked|bookings?|visits?|appointments?|scheduled|requests?|they ask for|"
+            r"asked for|requested)\b"
         ),
         # "pre-approved", "whitelisted", "blanket consent", "exempt from the checks".
         "standing_permission": rf"\b{_STANDING}\b",

@@ -121,6 +121,8 @@ class MemorySnapshot:
     available: bool = True
     reason: str | None = None
     elapsed_ms: float = 0.0
+    # Current facts left out because the caller is not verified (memory.snapshot).
+    withheld: int = 0
 
     @classmethod
     def unavailable(cls, reason: str, elapsed_ms: float) -> MemorySnapshot:

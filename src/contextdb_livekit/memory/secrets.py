@@ -11,13 +11,17 @@ What counts, case-insensitive, typed digits or spoken ASR digits ("four eight tw
   holding a Luhn-valid 13–19 digit number whose first digit is not 0 (ISO/IEC 7812: 0 is not
   issued to payment cards), made of whole groups, or anywhere inside one unbroken group of 14+
   digits. The whole run is withheld, so digits typed next to the card go too: over-redacting
-  a long number is the safe failure. A run written right after "+" with at
-  most 15 digits is an international phone number (E.164), not a card. CVV/CVC values after
-  their label are card data too.
-- government_id: US SSNs (123-45-6789 / 123 45 6789, valid area/group/serial), UK National
+  a long number is the safe failure. A card read in parts with a word or two between them
+  ("4539 1488 then 0343 6467", "... and the rest is ...") is one card: runs joined only by
+  such filler words are checked together. A run written right after "+" with at most 15
+  digits is an international phone number (E.164), not a card. CVV/CVC values after their
+  label ("CVV", "security number", "the three digits on the back") are card data too.
+- government_id: US SSNs (123-45-6789 / 123 45 6789, valid area/group/serial), Canadian SINs
+  typed in three groups of three (046 454 286 shape, check digit valid), UK National
   Insurance numbers (QQ 12 34 56 C), and any id-looking value (≥ 5 digits, letters allowed)
   after "social security number", "ssn", "national insurance number", "passport number",
-  "driving licence number", "tax id", "nhs number" and similar labels.
+  "driving licence number", "tax id", "nhs number", "SIN" / "social insurance number" and
+  similar labels.
 - password: the value after "password", "passcode", "passphrase", "pin", "memorable word" …
   followed by is/was/'s/:/= (a PIN also directly by digits): up to 6 words to the end of
   the clause for passwords, the digits for PINs.
@@ -31,7 +35,8 @@ What counts, case-insensitive, typed digits or spoken ASR digits ("four eight tw
   or "year of birth".
 - access_code: the digits after door/gate/entry/alarm/key safe/lockbox/keypad/padlock … code
   (or "code is …", "code for the gate is …", "4821 is the door code"), also when words sit
-  between the lock and its value ("the padlock on the side gate is four four one seven hash")
+  between the lock and its value ("the padlock on the side gate is four four one seven hash",
+  "to turn the alarm off it's nine nine one two")
   or the value comes first ("4417# opens the padlock", "hash 4 4 5 6 for the gate"), with any
   star / hash / pound around it ("… then hash"), kept only as "[access code on file]". Not a
   code there: amounts, times, sizes and ages ("£120", "18:00", "2 metres", "15 years old"),
@@ -46,6 +51,9 @@ codes given with no label ("punch in 4821"), card numbers read in groups larger 
 digits as words ("four thousand one hundred ..."), IBANs spelled out letter by letter, sort
 codes and account numbers with no label, dates of birth with no label ("I'm 14 03 62").
 
+Check digits (Luhn, the IBAN's ISO 7064 mod 97-10, SIN validity) are python-stdnum's;
+what counts as a number in speech, and where one starts and ends, is this module's.
+
 Logs: `SecretRedactingFilter` redacts every log record (message with its arguments, exception
 and stack text, extra fields); `install_log_redaction()` puts it on every record the process
 makes and on the root handlers.
@@ -54,11 +62,16 @@ makes and on the root handlers.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from stdnum import luhn
+from stdnum.ca import sin as canadian_sin
+from stdnum.iso7064 import mod_97_10
 
 CARD_TOKEN = "[card number withheld]"
 CARD_DETAILS_TOKEN = "[card details withheld]"
@@ -238,17 +251,8 @@ def _numeric_runs(text: str) -> list[_Run]:
 
 
 def luhn_valid(digits: str) -> bool:
-    if not digits.isdigit():
-        return False
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2 == 1:
-            d *= 2
-            if d > 9:
-                d -= 9
-        total += d
-    return total % 10 == 0
+    """ASCII digits only (stdnum would also accept other scripts' digits)."""
+    return digits.isascii() and digits.isdigit() and luhn.is_valid(digits)
 
 
 def _holds_card(pieces: list[str]) -> bool:
@@ -272,15 +276,44 @@ def _holds_card(pieces: list[str]) -> bool:
     return any(c[0] != "0" and luhn_valid(c) for c in candidates)
 
 
+# What may sit between two parts of one card read out in parts: a few filler words, no more.
+# Never across a sentence end: "door code is 400033. 0400033 ..." is two numbers.
+_CARD_JOIN = re.compile(
+    r"[\s,\-\u2013]*(?:(?:then|and|next|followed\s+by|um+|uh+|er+|erm|sorry|okay|ok|"
+    r"right|so|the\s+rest(?:\s+is)?|rest\s+is|last\s+(?:four|digits|bit)(?:\s+(?:is|are))?|"
+    r"it'?s|is|are)[\s,\-\u2013]*){0,4}",
+    re.IGNORECASE,
+)
+# Parts of one card: at most four, together no longer than a card.
+_MAX_CARD_PARTS = 4
+
+
+def _is_phone(text: str, run: _Run) -> bool:
+    """+44 20 7946 0958 style: a number right after "+" with at most 15 digits."""
+    return run.start > 0 and text[run.start - 1] == "+" and len(run.digits) <= 15
+
+
 def _card_spans(text: str) -> list[_Span]:
     spans: list[_Span] = []
-    for run in _numeric_runs(text):
-        if len(run.digits) < 13:
+    runs = _numeric_runs(text)
+    for run in runs:
+        if len(run.digits) < 13 or _is_phone(text, run):
             continue
-        if run.start > 0 and text[run.start - 1] == "+" and len(run.digits) <= 15:
-            continue  # +44 20 7946 0958 style: a phone number
         if _holds_card(list(run.pieces)):
             spans.append(_Span(run.start, run.end, "payment_card", CARD_TOKEN))
+    # A card read in parts: consecutive runs joined only by filler words.
+    for i, first in enumerate(runs):
+        if _is_phone(text, first):
+            continue
+        pieces = list(first.pieces)
+        for previous, nxt in itertools.pairwise(runs[i : i + _MAX_CARD_PARTS]):
+            joined = _CARD_JOIN.match(text, previous.end)
+            if joined is None or joined.end() != nxt.start or _is_phone(text, nxt):
+                break
+            pieces += nxt.pieces
+            if _holds_card(pieces):
+                spans.append(_Span(first.start, nxt.end, "payment_card", CARD_TOKEN))
+                break
     return spans
 
 
@@ -293,17 +326,20 @@ _CONNECTOR = (
     r"|'s\s+|\s+it'?s\s+|\s*,\s*(?:(?:it'?s|that'?s|is)\s+)?|\s+)"
 )
 _ID_LABEL = re.compile(
-    r"\b(?:social\s+security(?:\s+(?:number|no\.?|num))?|ssn|my\s+social|"
+    r"\b(?:social\s+security(?:\s+(?:number|no\.?|num))?|ssn|"
+    r"my\s+social(?!\s+(?:security|insurance))|"
     r"national\s+insurance(?:\s+(?:number|no\.?|num))?|n\.?i\.?\s+number|nino|"
     r"passport(?:\s+(?:number|no\.?|num))?|"
     r"driv(?:er'?s|ing)\s+licen[cs]e(?:\s+(?:number|no\.?|num))?|licen[cs]e\s+number|"
     r"tax\s+(?:id|identification|reference)(?:\s+number)?|tin|itin|"
     r"national\s+id(?:entity)?(?:\s+card)?(?:\s+number)?|id\s+card\s+number|"
     r"identity\s+card(?:\s+number)?|nhs\s+number|medicare\s+number|"
-    r"social\s+insurance\s+number|sin\s+number)" + _CONNECTOR,
+    r"social\s+insurance(?:\s+(?:number|no\.?|num))?|sin(?:\s+(?:number|no\.?|num))?)" + _CONNECTOR,
     re.IGNORECASE,
 )
 _SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
+# A Canadian SIN as it is written: three groups of three (check digit checked by stdnum).
+_SIN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{3})\2(\d{3})(?![\d-])")
 _NINO = re.compile(
     r"\b([A-CEGHJ-PR-TW-Z])\s?([A-CEGHJ-NPR-TW-Z])\s?(\d{2})\s?(\d{2})\s?(\d{2})\s?([A-D])\b",
     re.IGNORECASE,
@@ -327,7 +363,10 @@ _PIN_LABEL = re.compile(
 )
 _CVV_LABEL = re.compile(
     r"\b(?:cvv2?|cvc2?|cv2|card\s+security\s+code|security\s+code\s+on\s+the\s+(?:back|card)|"
-    r"three\s+digit\s+code(?:\s+on\s+the\s+back)?)" + _CONNECTOR,
+    r"(?<!social\s)(?:card\s+)?security\s+(?:number|digits|no\.?)|card\s+verification(?:\s+(?:code|number))?|"
+    r"(?:three|3|four|4)[\s\-]+digit\s+(?:code|number)(?:\s+on\s+the\s+(?:back|card|front))?|"
+    r"(?:(?:the\s+)?(?:three|3|four|4)\s+)?(?:digits|numbers)\s+on\s+the\s+back"
+    r"(?:\s+of\s+(?:the|my)\s+card)?)" + _CONNECTOR,
     re.IGNORECASE,
 )
 _PLACE = (
@@ -467,10 +506,15 @@ def _labelled(
 def _government_id_spans(text: str) -> list[_Span]:
     spans = _labelled(text, _ID_LABEL, "government_id", ID_TOKEN, _id_value)
     for m in _SSN.finditer(text):
+        # Not stdnum's us.ssn: it also refuses numbers that were published (219-09-9999 was
+        # printed on wallet inserts), and one a caller says is theirs is still withheld.
         area, group, serial = m.group(1), m.group(3), m.group(4)
         if area in {"000", "666"} or area[0] == "9" or group == "00" or serial == "0000":
             continue
         spans.append(_Span(m.start(), m.end(), "government_id", ID_TOKEN))
+    for m in _SIN.finditer(text):
+        if canadian_sin.is_valid(m.group(1) + m.group(3) + m.group(4)):
+            spans.append(_Span(m.start(), m.end(), "government_id", ID_TOKEN))
     for m in _NINO.finditer(text):
         if (m.group(1) + m.group(2)).upper() in _NINO_BAD_PREFIX:
             continue
@@ -537,7 +581,9 @@ _COPULA = re.compile(
     r"works\s+(?:with|on))\s+"
     r"|,?\s+and\s+(?:it'?s|it\s+is|that'?s)\s+|\s*,\s*(?:it'?s|that'?s|it\s+is)\s+"
     r"|'s\s*|\s+(?:is|was|are|were|would\s+be|will\s+be)\s*(?:[:=]\s*)?"
-    r"(?:(?:it'?s|that'?s)\s+)?|\s*[:=]\s*)",
+    r"(?:(?:it'?s|that'?s)\s+)?|\s*[:=]\s*"
+    # "to turn the alarm off it's 9912": the value after a plain "it's" / "it is".
+    r"|\s+(?:it'?s|it\s+is|that'?s)\s+)",
     re.IGNORECASE,
 )
 _CLAUSE_WORD = re.compile(r"(?i:and|but|so|because|which|while|when|or|if|though|although)")
@@ -638,11 +684,13 @@ _IBAN_GROUP = re.compile(r"[ \-]?([A-Za-z0-9]+)")
 
 
 def iban_valid(compact: str) -> bool:
-    """ISO 13616 check: country code and check digits moved to the end, mod 97 == 1."""
+    """ISO 13616: country code and check digits moved to the end, ISO 7064 mod 97-10 (stdnum).
+    Not stdnum's `iban.is_valid`, which also checks each country's own BBAN rules: an IBAN
+    with a valid check that fails those is still somebody's bank details, and is withheld."""
     if not re.fullmatch(r"[A-Za-z]{2}\d{2}[A-Za-z0-9]{11,30}", compact):
         return False
     moved = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+    return bool(mod_97_10.is_valid("".join(str(int(c, 36)) for c in moved)))
 
 
 def _iban_groups(text: str, m: re.Match[str]) -> list[tuple[str, int, bool]]:

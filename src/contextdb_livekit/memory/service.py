@@ -58,8 +58,14 @@ async def recall_within(
     except Exception as exc:  # a snapshot is optional; the call must go on
         log.exception("recall failed")
         return MemorySnapshot.unavailable(f"unexpected error: {type(exc).__name__}", _ms(started))
-    context, shown = snapshot.render(list(result.memories), facts=facts, max_tokens=max_tokens)
-    return MemorySnapshot(context=context, memories=shown, elapsed_ms=_ms(started))
+    memories = list(result.memories)
+    context, shown = snapshot.render(memories, facts=facts, max_tokens=max_tokens)
+    return MemorySnapshot(
+        context=context,
+        memories=shown,
+        elapsed_ms=_ms(started),
+        withheld=snapshot.withheld(memories, facts),
+    )
 
 
 def _ms(started: float) -> float:

@@ -31,6 +31,7 @@ from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
+from contextdb_livekit.memory.snapshot import disclosed_to_unverified
 from contextdb_livekit.stores.erasures import ErasuresUnavailable
 from contextdb_livekit.stores.outbox import PARKED_STATES
 from contextdb_livekit.worker.agent import MemoryAgent
@@ -83,7 +84,10 @@ class Call:
                 host.backend,
                 host.outbox,
                 identity.customer_id,
-                facts=profile.facts,
+                # What the model is given from memory follows the caller's assurance.
+                facts=profile.facts
+                if host.policy.may_hear_sensitive(identity)
+                else disclosed_to_unverified(profile.facts),
                 snapshot_query=profile.snapshot_query,
                 turn_recall_budget_ms=settings.turn_recall_budget_ms,
                 gate_timeout_s=settings.gate_budget_ms / 1000,

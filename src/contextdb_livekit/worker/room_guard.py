@@ -16,7 +16,10 @@ reach is gated on it (`admits`, see src/contextdb_livekit/worker/room_surface.py
   and tools and ends;
 - the caller leaving closes the gate too: nothing is sent to, or taken from, whoever comes
   back under that identity before it re-authenticates;
-- the agent's audio track is subscribable by the admitted caller's identity only.
+- the agent's audio track is subscribable by the admitted caller's identity only;
+- a phone line that still rings is nobody yet: nothing passes until it is answered
+  (`hold_until_answered` / `line_answered`), and a ring that ends unanswered revokes the
+  call's memory and ends the job without a word (`end_unanswered`).
 """
 
 from __future__ import annotations
@@ -71,6 +74,9 @@ class CallerGuard:
         self._authenticate = authenticate
         self._tasks: set[asyncio.Task[None]] = set()
         self._started = asyncio.Event()
+        # False while the caller's phone line rings: the participant is in the room, nobody
+        # is on the line yet (worker.ring).
+        self._line_answered = True
         self.revoked_reason: str | None = None
         # Called when the gate closes (the transcript output ends its open segment).
         self.on_gate_closed: list[Callable[[], None]] = []
@@ -85,6 +91,7 @@ class CallerGuard:
         """True only for the authenticated caller's current connection."""
         return (
             participant is not None
+            and self._line_answered
             and self._admitted_sid is not None
             and participant.identity == self._caller_identity
             and participant.sid == self._admitted_sid
@@ -92,7 +99,7 @@ class CallerGuard:
 
     def transcript_destination(self) -> str | None:
         """The identity transcripts may be sent to now, or None (send nothing)."""
-        if self._admitted_sid is None:
+        if self._admitted_sid is None or not self._line_answered:
             return None
         current = self._ctx.room.remote_participants.get(self._caller_identity)
         if current is None or current.sid != self._admitted_sid:
@@ -132,6 +139,22 @@ class CallerGuard:
     def session_started(self) -> None:
         """The session runs: closing lines can be spoken from now on."""
         self._started.set()
+
+    def hold_until_answered(self) -> None:
+        """The caller's line rings: nothing passes (typed input, transcripts) until it is
+        answered; whoever holds a ringing SIP participant's token is not on a call yet."""
+        self._line_answered = False
+
+    def line_answered(self) -> None:
+        self._line_answered = True
+
+    async def end_unanswered(self, reason: str) -> None:
+        """The ring ended without an answer: memory revoked, the agent's instructions lose
+        the recalled snapshot, and the job ends — nobody is there to say anything to."""
+        self._line_answered = False
+        self._revoke(self._session.userdata, reason)
+        await self._forget_recalled()
+        self._ctx.shutdown(reason=reason)
 
     def _set_agent_audio(self, identity: str | None) -> None:
         permissions = (

@@ -9,8 +9,10 @@ nobody else in the room:
 | session RPC `lk.agent.session`            | off (`session_host=False`): no get_agent_info,       |
 | (SessionHost over RoomSessionTransport)   | get_chat_history, run_input or event stream for      |
 |                                           | anyone, the caller included                          |
-| text input `lk.chat`                      | the admitted caller's connection only; the text is   |
-|                                           | normalised and bounded before the model or any store |
+| text input `lk.chat`                      | the admitted caller's connection only, read by the   |
+|                                           | worker with a byte bound (RoomIO's reads a stream    |
+|                                           | whole: `worker.typed_input`); then normalised and    |
+|                                           | bounded before the model or any store                |
 | agent transcript `lk.transcription`       | sent to the admitted caller's identity only          |
 |                                           | (`destination_identities`), nothing while the gate   |
 |                                           | is closed; no legacy broadcast transcription packets |
@@ -48,6 +50,7 @@ from livekit.agents.voice.transcription import TranscriptSynchronizer
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.worker.room_guard import CallerGuard
 from contextdb_livekit.worker.side_turns import deliver_text, keeper_for
+from contextdb_livekit.worker.typed_input import TypedInput
 
 log = logging.getLogger("contextdb_livekit.worker.room_surface")
 
@@ -58,7 +61,9 @@ def start_options(guard: CallerGuard) -> dict[str, Any]:
         "session_host": False,
         "room_options": room_io.RoomOptions(
             participant_identity=guard.caller_identity,
-            text_input=room_io.TextInputOptions(text_input_cb=caller_text_input(guard)),
+            # RoomIO reads a whole lk.chat stream before any callback sees it: a stream that
+            # never closes would be held in memory. `worker.typed_input` reads it instead.
+            text_input=False,
             audio_input=room_io.AudioInputOptions(pre_connect_audio=False),
             # RoomIO's transcription output broadcasts to the whole room (and its legacy
             # packets have no destination at all): replaced by `attach_caller_transcript`.
@@ -182,6 +187,15 @@ def attach_caller_transcript(
     return synchronizer
 
 
+_closing: set[asyncio.Task[None]] = set()
+
+
+def _close_soon(typed: TypedInput) -> None:
+    task = asyncio.create_task(typed.aclose())
+    _closing.add(task)
+    task.add_done_callback(_closing.discard)
+
+
 async def start_in_room(
     call: Any, session: AgentSession, room: rtc.Room, guard: CallerGuard
 ) -> TranscriptSynchronizer | None:
@@ -189,6 +203,8 @@ async def start_in_room(
     and the guard may speak. `call` is a contextdb_livekit.worker.call.Call."""
     await call.start(session, room=room, **start_options(guard))
     keeper_for(session)  # what the caller says while a side effect speaks is kept
+    typed = TypedInput(room, session, guard, caller_text_input(guard)).attach()
+    session.on("close", lambda _: _close_soon(typed))
     synchronizer = attach_caller_transcript(session, room, guard)
     guard.session_started()
     return synchronizer

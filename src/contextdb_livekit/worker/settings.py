@@ -10,6 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from contextdb_livekit.identity.claims import MIN_SECRET_BYTES
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S
+from contextdb_livekit.worker.ring import DEFAULT_RING_TIMEOUT_S
 
 GENERATE_SECRET = 'python -c "import secrets; print(secrets.token_urlsafe(48))"'
 # Values that mean "nobody set this": the .env.example template and the usual stand-ins. A
@@ -70,6 +71,11 @@ class WorkerSettings(BaseSettings):
     num_idle_processes: int | None = Field(default=None, ge=0, alias="WORKER_NUM_IDLE_PROCESSES")
     http_port: int | None = Field(default=None, ge=0, le=65535, alias="WORKER_HTTP_PORT")
     participant_wait_s: float = Field(default=30.0, gt=0, alias="PARTICIPANT_WAIT_S")
+    # A phone caller's line may ring this long unanswered; then the call ends and its
+    # recalled memory is revoked (worker.ring). Bounded so a ring never holds memory long.
+    ring_timeout_s: float = Field(
+        default=DEFAULT_RING_TIMEOUT_S, gt=0, le=300, alias="RING_TIMEOUT_S"
+    )
     # Prometheus: LiveKit's worker metrics and memory's series on :PORT/metrics; the job
     # processes report through files in the directory (multiprocess mode). Unset: off.
     prometheus_port: int | None = Field(
