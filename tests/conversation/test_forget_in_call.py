@@ -167,7 +167,7 @@ async def test_without_a_yes_nothing_is_forgotten(make_call, backend, model, tra
 
 
 async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
-    make_call, backend, model, trail, erasures
+    make_call, backend, model, trail, erasures, monkeypatch
 ):
     identity = caller()
     first = await make_call(identity, backend=backend)
@@ -175,6 +175,16 @@ async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
     await first.confirm_and_hang_up()
 
     harness = await start(make_call, backend, model, identity)
+    # The action drops the call's queued rows itself, under its own call id, so a process
+    # that dies right after the yes leaves none to deliver (the worker drops them again).
+    dropped: list[tuple[str, str]] = []
+    real_drop = forget_module.drop_call_rows
+
+    async def spy_drop(outbox: Any, user_id: str, call_id: str) -> int:
+        dropped.append((user_id, call_id))
+        return await real_drop(outbox, user_id, call_id)
+
+    monkeypatch.setattr(forget_module, "drop_call_rows", spy_drop)
     await harness.say("we moved, the address is 22 Larchmont Road")
     # The sloppy model reads its review back after the first turn; the caller then asks
     # again once it has been heard.
@@ -189,6 +199,7 @@ async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
             break
     [receipt] = await closed_with(trail, identity.customer_id, "this_call")
     assert receipt.status == "succeeded"
+    assert dropped == [(identity.customer_id, harness.context.call_id)]
 
     def queued_facts(rows: list[Any]) -> list[Any]:
         return [row for row in rows if row.kind == "remember_many"]
