@@ -20,7 +20,6 @@ text) of every write and of the erasure itself, as its proof of erasure.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -300,7 +299,3 @@ class CloudPartition:
 
     async def expire(self, policy: RetentionPolicy, now: datetime) -> int:
         return 0
-
-
-def held_item_json(item: HeldItem) -> dict[str, Any]:
-    return dataclasses.asdict(item)

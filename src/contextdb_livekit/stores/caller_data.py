@@ -38,10 +38,6 @@ def pseudonym(record_id: str) -> str:
     return f"{ERASED_PREFIX}{record_id}"
 
 
-def is_pseudonym(customer_id: str) -> bool:
-    return customer_id.startswith(ERASED_PREFIX)
-
-
 @dataclass(frozen=True)
 class HeldItem:
     """One thing a store keeps about a caller, as the export shows it."""
