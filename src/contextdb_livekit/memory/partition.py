@@ -23,7 +23,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import contextdb
 from contextdb.core.exceptions import MemoryNotFoundError
@@ -226,6 +226,17 @@ def policy_from_json(data: dict[str, Any]) -> RetentionPolicy:
     )
 
 
+class EngineCallerDataClient(Protocol):
+    """What `memory.engine_client.LocalEngineMemory` offers for this (not imported here:
+    the engine process imports this module and needs none of the client's machinery)."""
+
+    async def caller_data(self, user_id: str) -> dict[str, Any]: ...
+
+    async def erase_partition(self, user_id: str) -> dict[str, Any]: ...
+
+    async def retention(self, policy: dict[str, Any], now: str) -> dict[str, Any]: ...
+
+
 class EngineProcessPartition:
     """The local engine process's partition, over its socket (local extensions of the
     Cloud-shaped API: `/v1/caller_data`, `/v1/retention`; erasure is Cloud's own
@@ -233,9 +244,7 @@ class EngineProcessPartition:
 
     name = "memory"
 
-    def __init__(self, memory: Any) -> None:
-        # A `memory.engine_client.LocalEngineMemory` (not imported: it imports this module's
-        # neighbours at start-up and the engine client is heavy).
+    def __init__(self, memory: EngineCallerDataClient) -> None:
         self.memory = memory
 
     async def held_about(self, customer_id: str) -> list[HeldItem]:
