@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.domain.calendar import CalendarSettings
+from contextdb_livekit.domain.retention import RetentionSettings
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.settings import WorkerSettings
 
@@ -111,7 +112,9 @@ def dockerfile_env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("settings", [WorkerSettings, MemorySettings, CalendarSettings])
+@pytest.mark.parametrize(
+    "settings", [WorkerSettings, MemorySettings, CalendarSettings, RetentionSettings]
+)
 def test_dockerfile_puts_every_state_file_on_the_data_volume(settings):
     # A relative default lands under /app, which the runtime user cannot write (and which a
     # replaced container loses): the image must point each such setting into /data.
@@ -161,7 +164,9 @@ def test_readme_test_command_is_what_ci_runs():
     assert ci.rstrip().endswith(command)
 
 
-@pytest.mark.parametrize("settings", [WorkerSettings, MemorySettings, CalendarSettings])
+@pytest.mark.parametrize(
+    "settings", [WorkerSettings, MemorySettings, CalendarSettings, RetentionSettings]
+)
 def test_env_example_documents_every_setting(settings):
     example = (ROOT / ".env.example").read_text()
     for field in settings.model_fields.values():

@@ -25,7 +25,7 @@ import contextlib
 import logging
 import signal
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +54,9 @@ class DrainReport:
 
 # Opens what the resolvers need (e.g. the booking system's client) and closes it after.
 Recovery = Callable[[], AbstractAsyncContextManager[Mapping[str, IntentResolver]]]
+# Run on every pass after delivery (e.g. `caller_data.retention.RetentionSchedule`, which
+# decides itself whether it is due). It may raise: the pass logs it and goes on.
+Housekeeping = Callable[[], Awaitable[object]]
 
 
 async def drain_due(
@@ -81,6 +84,7 @@ async def run_drain_loop(
     *,
     interval_s: float = 2.0,
     once: bool = False,
+    housekeeping: Housekeeping | None = None,
     **flusher_kwargs: Any,
 ) -> DrainReport:
     """Deliver due rows every `interval_s` until `stop` is set (or once). Never raises for
@@ -112,6 +116,8 @@ async def run_drain_loop(
                     )
                 if ledger is not None:
                     report.swept += len(await ledger.sweep_open(settings.decision_sweep_after_s))
+                if housekeeping is not None:
+                    await housekeeping()
                 report.last_error = None
             except OutboxUnavailable as exc:
                 report.last_error = str(exc)
@@ -135,13 +141,17 @@ async def run_drain_loop(
     return report
 
 
-async def _main(args: argparse.Namespace, recovery: Recovery) -> int:
+async def _main(
+    args: argparse.Namespace, recovery: Recovery, housekeeping: Housekeeping | None = None
+) -> int:
     async with recovery() as resolvers:
-        return await _drain_until_stopped(args, resolvers)
+        return await _drain_until_stopped(args, resolvers, housekeeping)
 
 
 async def _drain_until_stopped(
-    args: argparse.Namespace, resolvers: Mapping[str, IntentResolver]
+    args: argparse.Namespace,
+    resolvers: Mapping[str, IntentResolver],
+    housekeeping: Housekeeping | None = None,
 ) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -149,7 +159,14 @@ async def _drain_until_stopped(
         loop.add_signal_handler(signum, stop.set)
     settings = MemorySettings()
     task = asyncio.create_task(
-        run_drain_loop(settings, stop, resolvers, interval_s=args.interval_s, once=args.once)
+        run_drain_loop(
+            settings,
+            stop,
+            resolvers,
+            interval_s=args.interval_s,
+            once=args.once,
+            housekeeping=housekeeping,
+        )
     )
     if not args.once:
         where = "the shared Postgres" if settings.database_url else settings.outbox_path
@@ -173,7 +190,13 @@ async def _drain_until_stopped(
     return 0
 
 
-def main(argv: list[str] | None, *, recovery: Recovery, prog: str) -> int:
+def main(
+    argv: list[str] | None,
+    *,
+    recovery: Recovery,
+    prog: str,
+    housekeeping: Callable[[], Housekeeping | None] | None = None,
+) -> int:
     """The drain process; `recovery` is the composition root's (see `domain.drain`)."""
     parser = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
@@ -182,7 +205,8 @@ def main(argv: list[str] | None, *, recovery: Recovery, prog: str) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        return asyncio.run(_main(args, recovery))
+        chores = housekeeping() if housekeeping is not None else None
+        return asyncio.run(_main(args, recovery, chores))
     except ValueError as exc:  # settings that do not validate
         print(f"invalid settings: {exc}", file=sys.stderr)
         return 2

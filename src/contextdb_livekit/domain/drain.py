@@ -1,4 +1,5 @@
-"""This line's drain process: the generic `delivery.drain` with its gated actions' recovery.
+"""This line's drain process: the generic `delivery.drain` with its gated actions' recovery
+and the line's retention of caller data (`domain.retention`, every RETENTION_INTERVAL_S).
 
 python -m contextdb_livekit.domain.drain         # long-running; SIGTERM/SIGINT stop it
 python -m contextdb_livekit.domain.drain --once  # deliver what is due now, print counts
@@ -7,14 +8,29 @@ python -m contextdb_livekit.domain.drain --once  # deliver what is due now, prin
 from __future__ import annotations
 
 import sys
+from datetime import timedelta
 
+from contextdb_livekit.caller_data.retention import RetentionSchedule
+from contextdb_livekit.caller_data.stores import open_caller_data
 from contextdb_livekit.delivery.drain import main as drain_main
 from contextdb_livekit.domain.registry import open_intent_resolvers
+from contextdb_livekit.domain.retention import RetentionSettings, retention_policy
+
+
+def retention_schedule() -> RetentionSchedule:
+    """The line's retention, applied by the drain once per RETENTION_INTERVAL_S."""
+    settings = RetentionSettings()
+    return RetentionSchedule(
+        open_caller_data, retention_policy(settings), timedelta(seconds=settings.interval_s)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     return drain_main(
-        argv, recovery=open_intent_resolvers, prog="python -m contextdb_livekit.domain.drain"
+        argv,
+        recovery=open_intent_resolvers,
+        prog="python -m contextdb_livekit.domain.drain",
+        housekeeping=retention_schedule,
     )
 
 

@@ -213,6 +213,24 @@ _FIXED_SLOTS: dict[FactKind, tuple[str, str]] = {
     "who_home": ("premises", "who_is_home"),
 }
 
+# Where the kinds whose slot depends on the fact live: entity and attribute prefix.
+_SLOT_PREFIXES: dict[FactKind, tuple[str, str]] = {
+    "availability": ("availability", ""),
+    "equipment_count": ("equipment", "count_"),
+    "visit_booked": ("visit", "on_"),
+    "visit_cancelled": ("visit", "on_"),
+    "note": ("caller", "note_"),
+    "quote": ("caller", "quote_"),
+    "flagged_note": ("flagged", "note_"),
+}
+
+
+def kind_slot_prefix(kind: FactKind) -> tuple[str, str]:
+    """The entity and attribute prefix every fact of `kind` is stored under (retention
+    rules match stored memories by it)."""
+    return _FIXED_SLOTS.get(kind) or _SLOT_PREFIXES[kind]
+
+
 _QUOTE_PREFIX = "The caller's own words, not confirmed: "
 
 _SENTENCES = {

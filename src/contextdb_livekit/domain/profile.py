@@ -18,7 +18,7 @@ from contextdb_livekit.domain.extract import extract_call_facts
 from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from contextdb_livekit.domain.llm_extract import extract_with_model
 from contextdb_livekit.domain.prompt import build_instructions
-from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, intent_resolvers
+from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
 from contextdb_livekit.domain.review import settle
 from contextdb_livekit.domain.systems import (
     Extractor,
@@ -81,6 +81,7 @@ async def open_host(parts: HostParts) -> HostServices:
         directory=state.directory,
         claims=state.claims,
         database=state.database,
+        erasures=state.erasures,
     )
 
 
@@ -91,11 +92,11 @@ async def close_host(host: HostServices) -> None:
 def tools(
     identity: CallerIdentity | None, host: HostServices, *, realtime: bool
 ) -> list[FunctionTool]:
-    return build_call_tools(identity, systems_of(host).calendar, realtime=realtime)
+    return build_call_tools(identity, systems_of(host).calendar, realtime=realtime, host=host)
 
 
 def recovery(host: HostServices) -> dict[str, IntentResolver]:
-    return intent_resolvers(systems_of(host).calendar)
+    return host_intent_resolvers(host)
 
 
 def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:

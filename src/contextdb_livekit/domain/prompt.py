@@ -14,6 +14,8 @@ sentences; no lists, no markdown.
   confirm_visit_details: it reads their answer and, on a yes, carries out the request and
   tells you the result to pass on.
 - list_open_days tells you which days have room.
+- If the caller asks us to forget their details, call forget_caller_details with
+  "everything"; if they ask us not to keep anything from this call, with "this call".
 - If the caller mentions a lasting detail (equipment, access, days that do or don't work),
   call note_caller_detail with one short sentence.
 - When the caller is ready to end the call, call review_caller_details once before saying

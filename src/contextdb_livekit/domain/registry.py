@@ -13,16 +13,25 @@ from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
+from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.domain.booking import BOOKING
 from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, build_calendar
 from contextdb_livekit.domain.cancellation import CANCELLATION
+from contextdb_livekit.domain.forget import ACTION_NAME as FORGET_ACTION
+from contextdb_livekit.domain.forget import (
+    build_forget_tool,
+    forget_action,
+    forget_intent_resolver,
+)
 from contextdb_livekit.domain.notes import build_note_tool
 from contextdb_livekit.domain.open_days import build_open_days_tool
 from contextdb_livekit.domain.review import build_review_tool
 from contextdb_livekit.domain.service_credit import SERVICE_CREDIT
+from contextdb_livekit.domain.systems import systems_of
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
+from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.stores.outbox import IntentResolver
 
@@ -31,6 +40,7 @@ __all__ = [
     "GATED_TOOLS",
     "build_call_tools",
     "gated_actions",
+    "host_intent_resolvers",
     "intent_resolvers",
     "open_intent_resolvers",
 ]
@@ -60,34 +70,70 @@ def intent_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
     return {action.name: intent_resolver(action) for action in gated_actions(calendar)}
 
 
+def host_intent_resolvers(host: HostServices) -> dict[str, IntentResolver]:
+    """A call's crash recovery: the booking system's actions and the forget (its stores
+    looked up only when an interrupted forget is found)."""
+
+    async def forget(payload: dict[str, Any]) -> dict[str, Any]:
+        return await forget_intent_resolver(for_host(host))(payload)
+
+    return {**intent_resolvers(systems_of(host).calendar), FORGET_ACTION: forget}
+
+
+def _forget_on_demand() -> IntentResolver:
+    """The forget's recovery for the drain, opening the caller-data stores only when an
+    interrupted forget is found (an idle drain keeps no memory backend open)."""
+
+    async def resolve(payload: dict[str, Any]) -> dict[str, Any]:
+        opened = await open_caller_data()
+        try:
+            return await forget_intent_resolver(opened.stores)(payload)
+        finally:
+            await opened.close()
+
+    return resolve
+
+
 @contextlib.asynccontextmanager
 async def open_intent_resolvers() -> AsyncIterator[dict[str, IntentResolver]]:
     """The crash recovery of a process without calls (the drain): the booking system's
-    client from the environment (`CalendarSettings`), closed when the process is done."""
+    client from the environment (`CalendarSettings`), closed when the process is done, and
+    the forget's."""
     calendar = build_calendar(CalendarSettings())
     try:
-        yield intent_resolvers(calendar)
+        yield {**intent_resolvers(calendar), FORGET_ACTION: _forget_on_demand()}
     finally:
         with contextlib.suppress(Exception):
             await calendar.aclose()
 
 
 def build_call_tools(
-    identity: CallerIdentity | None, calendar: CalendarClient, *, realtime: bool = False
+    identity: CallerIdentity | None,
+    calendar: CalendarClient,
+    *,
+    realtime: bool = False,
+    host: HostServices | None = None,
 ) -> list[FunctionTool]:
     """All tools for a verified caller; only ungated ones when nobody was authenticated.
-    A realtime model, which gets no per-turn recall, also gets a read-only recall tool."""
+    A realtime model, which gets no per-turn recall, also gets a read-only recall tool.
+    With the call's `host`, the caller can also ask to be forgotten (`domain.forget`)."""
     ungated = [build_open_days_tool()]
     if identity is None:
         return ungated
     actions = [(gated, gated.action(calendar)) for gated in GATED_TOOLS]
+    gated_tools = [gated.tool(action, identity) for gated, action in actions]
+    confirmable = [action for _, action in actions]
+    if host is not None:
+        forget = forget_action(host)
+        gated_tools.append(build_forget_tool(forget, identity))
+        confirmable.append(forget)
     return [
         *ungated,
         *([build_recall_tool()] if realtime else []),
-        *(gated.tool(action, identity) for gated, action in actions),
+        *gated_tools,
         build_confirmation_tool(
             identity,
-            [action for _, action in actions],
+            confirmable,
             name=CONFIRM_TOOL,
             description=_CONFIRM_DESCRIPTION,
         ),

@@ -103,12 +103,16 @@ class Attempt(Generic[T]):
     host_key: str
     # The call's date (in the host's zone): when the host's record says it happened.
     today: date
+    # The call it runs in (an action about the call itself, like "keep nothing from this
+    # call", needs it); empty in crash recovery.
+    call_id: str = ""
 
 
 class HostRecord(Protocol):
-    """What the call keeps of a success for its end-of-call write (a host-vouched fact)."""
+    """What the call keeps of a success for its end-of-call write (a host-vouched fact);
+    None when it is no fact (`kit.keep_nothing.KeepNothing`)."""
 
-    def to_write(self) -> FactToRemember: ...
+    def to_write(self) -> FactToRemember | None: ...
 
 
 def _no_caution(memories: list[Memory], target: Any) -> str | None:
@@ -295,6 +299,7 @@ async def _execute(
         target,
         host_key(action.name, identity.customer_id, target_key, evidence),
         today=call.today(),
+        call_id=call.call_id,
     )
     # From here the side effect runs to its end: a barge-in must not cancel it halfway.
     try:

@@ -30,6 +30,7 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.claims import ClaimRegistry
 from contextdb_livekit.stores.directory import CustomerDirectory
+from contextdb_livekit.stores.erasures import ErasureJournal
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
@@ -61,6 +62,9 @@ class HostServices:
     # The shared Postgres with DATABASE_URL (stores.postgres.connection.SharedDatabase),
     # closed last.
     database: SharedDatabase | None = None
+    # Callers erased in the last day (stores.erasures): a call whose caller was erased while
+    # it ran keeps nothing.
+    erasures: ErasureJournal | None = None
 
     @classmethod
     def local(
@@ -77,6 +81,7 @@ class HostServices:
         from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
         from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
         from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
+        from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
 
         return cls(
             backend=backend,
@@ -88,6 +93,7 @@ class HostServices:
             timezone=timezone,
             directory=SqliteCustomerDirectory(workdir / "customers.sqlite3"),
             claims=SqliteClaimRegistry(workdir / "claims.sqlite3"),
+            erasures=SqliteErasureJournal(workdir / "erasures.sqlite3"),
         )
 
 

@@ -11,10 +11,12 @@ row's next try.
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import email.utils
 import time
+import uuid
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
@@ -197,6 +199,19 @@ class CloudMemory:
         """Delete one memory (a request consumed by the action it authorised)."""
         response = await self._call(self._client.forget(user_id, memory_id=memory_id))
         return int(getattr(response, "deleted", 0) or 0)
+
+    async def erase_partition(self, user_id: str) -> dict[str, Any]:
+        """ContextDB's verified erasure of one caller's whole partition (`forget` with
+        `erase_partition`). The response as JSON. A fresh key per erasure: erasing is
+        idempotent by itself, and an erasure weeks later (the caller came back) must not be
+        answered with an earlier one's recorded response."""
+        key = f"erase:{uuid.uuid4().hex}"
+        response = await self._call(
+            self._client.forget(
+                user_id, erase_partition=True, confirmation=user_id, idempotency_key=key
+            )
+        )
+        return dataclasses.asdict(response)
 
     async def remember_many(
         self, user_id: str, facts: list[FactToRemember], *, idempotency_key: str

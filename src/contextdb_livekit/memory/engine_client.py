@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -169,6 +170,20 @@ class EngineClient(CloudClient):
     async def engine_info(self) -> dict[str, Any]:
         return await self._call("GET", "/health")
 
+    async def caller_data(self, user_id: str) -> dict[str, Any]:
+        return await self._call("GET", "/v1/caller_data", params={"user_id": user_id})
+
+    async def erase_partition_raw(self, user_id: str) -> dict[str, Any]:
+        """Cloud's `forget` with `erase_partition`; the engine's answer also counts the
+        ledger records it left for a running call (`deferred`)."""
+        key = f"erase:{uuid.uuid4().hex}"  # see `CloudMemory.erase_partition`
+        body = {"user_id": user_id, "erase_partition": True, "confirmation": user_id}
+        return await self._call("POST", "/v1/forget", json=body, idempotency_key=key)
+
+    async def retention(self, policy: dict[str, Any], now: str) -> dict[str, Any]:
+        body = {"policy": policy, "now": now}
+        return await self._call("POST", "/v1/retention", json=body)
+
 
 class LocalEngineMemory(CloudMemory):
     """`CloudMemory` over the local engine process, plus what operators and tests need."""
@@ -182,6 +197,15 @@ class LocalEngineMemory(CloudMemory):
 
     async def decision_trail(self, user_id: str) -> list[DecisionRecord]:
         return await self._call(self.engine.decision_trail(user_id))
+
+    async def caller_data(self, user_id: str) -> dict[str, Any]:
+        return await self._call(self.engine.caller_data(user_id))
+
+    async def erase_partition(self, user_id: str) -> dict[str, Any]:
+        return await self._call(self.engine.erase_partition_raw(user_id))
+
+    async def retention(self, policy: dict[str, Any], now: str) -> dict[str, Any]:
+        return await self._call(self.engine.retention(policy, now))
 
     async def healthy(self) -> bool:
         return await probe_engine(self.socket_path) is not None

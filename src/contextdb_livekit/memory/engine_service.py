@@ -37,8 +37,15 @@ from aiohttp import web
 from contextdb_livekit.memory.errors import ENGINE_CANNOT_OPEN, MemoryLayerError, MemoryRejected
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
+from contextdb_livekit.memory.partition import (
+    EnginePartition,
+    parse_time,
+    policy_from_json,
+    sqlite_memory_scan,
+)
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
+from contextdb_livekit.stores.sqlite.caller_data import SqliteLedgerData
 from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients, ledger_path
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
@@ -64,7 +71,10 @@ def build_app(
     activity: list[float],
     stats: sqlite_stats.StatsKeeper | None = None,
     version: str = "",
+    partition: EnginePartition | None = None,
 ) -> web.Application:
+    caller_partition = partition or sqlite_partition(engine)
+
     @web.middleware
     async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != "/health":  # probes must not keep an idle engine alive
@@ -144,6 +154,8 @@ def build_app(
 
     async def forget(request: web.Request) -> web.Response:
         body = await request.json()
+        if body.get("erase_partition"):
+            return await erase_partition(body)
         deleted = await engine.forget(body["user_id"], body["memory_id"])
         # The Cloud's ForgetResponse shape, so the Cloud client parses it unchanged.
         return _json(
@@ -156,6 +168,37 @@ def build_app(
                 "primary_wal_lsn": None,
             }
         )
+
+    async def erase_partition(body: dict[str, Any]) -> web.Response:
+        # Cloud's verified partition erasure, plus (local) the caller's ledger rows and a
+        # scrub of the engine file (`memory.partition`).
+        if body.get("confirmation") != body["user_id"]:
+            raise MemoryRejected("confirmation must equal user_id", code="invalid")
+        erased = await caller_partition.erase(body["user_id"])
+        return _json(
+            {
+                "mode": "partition",
+                "deleted": erased.changed,
+                "deferred": erased.deferred,
+                "verified": True,
+                "request_id": "local",
+                "memory_version": 0,
+                "primary_wal_lsn": None,
+            }
+        )
+
+    async def caller_data(request: web.Request) -> web.Response:
+        # Local-only extension: everything the engine holds about one caller (export).
+        items = await caller_partition.held_about(request.query["user_id"])
+        return _json({"items": [dataclasses.asdict(item) for item in items]})
+
+    async def retention(request: web.Request) -> web.Response:
+        # Local-only extension: the drain's retention pass over the engine file and ledger.
+        body = await request.json()
+        expired = await caller_partition.expire(
+            policy_from_json(body["policy"]), parse_time(body["now"])
+        )
+        return _json({"expired": expired})
 
     async def decisions(request: web.Request) -> web.Response:
         # Local-only extension for the playground and tests: the caller's decision ledger.
@@ -174,9 +217,24 @@ def build_app(
             web.post("/v1/remember_many", remember_many),
             web.post("/v1/forget", forget),
             web.get("/v1/decisions", decisions),
+            web.get("/v1/caller_data", caller_data),
+            web.post("/v1/retention", retention),
         ]
     )
     return app
+
+
+def sqlite_partition(engine: LocalEngine, location: str = "local engine file") -> EnginePartition:
+    """The caller data of an engine on one SQLite file and its ledger beside it."""
+    clients = engine.clients
+    assert isinstance(clients, SqliteEngineClients)
+    ledger = engine.ledger
+    assert isinstance(ledger, SqliteDecisionLedger)
+
+    async def scan() -> list:
+        return await sqlite_memory_scan(clients.db)
+
+    return EnginePartition(engine, SqliteLedgerData(ledger.path), location=location, scan=scan)
 
 
 @contextlib.contextmanager
@@ -218,7 +276,8 @@ async def serve(
     engine = LocalEngine(clients, SqliteDecisionLedger(ledger_path(db_path)))
     stats = sqlite_stats.StatsKeeper(clients.db, await sqlite_stats.read_state(clients.db))
     activity = [time.monotonic()]
-    runner = web.AppRunner(build_app(engine, activity, stats, version), access_log=None)
+    partition = sqlite_partition(engine, str(db_path))
+    runner = web.AppRunner(build_app(engine, activity, stats, version, partition), access_log=None)
     await runner.setup()
     with contextlib.suppress(FileNotFoundError):
         socket_path.unlink()

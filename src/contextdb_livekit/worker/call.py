@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
@@ -24,12 +25,14 @@ from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S, CallerTurns
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.keep_nothing import KeepNothing, drop_call_rows, keep_nothing
 from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.memory.snapshot import disclosed_to_unverified
+from contextdb_livekit.stores.erasures import ErasuresUnavailable
 from contextdb_livekit.stores.outbox import PARKED_STATES
 from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.profile import LineProfile
@@ -55,6 +58,9 @@ class Call:
         self._checkpoint_key: str | None = None
         self._checkpoint_task: asyncio.Task[None] | None = None
         self._checkpoint_pending = False
+        self._forget_task: asyncio.Task[None] | None = None
+        # When the call began: an erasure of its caller after this means keep nothing more.
+        self._started_at = time.time()
 
     @classmethod
     def open(
@@ -117,6 +123,7 @@ class Call:
                 self.checkpoint_soon(session.history)
 
         session.on("conversation_item_added", on_item)
+        session.on("function_tools_executed", lambda _: self._after_tools())
         await session.start(self.agent, **start_kwargs)
         turns = self.context.caller_turns
         if turns is not None and not turns.attach(session):
@@ -176,7 +183,9 @@ class Call:
         value). Rule-based extraction only: cheap enough for every turn.
         """
         call = self.context
-        if call.memory is None:
+        if call.memory is None or keep_nothing(call) is not None:
+            return  # the caller asked to be forgotten: nothing more is kept (kit.keep_nothing)
+        if await self._erased_meanwhile():
             return
         facts = self._with_records(self.profile.facts_so_far(call, history_turns(history)))
         if not facts:
@@ -192,6 +201,11 @@ class Call:
         except OutboxUnavailable as exc:
             log.warning("checkpoint not kept: %s", exc)
             return
+        if keep_nothing(call) is not None:
+            # The caller asked to keep nothing while this checkpoint was being written.
+            with contextlib.suppress(OutboxUnavailable):
+                await call.host.outbox.mark_done(key)
+            return
         self._checkpoint_key = key
 
     def _with_records(self, facts: list[FactToRemember]) -> list[FactToRemember]:
@@ -199,9 +213,8 @@ class Call:
         host's records come last, and the later record in one slot wins (done, then undone
         in the same call)."""
         by_slot: dict[object, FactToRemember] = {}
-        for position, fact in enumerate(
-            [*facts, *(record.to_write() for record in self.context.records)]
-        ):
+        written = (record.to_write() for record in self.context.records)
+        for position, fact in enumerate([*facts, *(f for f in written if f is not None)]):
             slot = (fact.entity, fact.attribute) if fact.entity else position
             by_slot.pop(slot, None)
             by_slot[slot] = fact
@@ -212,6 +225,11 @@ class Call:
         call = self.context
         if call.memory is None:
             return WriteOutcome(0, 0)
+        if (forget := keep_nothing(call)) is not None:
+            return await self._keep_nothing(forget)
+        if await self._erased_meanwhile():
+            # Erased while this call ran (caller_data erase): nothing the call said is kept.
+            return await self._keep_nothing(KeepNothing("this_call"))
         if self._checkpoint_task is not None:
             with contextlib.suppress(Exception):
                 await self._checkpoint_task
@@ -239,3 +257,56 @@ class Call:
             outcome.queued,
         )
         return outcome
+
+    async def _keep_nothing(self, forget: KeepNothing) -> WriteOutcome:
+        """The caller asked to be forgotten: no end-of-call write, this call's queued rows
+        dropped, then the request's own follow-up (an erasure run again), all within the
+        end-of-call write budget."""
+        call = self.context
+        assert call.memory is not None
+        for task in (self._checkpoint_task, self._forget_task):
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await task
+        budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
+        try:
+            await asyncio.wait_for(self._forget_now(forget, call.memory.user_id), budget_s)
+        except Exception as exc:  # the erasure is resumable: the operator's rerun finishes it
+            log.error("keep-nothing after the call did not finish: %s", type(exc).__name__)
+        return WriteOutcome(0, 0)
+
+    async def _forget_now(self, forget: KeepNothing, user_id: str) -> None:
+        with contextlib.suppress(OutboxUnavailable):
+            await drop_call_rows(self.context.host.outbox, user_id, self.context.call_id)
+        await forget.after_call()
+
+    def _after_tools(self) -> None:
+        """Once the caller asked to keep nothing (kit.keep_nothing): a checkpoint that raced
+        the request is dropped, and after "everything" the rest of the call no longer shows
+        the model what was recalled at its start."""
+        forget = keep_nothing(self.context)
+        if forget is None or self.context.memory is None:
+            return
+        self._forget_task = asyncio.create_task(self._drop_after_tools(forget))
+
+    async def _drop_after_tools(self, forget: KeepNothing) -> None:
+        call = self.context
+        assert call.memory is not None
+        # The instructions first: on a pipeline this finishes before the model's next reply.
+        if forget.scope == "everything" and call.snapshot is not None:
+            call.snapshot = None
+            instructions = self.profile.instructions(None, verified=call.identity is not None)
+            await self.agent.update_instructions(instructions)
+        with contextlib.suppress(OutboxUnavailable):
+            await drop_call_rows(call.host.outbox, call.memory.user_id, call.call_id)
+
+    async def _erased_meanwhile(self) -> bool:
+        """Whether this call's caller was erased after the call began (stores.erasures)."""
+        journal, memory = self.context.host.erasures, self.context.memory
+        if journal is None or memory is None:
+            return False
+        try:
+            return await journal.erased_since(memory.user_id, self._started_at)
+        except ErasuresUnavailable as exc:
+            log.warning("erasure journal unreadable; writing as usual: %s", exc)
+            return False

@@ -26,14 +26,17 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.claims import ClaimRegistry
 from contextdb_livekit.stores.directory import CustomerDirectory
+from contextdb_livekit.stores.erasures import ErasureJournal
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.attestations import PgAttestationStore
 from contextdb_livekit.stores.postgres.claims import PgClaimRegistry
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
+from contextdb_livekit.stores.postgres.erasures import PgErasureJournal
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
+from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal, journal_path
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.settings import WorkerSettings
 
@@ -46,6 +49,8 @@ class HostState:
     claims: ClaimRegistry
     # The shared database when DATABASE_URL is set; the memory engine borrows its pool.
     database: SharedDatabase | None = None
+    # Callers erased in the last day (stores.erasures).
+    erasures: ErasureJournal | None = None
 
     async def close(self) -> None:
         if self.database is not None:
@@ -63,10 +68,12 @@ def open_host_state(worker: WorkerSettings, memory: MemorySettings) -> HostState
             directory=PgCustomerDirectory(database),
             claims=PgClaimRegistry(database),
             database=database,
+            erasures=PgErasureJournal(database),
         )
     return HostState(
         outbox=SqliteOutbox.for_settings(memory),
         attestations=SqliteAttestationStore(worker.attestation_path),
         directory=SqliteCustomerDirectory(worker.customer_directory_path),
         claims=SqliteClaimRegistry(worker.claim_registry_path),
+        erasures=SqliteErasureJournal(journal_path(memory.outbox_path)),
     )
