@@ -843,6 +843,8 @@ def test_a_yes_to_a_day_offered_for_the_booking_is_not_a_standing_fact():
          {("equipment_count", "bathroom", "2 bathrooms"),
           ("equipment_count", "radiator", "12 radiators")}),
         ("we have twin boilers", {("equipment_count", "boiler", "2 boilers")}),
+        # The model as said: only each word's first letter is raised.
+        ("it's a vaillant ecotec 5d4974", {("equipment_make", None, "Vaillant Ecotec 5d4974")}),
         ("it'll be my dad at the house", {("who_home", None, "it'll be my dad at the house")}),
         ("grandad will be in", {("who_home", None, "grandad will be in")}),
         ("The landlord will meet your engineer there.",

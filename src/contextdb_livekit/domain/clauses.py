@@ -1275,9 +1275,10 @@ class CallReader:
         if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
             self._mentioned("equipment_make")
         if make is not None:
-            brand = _BRAND_NAMES.get(make.group(1), make.group(1).title())
-            model = (brand + (make.group(2) or "").title()).strip()
-            out.append(Statement("equipment_make", model))
+            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            # The model as said, each word capitalised ("ecotec plus 832" → "Ecotec Plus 832").
+            model = " ".join(w.capitalize() for w in (make.group(2) or "").split())
+            out.append(Statement("equipment_make", f"{brand} {model}".strip()))
         # Floor (of the caller's home, not of the boiler cupboard or the meter room).
         if not _FLOOR_NOT_OURS.search(text) and meter is None:
             floor = _last_current(_FLOOR, text)
