@@ -301,6 +301,7 @@ async def connect_local_engine(
     embedding_model: str = "mock",
     start_timeout_s: float = 20.0,
     timeout_s: float = 5.0,
+    outbox_path: Path | None = None,
 ) -> LocalEngineMemory:
     """A memory backend for the engine that owns `db_path`, starting one if none answers.
 
@@ -325,7 +326,7 @@ async def connect_local_engine(
             if await _current(socket_path, version):
                 return
             await _stop_stale(socket_path)
-            _spawn(db_path, socket_path, idle_exit_s, embedding_model, version)
+            _spawn(db_path, socket_path, idle_exit_s, embedding_model, version, outbox_path)
             deadline = asyncio.get_running_loop().time() + start_timeout_s
             while not await _current(socket_path, version):
                 if asyncio.get_running_loop().time() > deadline:
@@ -382,7 +383,12 @@ def _lock(path: Path) -> Any:
 
 
 def _spawn(
-    db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str
+    db_path: Path,
+    socket_path: Path,
+    idle_exit_s: float,
+    embedding_model: str,
+    version: str,
+    outbox_path: Path | None = None,
 ) -> None:
     log_file = open_private(db_path.with_name(db_path.name + ".engine.log"), "ab")
     env = {**os.environ, "PYTHONPATH": str(_IMPORT_ROOT)}
@@ -401,6 +407,7 @@ def _spawn(
             embedding_model,
             "--version",
             version,
+            *(["--outbox", str(outbox_path.resolve())] if outbox_path is not None else []),
         ],
         env=env,
         stdin=subprocess.DEVNULL,

@@ -212,9 +212,11 @@ async def serve(
     *,
     sweep_after_s: float = 3600.0,
     sweep_interval_s: float = 60.0,
+    outbox_path: Path | None = None,
 ) -> None:
     clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
-    engine = LocalEngine(clients, SqliteDecisionLedger(ledger_path(db_path)))
+    ledger = SqliteDecisionLedger(ledger_path(db_path), outbox_path=outbox_path)
+    engine = LocalEngine(clients, ledger)
     stats = sqlite_stats.StatsKeeper(clients.db, await sqlite_stats.read_state(clients.db))
     activity = [time.monotonic()]
     runner = web.AppRunner(build_app(engine, activity, stats, version), access_log=None)
@@ -270,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_INTERVAL_S", "60")),
     )
+    # The worker's outbox: the sweeper leaves decisions whose receipt is queued there.
+    parser.add_argument("--outbox", type=Path, default=None)
     args = parser.parse_args(argv)
     restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -283,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.version,
                 sweep_after_s=args.sweep_after_s,
                 sweep_interval_s=args.sweep_interval_s,
+                outbox_path=args.outbox,
             )
         )
     return 0
