@@ -31,6 +31,7 @@ import httpx
 from contextdb_cloud_client import ActionDecision, CloudClient
 
 from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.memory.engine_file import known_unusable, unusable_error
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import ActionSlot
 from contextdb_livekit.stores.ledger import DecisionRecord
@@ -312,9 +313,17 @@ async def connect_local_engine(
     socket_path = socket_path_for(db_path)
     version = engine_version(embedding_model)
 
+    def refuse_if_unusable() -> None:
+        # An engine already failed to open this very file: fail now, not after a start
+        # timeout, and start no engine that would fail the same way (`memory.engine_file`).
+        reason = known_unusable(db_path)
+        if reason is not None:
+            raise unusable_error(db_path, reason)
+
     async def ensure_running() -> None:
         if await _current(socket_path, version):
             return
+        refuse_if_unusable()
         try:
             private_dir(db_path.parent)
             handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
@@ -325,10 +334,21 @@ async def connect_local_engine(
         try:
             if await _current(socket_path, version):
                 return
+            refuse_if_unusable()  # noted by the engine another job started meanwhile
             await _stop_stale(socket_path)
-            _spawn(db_path, socket_path, idle_exit_s, embedding_model, version, outbox_path)
+            engine = _spawn(
+                db_path, socket_path, idle_exit_s, embedding_model, version, outbox_path
+            )
             deadline = asyncio.get_running_loop().time() + start_timeout_s
             while not await _current(socket_path, version):
+                status = engine.poll()  # also reaps it: no zombie is left behind
+                if status is not None:
+                    # It exited instead of serving: say why now, not at the start timeout.
+                    refuse_if_unusable()
+                    raise MemoryUnavailable(
+                        f"local engine exited at start (status {status}); see {db_path}.engine.log",
+                        code="engine_start_failed",
+                    )
                 if asyncio.get_running_loop().time() > deadline:
                     raise MemoryUnavailable(
                         f"local engine did not start within {start_timeout_s:.0f} s; "
@@ -389,10 +409,10 @@ def _spawn(
     embedding_model: str,
     version: str,
     outbox_path: Path | None = None,
-) -> None:
+) -> subprocess.Popen[bytes]:
     log_file = open_private(db_path.with_name(db_path.name + ".engine.log"), "ab")
     env = {**os.environ, "PYTHONPATH": str(_IMPORT_ROOT)}
-    subprocess.Popen(
+    engine = subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -417,3 +437,4 @@ def _spawn(
         start_new_session=True,
     )
     log_file.close()
+    return engine

@@ -29,15 +29,22 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from aiohttp import web
 
+from contextdb_livekit.memory.engine_file import (
+    EXIT_FILE_UNUSABLE,
+    clear_note,
+    record_unusable,
+    unusable_error,
+)
 from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
+from contextdb_livekit.stores.sqlite.connection import damage_of, is_damaged
 from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients, ledger_path
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
@@ -203,6 +210,28 @@ async def sweep_decisions(
             await asyncio.wait_for(stop.wait(), timeout=interval_s)
 
 
+class EngineFileUnusable(Exception):
+    """The engine file cannot be opened; noted beside it (`memory.engine_file`)."""
+
+
+async def open_engine_file(db_path: Path, embedding_model: str) -> SqliteEngineClients:
+    """The engine file, checked before pycontextdb opens it. Damage is noted for the jobs
+    (which then fail fast and start no engine) and raised as `EngineFileUnusable`."""
+    problem = await asyncio.to_thread(damage_of, db_path)
+    if problem is None:
+        try:
+            clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
+        except Exception as exc:
+            if not is_damaged(exc):
+                raise
+            problem = str(exc)
+        else:
+            clear_note(db_path)
+            return clients
+    record_unusable(db_path, problem)
+    raise EngineFileUnusable(problem)
+
+
 async def serve(
     db_path: Path,
     socket_path: Path,
@@ -214,7 +243,7 @@ async def serve(
     sweep_interval_s: float = 60.0,
     outbox_path: Path | None = None,
 ) -> None:
-    clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
+    clients = await open_engine_file(db_path, embedding_model)
     ledger = SqliteDecisionLedger(ledger_path(db_path), outbox_path=outbox_path)
     engine = LocalEngine(clients, ledger)
     stats = sqlite_stats.StatsKeeper(clients.db, await sqlite_stats.read_state(clients.db))
@@ -254,6 +283,14 @@ async def serve(
         await engine.close()
 
 
+def _exit_now(status: int) -> NoReturn:
+    """Exit at once. A failed open can leave a library's worker thread behind (aiosqlite's
+    connection thread is not a daemon), and a normal exit waits for it forever: engines
+    that could not open their file used to stay alive for hours."""
+    logging.shutdown()
+    os._exit(status)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
@@ -278,18 +315,25 @@ def main(argv: list[str] | None = None) -> int:
     restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     with exclusive_owner(args.db):
-        asyncio.run(
-            serve(
-                args.db,
-                args.socket,
-                args.idle_exit_s,
-                args.embedding_model,
-                args.version,
-                sweep_after_s=args.sweep_after_s,
-                sweep_interval_s=args.sweep_interval_s,
-                outbox_path=args.outbox,
+        try:
+            asyncio.run(
+                serve(
+                    args.db,
+                    args.socket,
+                    args.idle_exit_s,
+                    args.embedding_model,
+                    args.version,
+                    sweep_after_s=args.sweep_after_s,
+                    sweep_interval_s=args.sweep_interval_s,
+                    outbox_path=args.outbox,
+                )
             )
-        )
+        except EngineFileUnusable as exc:
+            log.error("%s", unusable_error(args.db, str(exc)))
+            _exit_now(EXIT_FILE_UNUSABLE)
+        except Exception:
+            log.exception("local engine failed on %s", args.db)
+            _exit_now(1)
     return 0
 
 

@@ -7,6 +7,7 @@ only one process may write a file: the worker reaches this engine through
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import contextdb
@@ -30,7 +31,13 @@ async def open_client(path: Path, *, embedding_model: str = "mock") -> contextdb
         **engine_options(embedding_model),
     )
     # Initialise once before any concurrent use: concurrent first calls each initialise.
-    await db.stats()
+    try:
+        await db.stats()
+    except BaseException:
+        # A file that cannot be opened (damaged) must not leave its connection thread behind.
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise
     return db
 
 
