@@ -328,3 +328,25 @@ async def test_a_receipt_refused_because_the_sweeper_closed_first_is_parked_not_
         assert parked.state == "dead" and "receipt_conflict" in (parked.last_error or "")
     finally:
         await engine.close()
+
+
+async def test_a_second_status_never_overwrites_the_first(local_engine, outbox, user_id):
+    """Issue 31 (a mutation that survived): once the block said what happened, nothing
+    later in it (a second status, an exception, a cancellation's default) changes it."""
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-twice"
+    )
+    await local_engine.confirm(user_id, wish.id)
+    gate = ActionGate(local_engine, outbox)
+    with pytest.raises(ZeroDivisionError):
+        async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+            await decision.before_execution({"day": "2026-12-10"})
+            decision.succeeded(external_ref="bk_first")
+            for second in (lambda: decision.failed("calendar_down"), decision.skipped):
+                with pytest.raises(RuntimeError, match="already set"):
+                    second()
+            raise ZeroDivisionError  # after the booking: its outcome stands
+    assert (decision.status, decision.external_ref, decision.error_code) == (
+        "succeeded", "bk_first", None,
+    )  # fmt: skip
+    assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("succeeded", None)

@@ -268,3 +268,30 @@ async def test_a_sweeper_whose_clock_is_ahead_closes_nothing_still_running(
     assert closed == []
     landed = await ledger.report(receipt(running.decision_id, "succeeded", external_ref="bk-2"))
     assert landed.receipt.status == "succeeded"
+
+
+async def test_the_first_terminal_receipt_stands_whatever_comes_after(ledger) -> None:
+    """Issue 31 (a mutation that survived): a second status must never overwrite the
+    first. Not its id alone: its status, reference and error code, as `receipt_for` and the
+    trail read them, after a report under another key, the same key with another payload,
+    and a sweep."""
+    booked = await decide(ledger, outcome="act")
+    first = await ledger.report(receipt(booked.decision_id, "succeeded", external_ref="bk-1"))
+    attempts = [
+        receipt(booked.decision_id, "failed", key="sweep:late", error_code="decision_never_closed"),
+        receipt(booked.decision_id, "failed", error_code="cancelled"),
+        receipt(booked.decision_id, "skipped", key="receipt:other"),
+        receipt(booked.decision_id, "succeeded", external_ref="bk-2", key="receipt:again"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(MemoryConflict):
+            await ledger.report(attempt)
+    assert await ledger.sweep_open(0) == []
+    stored = await ledger.receipt_for("cust-1", booked.decision_id)
+    assert stored is not None
+    got = stored.receipt
+    assert (got.id, got.status, got.external_ref, got.error_code, got.action_name) == (
+        first.receipt.id, "succeeded", "bk-1", None, "book_visit",
+    )  # fmt: skip
+    [record] = [r for r in await ledger.trail("cust-1") if r.decision_id == booked.decision_id]
+    assert (record.status, record.external_ref, record.error_code) == ("succeeded", "bk-1", None)
