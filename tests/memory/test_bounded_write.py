@@ -198,3 +198,78 @@ async def test_the_end_of_call_write_bounds_its_bookkeeping_too(
     assert any(key.startswith("facts:") and ":checkpoint:" not in key for key in rows)
     gated.gate.set()
     await _background_done()
+
+
+async def test_writes_reported_queued_survive_engine_kills_mid_burst(tmp_path: Path) -> None:
+    """Issue 31's scenario: 4 callers' end-of-call writes, the engine `kill -9`ed twice
+    mid-burst, writes running into their budget while it restarts. Every write reported
+    written or queued is in memory exactly once after the outbox is drained; nothing is
+    lost (the outbox works throughout)."""
+    import os
+    import signal
+    from collections import Counter
+
+    from contextdb_livekit.delivery.flusher import OutboxFlusher
+    from contextdb_livekit.delivery.outbox import Backoff
+    from contextdb_livekit.memory.engine_client import connect_local_engine
+    from contextdb_livekit.stores.sqlite.engine import open_engine
+    from testkit.engine import stop_engine_if_running
+    from tests.memory.test_faults import fact_counts
+
+    db = tmp_path / "memory.sqlite3"
+    outbox_path = tmp_path / "outbox.sqlite3"
+    fast = Backoff(base_s=0.01, max_s=0.05)
+    client = await connect_local_engine(db, idle_exit_s=120, timeout_s=5)
+    users = [f"cust-burst-{n}" for n in range(4)]
+    # One outbox per caller on one file, as four job processes have.
+    memories = {
+        user: CallerMemory(client, SqliteOutbox(outbox_path, backoff=fast), user) for user in users
+    }
+    outcomes: dict[str, str] = {}
+    started = asyncio.Event()
+
+    async def write(user: str, i: int) -> None:
+        key = f"facts:{user}:{i}"
+        fact = FactToRemember(f"Burst note {i} of {user}", "user_stated", 0.9)
+        outcome = await memories[user].remember([fact], idempotency_key=key, timeout_s=0.4)
+        outcomes[key] = (
+            "written" if outcome.written else "queued" if outcome.queued
+            else "unconfirmed" if outcome.unconfirmed else "lost"
+        )  # fmt: skip
+        started.set()
+
+    async def killer() -> None:
+        await started.wait()
+        for _ in range(2):
+            os.kill(await client.engine_pid(), signal.SIGKILL)
+            await asyncio.sleep(0.3)
+
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(killer(), *(write(u, i) for u in users for i in range(12))), 240
+        )
+        await _background_done()
+    finally:
+        await client.close()
+        await stop_engine_if_running(db.resolve())
+    tally = Counter(outcomes.values())
+    print(dict(tally))
+    assert tally["lost"] == 0
+    engine = await open_engine(db)
+    try:
+        outbox = SqliteOutbox(outbox_path, backoff=fast, owner_lease_s=0.1)
+        flusher = OutboxFlusher(outbox, engine, {}, base_delay_s=0, max_delay_s=0)
+        for _ in range(100):
+            await flusher.flush_once()
+            if not await outbox.items():
+                break
+            await asyncio.sleep(0.1)
+        assert await outbox.items() == []
+        for user in users:
+            counts = await fact_counts(engine, user)
+            for i in range(12):
+                key = f"facts:{user}:{i}"
+                if outcomes[key] in ("written", "queued"):
+                    assert counts[f"Burst note {i} of {user}"] == 1, (key, outcomes[key])
+    finally:
+        await engine.close()
