@@ -8,9 +8,14 @@ data-plane JSON (plus an optional action `slot`) over a Unix socket, and exits o
 after a quiet period so nothing lingers after the worker.
 
 It also closes decisions nobody closed (`LocalEngine.sweep_open_decisions`): at start and then
-every `--sweep-interval-s`, any decision without a receipt `--sweep-after-s` after it was made
-(defaults from CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute — long
-enough for a receipt queued in a worker's outbox to land first).
+every `--sweep-interval-s`, any decision it has itself seen open, without a receipt and with
+none queued in the worker's outbox (`--outbox`), for `--sweep-after-s` (defaults from
+CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute). It times that on
+its own monotonic clock, never by the wall-clock stamp a decision was made with: an engine
+restarted with its clock an hour off closes nothing still running (`stores.sqlite.ledger`).
+
+A file it cannot open (damaged) is noted beside it and the process exits at once
+(`memory.engine_file`).
 
 Run: python -m contextdb_livekit.memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
 """
