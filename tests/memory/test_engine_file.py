@@ -102,3 +102,26 @@ def test_an_engine_process_that_cannot_open_its_file_exits(tmp_path: Path) -> No
     assert done.returncode == EXIT_FILE_UNUSABLE, done.stderr[-2000:]
     assert "cannot be opened" in done.stderr and "Traceback" not in done.stderr
     assert note_path(db).exists()
+
+
+async def test_the_worker_startup_says_what_to_do_about_a_corrupt_engine_file(
+    tmp_path: Path,
+) -> None:
+    """The worker's startup probe (`check_backend`, printed as a WARNING: calls then run
+    without memory) names the file and the remedy instead of a start timeout."""
+    from contextdb_livekit.memory.factory import check_backend
+    from contextdb_livekit.memory.settings import MemorySettings
+
+    db = corrupt(tmp_path / "data" / "memory.sqlite3")
+    settings = MemorySettings(
+        _env_file=None,  # type: ignore[call-arg]
+        CONTEXTDB_LOCAL_PATH=db,
+        MEMORY_OUTBOX_PATH=tmp_path / "data" / "outbox.sqlite3",
+    )
+    try:
+        problem = await asyncio.wait_for(check_backend(settings), NEVER_S)
+    finally:
+        await stop_engine_if_running(db.resolve())
+    assert problem is not None
+    assert str(db) in problem and "cannot be opened" in problem and "restore" in problem
+    assert not owned_by_an_engine(db)
