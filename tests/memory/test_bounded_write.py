@@ -20,6 +20,9 @@ from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
+# A budget an unblocked SQLite commit keeps well inside, even on a loaded machine (the
+# outbox row gets half of it before the send starts without it).
+BUDGET_S = 2.0
 # Far above any budget used here: a write that waits for a blocked step fails the test.
 STUCK_S = 20.0
 
@@ -95,7 +98,8 @@ async def test_a_slow_settle_is_not_waited_for_and_the_row_stays_queued(
     backend = Backend(local_engine, "hang")
     memory = CallerMemory(backend, gated, user_id)  # type: ignore[arg-type]
     outcome = await asyncio.wait_for(
-        memory.remember([FACT], idempotency_key="facts:slow-settle", timeout_s=0.3), STUCK_S
+        memory.remember([FACT], idempotency_key="facts:slow-settle", timeout_s=BUDGET_S),
+        STUCK_S,
     )
     assert (outcome.written, outcome.queued) == (0, 1)
     assert backend.cancelled  # the send was stopped at the bound, not left holding the call
@@ -141,7 +145,7 @@ async def test_queued_is_reported_only_after_the_row_committed(
     backend = Backend(local_engine, "release_then_fail", gated)
     memory = CallerMemory(backend, gated, user_id)  # type: ignore[arg-type]
     outcome = await asyncio.wait_for(
-        memory.remember([FACT], idempotency_key="facts:late-commit", timeout_s=2.0),
+        memory.remember([FACT], idempotency_key="facts:late-commit", timeout_s=2 * BUDGET_S),
         STUCK_S,
     )
     assert (outcome.written, outcome.queued, outcome.unconfirmed) == (0, 1, 0)
@@ -181,7 +185,7 @@ async def test_the_end_of_call_write_bounds_its_bookkeeping_too(
     from tests.conversation.conftest import caller
     from tests.worker.test_line_profile import LIBRARY
 
-    settings = MemorySettings(_env_file=None, MEMORY_SHUTDOWN_WRITE_BUDGET_MS=300)  # type: ignore[call-arg]
+    settings = MemorySettings(_env_file=None, MEMORY_SHUTDOWN_WRITE_BUDGET_MS=int(BUDGET_S * 1000))  # type: ignore[call-arg]
     host = HostServices.local(tmp_path, local_engine, memory_settings=settings)
     real = host.outbox
     assert isinstance(real, SqliteOutbox)
