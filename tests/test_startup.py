@@ -234,3 +234,38 @@ def test_an_unwritable_spill_path_is_refused_with_a_shared_database(
     monkeypatch.setenv("MEMORY_SPILL_PATH", str(blocker / "spill.sqlite3"))
     problems = [str(p) for p in check_configuration(LINE).problems]
     assert any(p.startswith(f"MEMORY_SPILL_PATH={blocker / 'spill.sqlite3'}") for p in problems)
+
+
+SHARED_BACKENDS = {
+    "postgres": {"DATABASE_URL": "postgresql://u:p@127.0.0.1:9/db"},
+    "cloud+postgres": {
+        "DATABASE_URL": "postgresql://u:p@127.0.0.1:9/db",
+        "CONTEXTDB_API_KEY": "cdb_startup_test_key_0123456789",
+    },
+}
+
+
+@pytest.mark.parametrize("backend", sorted(SHARED_BACKENDS))
+def test_the_default_spill_lives_in_the_data_directory_and_is_probed_there(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """Issue 31: the spill defaulted to `.contextdb/spill.sqlite3` in whatever directory the
+    worker started in, so the data directory (the image's /data volume) was not where the
+    first outage's rows went. Unset, it is `spill.sqlite3` beside the outbox, and an
+    unwritable data directory is refused at startup, naming the spill, on every backend that
+    uses one."""
+    for name, value in SHARED_BACKENDS[backend].items():
+        monkeypatch.setenv(name, value)
+    data = tmp_path / "volume" / "contextdb"
+    monkeypatch.setenv("MEMORY_OUTBOX_PATH", str(data / "outbox.sqlite3"))
+    config = check_configuration(LINE)
+    assert config.problems == []
+    assert config.memory is not None and config.memory.spill_path == data / "spill.sqlite3"
+    assert not (tmp_path / ".contextdb").exists()  # nothing in the working directory
+    # The same data directory, unwritable (a file where the directory should be).
+    blocked = tmp_path / "blocked"
+    blocked.write_text("")
+    monkeypatch.setenv("MEMORY_OUTBOX_PATH", str(blocked / "contextdb" / "outbox.sqlite3"))
+    problems = [str(p) for p in check_configuration(LINE).problems]
+    spill = blocked / "contextdb" / "spill.sqlite3"
+    assert any(p.startswith(f"MEMORY_SPILL_PATH={spill}") for p in problems), problems

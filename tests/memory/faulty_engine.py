@@ -33,7 +33,7 @@ async def _kill_at(step: str) -> None:
 
 if __name__ == "__main__":
     # The service builds its ledger through this name: the faulty one wraps the real one.
-    engine_service.SqliteDecisionLedger = lambda path: FaultyLedger(  # type: ignore[assignment,misc]
-        SqliteDecisionLedger(path), _kill_at
+    engine_service.SqliteDecisionLedger = lambda path, **options: FaultyLedger(  # type: ignore[assignment,misc]
+        SqliteDecisionLedger(path, **options), _kill_at
     )
     sys.exit(engine_service.main())

@@ -8,6 +8,7 @@ import pytest
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.gate import ActionGate
+from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
@@ -245,14 +246,16 @@ async def test_receipt_errors_after_a_booking_never_escape(local_engine, outbox,
         await decision.before_execution({"day": "2026-12-10"})
         decision.succeeded(external_ref="bk_1")
     # The booking's answer to the model stays "booked"; the receipt is queued or parked.
-    items = await outbox.items()
+    # A 409 is never "already recorded" (this very receipt would have been replayed): the
+    # real receipt is kept, parked for a human with the conflict as its reason.
+    [item] = await outbox.items()
+    assert item.idempotency_key == f"receipt:{decision.decision_id}"
+    assert item.payload["status"] == "succeeded"
+    parks = isinstance(error, MemoryRejected | MemoryConflict)
+    assert item.state == ("dead" if parks else "pending")
     if isinstance(error, MemoryConflict):
-        assert items == []  # already recorded: nothing left to send
-    else:
-        [item] = items
-        assert item.idempotency_key == f"receipt:{decision.decision_id}"
-        assert item.payload["status"] == "succeeded"
-        assert item.state == ("dead" if isinstance(error, MemoryRejected) else "pending")
+        assert item.last_error is not None and item.last_error.startswith("receipt_conflict")
+        assert decision.receipt_conflict is not None
 
 
 class BrokenOutbox:
@@ -271,4 +274,79 @@ async def test_a_broken_outbox_never_blocks_direct_delivery(local_engine, user_i
     async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
         await decision.before_execution({"day": "2026-12-10"})
         decision.succeeded(external_ref="bk_2")
+    assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("succeeded", None)
+
+
+async def test_a_booking_in_progress_outlives_the_sweeper_and_its_receipt_is_the_real_one(
+    tmp_path, user_id
+):
+    """Issue 31: the engine's sweeper closed a booking still running (its clock an hour
+    off), and the gate dropped the real `succeeded` receipt as "already recorded". The
+    booking's intent is in the worker's outbox from before the side effect: the engine's
+    sweeper leaves it, however often it runs and however small its threshold."""
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
+    engine = await open_engine(tmp_path / "memory.sqlite3", outbox_path=outbox.path)
+    try:
+        [wish] = await engine.remember_many(
+            user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-sweep"
+        )
+        await engine.confirm(user_id, wish.id)
+        gate = ActionGate(engine, outbox)
+        async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+            await decision.before_execution({"day": "2026-12-10"})
+            for _ in range(3):  # the booking takes a while; the sweeper keeps passing
+                assert await engine.sweep_open_decisions(0) == []
+                await asyncio.sleep(0.02)
+            decision.succeeded(external_ref="bk_7")
+        assert await _receipt_status(engine, user_id, decision.decision_id) == ("succeeded", None)
+        assert await outbox.items() == []
+    finally:
+        await engine.close()
+
+
+async def test_a_receipt_refused_because_the_sweeper_closed_first_is_parked_not_dropped(
+    tmp_path, user_id
+):
+    """Whatever closed the decision first (here the sweeper, before any intent existed),
+    the real receipt is never lost: it stays in the outbox, parked with the conflict."""
+    outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
+    engine = await open_engine(tmp_path / "memory.sqlite3", outbox_path=outbox.path)
+    try:
+        [wish] = await engine.remember_many(
+            user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-409"
+        )
+        await engine.confirm(user_id, wish.id)
+        gate = ActionGate(engine, outbox)
+        async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+            assert await engine.sweep_open_decisions(0) == [decision.decision_id]
+            await decision.before_execution({"day": "2026-12-10"})
+            decision.succeeded(external_ref="bk_8")
+        assert decision.receipt_conflict is not None
+        [parked] = await outbox.parked()
+        assert parked.idempotency_key == f"receipt:{decision.decision_id}"
+        assert (parked.payload["status"], parked.payload["external_ref"]) == ("succeeded", "bk_8")
+        assert parked.state == "dead" and "receipt_conflict" in (parked.last_error or "")
+    finally:
+        await engine.close()
+
+
+async def test_a_second_status_never_overwrites_the_first(local_engine, outbox, user_id):
+    """Issue 31 (a mutation that survived): once the block said what happened, nothing
+    later in it (a second status, an exception, a cancellation's default) changes it."""
+    [wish] = await local_engine.remember_many(
+        user_id, [day_request(date(2026, 12, 10))], idempotency_key="k-wish-twice"
+    )
+    await local_engine.confirm(user_id, wish.id)
+    gate = ActionGate(local_engine, outbox)
+    with pytest.raises(ZeroDivisionError):
+        async with gate.evaluate(user_id, "book_visit", "book", SLOT) as decision:
+            await decision.before_execution({"day": "2026-12-10"})
+            decision.succeeded(external_ref="bk_first")
+            for second in (lambda: decision.failed("calendar_down"), decision.skipped):
+                with pytest.raises(RuntimeError, match="already set"):
+                    second()
+            raise ZeroDivisionError  # after the booking: its outcome stands
+    assert (decision.status, decision.external_ref, decision.error_code) == (
+        "succeeded", "bk_first", None,
+    )  # fmt: skip
     assert await _receipt_status(local_engine, user_id, decision.decision_id) == ("succeeded", None)

@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -230,3 +231,62 @@ def test_a_socket_path_that_cannot_fit_is_refused_with_the_setting_to_change(
     assert "CONTEXTDB_LOCAL_PATH" in str(refused.value)
     assert refused.value.code == "engine_socket_path"
     assert engine_client._MAX_SOCKET_PATH == 100
+
+
+# -- guards a mutation left unpinned (issue 31) -------------------------------------------------
+
+
+def test_the_worker_process_creates_owner_only_files_whatever_umask_it_started_with(
+    tmp_path: Path,
+):
+    """`prepare_worker` sets umask 077 before anything else: what SQLite, aiosqlite, logs
+    and child processes create afterwards (with no chmod of ours) is owner-only."""
+    script = (
+        "import os, sys\n"
+        "os.umask(0o022)\n"
+        "from contextdb_livekit.domain.profile import LINE\n"
+        "from contextdb_livekit.worker.startup import prepare_worker\n"
+        "prepare_worker(['agent.py', 'download-files'], LINE)\n"
+        "d = sys.argv[1]\n"
+        "os.mkdir(os.path.join(d, 'made-dir'))\n"
+        "open(os.path.join(d, 'made-file'), 'w').close()\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)]),
+           "LIVEKIT_URL": "ws://127.0.0.1:9"}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert mode(tmp_path / "made-dir") == 0o700
+    assert mode(tmp_path / "made-file") == 0o600
+
+
+def test_a_loose_existing_file_is_tightened_when_the_worker_opens_it(tmp_path: Path):
+    from contextdb_livekit.stores.private_files import private_file
+
+    data = tmp_path / "data"
+    data.mkdir(mode=0o700)
+    loose = data / "outbox.sqlite3"
+    loose.write_bytes(b"")
+    os.chmod(loose, 0o644)  # left by an older version, or a restore
+    private_file(loose)
+    assert mode(loose) == 0o600
+    assert loose.read_bytes() == b""  # tightened, never truncated
+
+
+def test_tightening_never_follows_a_link_out_of_the_data_directory(tmp_path: Path):
+    """A link planted beside a data file (named like its WAL) must not make the startup
+    chmod whatever it points at."""
+    data, elsewhere = tmp_path / "data", tmp_path / "elsewhere"
+    data.mkdir(mode=0o700)
+    elsewhere.mkdir()
+    target = elsewhere / "shared-config"
+    target.write_text("x")
+    os.chmod(target, 0o644)
+    (data / "memory.sqlite3").write_bytes(b"")
+    os.chmod(data / "memory.sqlite3", 0o600)
+    (data / "memory.sqlite3-wal").symlink_to(target)
+    assert tighten_data_files(data / "memory.sqlite3") == []
+    assert mode(target) == 0o644

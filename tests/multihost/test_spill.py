@@ -8,6 +8,7 @@ import asyncio
 import socket
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
@@ -155,3 +156,74 @@ async def test_outbox_cli_lists_the_spill_with_the_shared_rows(
     assert await asyncio.to_thread(outbox_cli.main, ["list"]) == 0
     listed = capsys.readouterr().out
     assert "k-spilled" in listed and "k-shared" in listed
+
+
+class DroppedMidQuery(PostgresOutbox):
+    """The connection dies during a query: asyncpg's own error, not the store's typed one
+    (the pool answered, so `SharedStateUnavailable` never fires)."""
+
+    def __init__(self, database: SharedDatabase, error: BaseException) -> None:
+        super().__init__(database)
+        self.error = error
+        self.asked = 0
+
+    async def _query(self, method: str, sql: str, *args: object) -> object:
+        self.asked += 1
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        asyncpg.exceptions.ConnectionDoesNotExistError(
+            "connection was closed in the middle of operation"
+        ),
+        ConnectionResetError(104, "Connection reset by peer"),
+        asyncpg.exceptions.InterfaceError("pool is closing"),
+    ],
+    ids=["closed_mid_query", "reset", "pool_closing"],
+)
+async def test_any_failure_of_the_database_sends_the_row_to_the_spill(
+    tmp_path: Path, error: BaseException
+) -> None:
+    """Issue 31 (a mutation that survived): the spill is the fallback for *any* failure of
+    the shared database, not only the typed ones; a raw driver error must not lose the row."""
+    database = SharedDatabase(closed_port_url(), timeout_s=1)
+    primary = DroppedMidQuery(database, error)
+    outbox = SpillingOutbox(primary, SqliteOutbox(tmp_path / "spill.sqlite3"), probe_after_s=60)
+    try:
+        assert await outbox.put("k-drop", "receipt", "cust-1", PAYLOAD) is True
+        await outbox.settle("k-drop", MemoryUnavailable("down", code="network"))
+        [row] = await outbox.spill.items()
+        assert (row.idempotency_key, row.state) == ("k-drop", "pending")
+        # The database is not asked again until the probe interval has passed.
+        await outbox.put("k-next", "receipt", "cust-1", PAYLOAD)
+        assert primary.asked == 1
+    finally:
+        await database.close()
+
+
+async def test_a_moved_row_keeps_the_wait_the_backend_asked_for(
+    tmp_path: Path, shared_database
+) -> None:
+    """Issue 31 (a mutation that survived): a spilled row the backend answered 429 with
+    Retry-After keeps that wait when it moves into the shared table; due at once, every
+    host would send it straight back into the rate limit."""
+    spill = SqliteOutbox(tmp_path / "spill.sqlite3")
+    await spill.put("k-429", "receipt", "cust-1", PAYLOAD)
+    limited = MemoryUnavailable("rate limited", code="rate_limited", status=429, retry_after_s=240)
+    await spill.settle("k-429", limited)
+    outbox = SpillingOutbox(PostgresOutbox(shared_database), spill)
+    assert await outbox.move_spilled() == 1
+    [row] = await outbox.primary.items()
+    assert row.idempotency_key == "k-429" and row.attempts == 1
+    assert await outbox.primary.claim_due() == []  # not due: the wait came along
+    conn = await asyncpg.connect(shared_database.url)
+    try:
+        left = await conn.fetchval(
+            "SELECT next_attempt_at - extract(epoch FROM clock_timestamp())"
+            " FROM host_outbox WHERE idempotency_key = 'k-429'"
+        )
+    finally:
+        await conn.close()
+    assert 200 < left <= 240

@@ -4,6 +4,10 @@ stores: the engine process's SQLite file and the shared Postgres tables."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected
+from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.ledger import (
     SWEEP_ACTION,
     SWEEP_ERROR,
@@ -18,19 +23,49 @@ from contextdb_livekit.stores.ledger import (
     ReceiptRequest,
     RecordedDecision,
 )
+from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
+from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from tests.multihost.test_clock import faketime
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[DecisionLedger]:
     store: DecisionLedger
     if request.param == "sqlite":
-        store = SqliteDecisionLedger(tmp_path / "memory.ledger.sqlite3")
+        # The engine's ledger reads the worker's outbox beside it (`outbox`, below).
+        store = SqliteDecisionLedger(
+            tmp_path / "memory.ledger.sqlite3", outbox_path=tmp_path / "outbox.sqlite3"
+        )
     else:
         store = PostgresDecisionLedger(request.getfixturevalue("shared_database"))
     yield store
     store.close()
+
+
+@pytest.fixture
+def outbox(ledger: DecisionLedger, tmp_path: Path) -> Outbox:
+    """The outbox the ledger's sweeper consults: the worker's file, or the shared table."""
+    if isinstance(ledger, SqliteDecisionLedger):
+        assert ledger.outbox_path is not None
+        return SqliteOutbox(ledger.outbox_path)
+    assert isinstance(ledger, PostgresDecisionLedger)
+    return PostgresOutbox(ledger.database)
+
+
+async def sweep_until_closed(ledger: DecisionLedger, older_than_s: float) -> list[str]:
+    """Passes a moment apart until one closes something (a sweeper may need to see a
+    decision open for `older_than_s` itself); the ids closed, or [] after a second."""
+    for _ in range(20):
+        closed = await ledger.sweep_open(older_than_s)
+        if closed:
+            return closed
+        await asyncio.sleep(0.05)
+    return []
 
 
 async def decide(ledger: DecisionLedger, user_id: str = "cust-1", **kwargs):  # type: ignore[no-untyped-def]
@@ -176,3 +211,87 @@ async def test_one_write_per_key_at_a_time(ledger) -> None:
     await asyncio.gather(write("k-1"), write("k-1"), write("k-1"), write("k-2"))
     assert most_per_key == {"k-1": 1, "k-2": 1}  # never two writers of one key at once
     assert most_overall == 2  # writers of different keys do not wait for each other
+
+
+async def test_the_sweeper_leaves_a_decision_whose_receipt_is_queued(ledger, outbox) -> None:
+    """Which sweeper was right (issue 31): a decision whose receipt is in the outbox, the
+    intent written before a booking runs included, is on its way to being closed by its real
+    receipt; the sweeper leaves it. Once the row is gone and the decision is still open, it
+    is swept like any other."""
+    booking, unheard = await decide(ledger, outcome="act"), await decide(ledger)
+    key = receipt_idempotency_key(booking.decision_id)
+    await outbox.record_intent(
+        key, "receipt", "cust-1", {"decision_id": booking.decision_id, "intent": True}
+    )
+    assert await sweep_until_closed(ledger, 0.01) == [unheard.decision_id]
+    for _ in range(4):  # however many passes see it
+        assert await ledger.sweep_open(0.01) == []
+        await asyncio.sleep(0.03)
+    assert await ledger.receipt_for("cust-1", booking.decision_id) is None
+    # Its real receipt lands after all that time: it is the one recorded.
+    landed = await ledger.report(receipt(booking.decision_id, "succeeded", external_ref="bk-1"))
+    assert (landed.receipt.status, landed.receipt.external_ref) == ("succeeded", "bk-1")
+    # A queued receipt that never lands (the row gone, the decision open) is swept after all.
+    other = await decide(ledger, outcome="act")
+    other_key = receipt_idempotency_key(other.decision_id)
+    await outbox.put(other_key, "receipt", "cust-1", {"decision_id": other.decision_id})
+    assert await ledger.sweep_open(0.01) == []
+    await outbox.mark_done(other_key)
+    assert await sweep_until_closed(ledger, 0.01) == [other.decision_id]
+
+
+def _sweep_in_a_process(ledger: DecisionLedger, clock_offset: str) -> list[str]:
+    if isinstance(ledger, SqliteDecisionLedger):
+        args = ["sqlite", str(ledger.path), str(ledger.outbox_path)]
+    else:
+        assert isinstance(ledger, PostgresDecisionLedger)
+        args = ["postgres", ledger.database.url]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    done = subprocess.run(
+        [*faketime(clock_offset), sys.executable, "-m", "tests.stores.sweep_once", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("clock_offset", ["+1h", "+3d"])
+async def test_a_sweeper_whose_clock_is_ahead_closes_nothing_still_running(
+    ledger, clock_offset: str
+) -> None:
+    """Issue 31: an engine restarted with its clock an hour ahead closed a booking still in
+    progress (its only receipt `decision_never_closed`, the real one refused). A sweeper
+    judges by how long it has itself seen a decision open, never by comparing a stamp made
+    under one clock with another clock."""
+    running = await decide(ledger, outcome="act")
+    closed = await asyncio.to_thread(_sweep_in_a_process, ledger, clock_offset)
+    assert closed == []
+    landed = await ledger.report(receipt(running.decision_id, "succeeded", external_ref="bk-2"))
+    assert landed.receipt.status == "succeeded"
+
+
+async def test_the_first_terminal_receipt_stands_whatever_comes_after(ledger) -> None:
+    """Issue 31 (a mutation that survived): a second status must never overwrite the
+    first. Not its id alone: its status, reference and error code, as `receipt_for` and the
+    trail read them, after a report under another key, the same key with another payload,
+    and a sweep."""
+    booked = await decide(ledger, outcome="act")
+    first = await ledger.report(receipt(booked.decision_id, "succeeded", external_ref="bk-1"))
+    attempts = [
+        receipt(booked.decision_id, "failed", key="sweep:late", error_code="decision_never_closed"),
+        receipt(booked.decision_id, "failed", error_code="cancelled"),
+        receipt(booked.decision_id, "skipped", key="receipt:other"),
+        receipt(booked.decision_id, "succeeded", external_ref="bk-2", key="receipt:again"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(MemoryConflict):
+            await ledger.report(attempt)
+    assert await ledger.sweep_open(0) == []
+    stored = await ledger.receipt_for("cust-1", booked.decision_id)
+    assert stored is not None
+    got = stored.receipt
+    assert (got.id, got.status, got.external_ref, got.error_code, got.action_name) == (
+        first.receipt.id, "succeeded", "bk-1", None, "book_visit",
+    )  # fmt: skip
+    [record] = [r for r in await ledger.trail("cust-1") if r.decision_id == booked.decision_id]
+    assert (record.status, record.external_ref, record.error_code) == ("succeeded", "bk-1", None)

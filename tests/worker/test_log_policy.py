@@ -94,3 +94,25 @@ def test_phone_numbers_are_masked_in_messages_and_fields(saved_levels):
     assert "15550170478" not in out and "447700900123" not in out
     assert f"sip_{PHONE_MASK}" in out and f"call-_{PHONE_MASK}_ab" in out
     assert "1234567890" in out  # plain numbers (ids, timings) are left alone
+
+
+def test_the_filter_guards_every_root_handler_whoever_logs(saved_levels):
+    """Issue 31 (a mutation that survived): the filter on the root handlers is what guards
+    records from loggers the policy does not name (the worker's own, any library's), which
+    reach the output only through those handlers."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(Everything())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        apply_log_policy(opt_in=True)  # levels lifted: the filter alone stands
+        assert any(isinstance(f, CallerDataFilter) for f in handler.filters)
+        logger = logging.getLogger("some_library.unlisted")
+        logger.setLevel(logging.DEBUG)
+        logger.warning("dialled sip_+15550100123", extra={"lk.pii.transcript": "my card is 4111"})
+    finally:
+        root.removeHandler(handler)
+    out = stream.getvalue()
+    assert "+15550100123" not in out and "4111" not in out
+    assert PHONE_MASK in out and WITHHELD in out

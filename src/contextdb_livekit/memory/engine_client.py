@@ -32,7 +32,8 @@ import httpx
 from contextdb_cloud_client import ActionDecision, CloudClient
 
 from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.errors import ENGINE_CANNOT_OPEN, MemoryUnavailable
+from contextdb_livekit.memory.engine_file import known_unusable, unusable_error
+from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import ActionSlot
 from contextdb_livekit.stores.ledger import DecisionRecord
 from contextdb_livekit.stores.private_files import open_private, private_dir
@@ -326,6 +327,7 @@ async def connect_local_engine(
     embedding_model: str = "mock",
     start_timeout_s: float = 20.0,
     timeout_s: float = 5.0,
+    outbox_path: Path | None = None,
 ) -> LocalEngineMemory:
     """A memory backend for the engine that owns `db_path`, starting one if none answers.
 
@@ -336,9 +338,17 @@ async def connect_local_engine(
     socket_path = socket_path_for(db_path)
     version = engine_version(embedding_model)
 
+    def refuse_if_unusable() -> None:
+        # An engine already failed to open this very file: fail now, not after a start
+        # timeout, and start no engine that would fail the same way (`memory.engine_file`).
+        reason = known_unusable(db_path)
+        if reason is not None:
+            raise unusable_error(db_path, reason)
+
     async def ensure_running() -> None:
         if await _current(socket_path, version):
             return
+        refuse_if_unusable()
         try:
             private_dir(db_path.parent)
             handle = await asyncio.to_thread(_lock, db_path.with_name(db_path.name + ".spawn.lock"))
@@ -349,15 +359,20 @@ async def connect_local_engine(
         try:
             if await _current(socket_path, version):
                 return
+            refuse_if_unusable()  # noted by the engine another job started meanwhile
             await _stop_stale(socket_path)
-            engine = _spawn(db_path, socket_path, idle_exit_s, embedding_model, version)
+            engine = _spawn(
+                db_path, socket_path, idle_exit_s, embedding_model, version, outbox_path
+            )
             deadline = asyncio.get_running_loop().time() + start_timeout_s
             while not await _current(socket_path, version):
-                if engine.poll() is not None:
-                    # It stopped instead of serving (a damaged file, a bad setting): say why
-                    # now, not after the start timeout; nothing is left running.
+                status = engine.poll()  # also reaps it: no zombie is left behind
+                if status is not None:
+                    # It exited instead of serving: say why now, not at the start timeout.
+                    refuse_if_unusable()
                     raise MemoryUnavailable(
-                        _why_engine_stopped(db_path, engine.returncode), code="engine_start_failed"
+                        f"local engine exited at start (status {status}); see {db_path}.engine.log",
+                        code="engine_start_failed",
                     )
                 if asyncio.get_running_loop().time() > deadline:
                     raise MemoryUnavailable(
@@ -412,20 +427,13 @@ def _lock(path: Path) -> Any:
     return handle
 
 
-def _why_engine_stopped(db_path: Path, returncode: int | None) -> str:
-    """The engine log's own reason (its last line naming the file it cannot open), or where
-    to look."""
-    log_path = db_path.with_name(db_path.name + ".engine.log")
-    with contextlib.suppress(OSError):
-        lines = log_path.read_text(errors="replace").splitlines()[-50:]
-        for line in reversed(lines):
-            if ENGINE_CANNOT_OPEN in line:
-                return "local engine " + line[line.index(ENGINE_CANNOT_OPEN) :]
-    return f"local engine exited with status {returncode} before serving; see {log_path}"
-
-
 def _spawn(
-    db_path: Path, socket_path: Path, idle_exit_s: float, embedding_model: str, version: str
+    db_path: Path,
+    socket_path: Path,
+    idle_exit_s: float,
+    embedding_model: str,
+    version: str,
+    outbox_path: Path | None = None,
 ) -> subprocess.Popen[bytes]:
     log_file = open_private(db_path.with_name(db_path.name + ".engine.log"), "ab")
     env = {**os.environ, "PYTHONPATH": str(_IMPORT_ROOT)}
@@ -444,6 +452,7 @@ def _spawn(
             embedding_model,
             "--version",
             version,
+            *(["--outbox", str(outbox_path.resolve())] if outbox_path is not None else []),
         ],
         env=env,
         stdin=subprocess.DEVNULL,

@@ -8,9 +8,14 @@ data-plane JSON (plus an optional action `slot`) over a Unix socket, and exits o
 after a quiet period so nothing lingers after the worker.
 
 It also closes decisions nobody closed (`LocalEngine.sweep_open_decisions`): at start and then
-every `--sweep-interval-s`, any decision without a receipt `--sweep-after-s` after it was made
-(defaults from CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute — long
-enough for a receipt queued in a worker's outbox to land first).
+every `--sweep-interval-s`, any decision it has itself seen open, without a receipt and with
+none queued in the worker's outbox (`--outbox`), for `--sweep-after-s` (defaults from
+CONTEXTDB_DECISION_SWEEP_AFTER_S / _INTERVAL_S: one hour, every minute). It times that on
+its own monotonic clock, never by the wall-clock stamp a decision was made with: an engine
+restarted with its clock an hour off closes nothing still running (`stores.sqlite.ledger`).
+
+A file it cannot open (damaged) is noted beside it and the process exits at once
+(`memory.engine_file`).
 
 Run: python -m contextdb_livekit.memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
 """
@@ -25,16 +30,21 @@ import fcntl
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from aiohttp import web
 
-from contextdb_livekit.memory.errors import ENGINE_CANNOT_OPEN, MemoryLayerError, MemoryRejected
+from contextdb_livekit.memory.engine_file import (
+    EXIT_FILE_UNUSABLE,
+    clear_note,
+    record_unusable,
+    unusable_error,
+)
+from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from contextdb_livekit.memory.partition import (
@@ -46,6 +56,7 @@ from contextdb_livekit.memory.partition import (
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
 from contextdb_livekit.stores.sqlite.caller_data import SqliteLedgerData
+from contextdb_livekit.stores.sqlite.connection import damage_of, is_damaged
 from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients, ledger_path
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
@@ -262,6 +273,28 @@ async def sweep_decisions(
             await asyncio.wait_for(stop.wait(), timeout=interval_s)
 
 
+class EngineFileUnusable(Exception):
+    """The engine file cannot be opened; noted beside it (`memory.engine_file`)."""
+
+
+async def open_engine_file(db_path: Path, embedding_model: str) -> SqliteEngineClients:
+    """The engine file, checked before pycontextdb opens it. Damage is noted for the jobs
+    (which then fail fast and start no engine) and raised as `EngineFileUnusable`."""
+    problem = await asyncio.to_thread(damage_of, db_path)
+    if problem is None:
+        try:
+            clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
+        except Exception as exc:
+            if not is_damaged(exc):
+                raise
+            problem = str(exc)
+        else:
+            clear_note(db_path)
+            return clients
+    record_unusable(db_path, problem)
+    raise EngineFileUnusable(problem)
+
+
 async def serve(
     db_path: Path,
     socket_path: Path,
@@ -271,9 +304,11 @@ async def serve(
     *,
     sweep_after_s: float = 3600.0,
     sweep_interval_s: float = 60.0,
+    outbox_path: Path | None = None,
 ) -> None:
-    clients = await SqliteEngineClients.open(db_path, embedding_model=embedding_model)
-    engine = LocalEngine(clients, SqliteDecisionLedger(ledger_path(db_path)))
+    clients = await open_engine_file(db_path, embedding_model)
+    ledger = SqliteDecisionLedger(ledger_path(db_path), outbox_path=outbox_path)
+    engine = LocalEngine(clients, ledger)
     stats = sqlite_stats.StatsKeeper(clients.db, await sqlite_stats.read_state(clients.db))
     activity = [time.monotonic()]
     partition = sqlite_partition(engine, str(db_path))
@@ -312,6 +347,14 @@ async def serve(
         await engine.close()
 
 
+def _exit_now(status: int) -> NoReturn:
+    """Exit at once. A failed open can leave a library's worker thread behind (aiosqlite's
+    connection thread is not a daemon), and a normal exit waits for it forever: engines
+    that could not open their file used to stay alive for hours."""
+    logging.shutdown()
+    os._exit(status)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True)
@@ -330,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=float(os.environ.get("CONTEXTDB_DECISION_SWEEP_INTERVAL_S", "60")),
     )
+    # The worker's outbox: the sweeper leaves decisions whose receipt is queued there.
+    parser.add_argument("--outbox", type=Path, default=None)
     args = parser.parse_args(argv)
     restrict_umask()  # the engine's files (SQLite, ledger, log, socket) are owner-only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -344,22 +389,16 @@ def main(argv: list[str] | None = None) -> int:
                     args.version,
                     sweep_after_s=args.sweep_after_s,
                     sweep_interval_s=args.sweep_interval_s,
+                    outbox_path=args.outbox,
                 )
             )
-        except sqlite3.DatabaseError as exc:
-            # Said in one line the worker repeats to the operator (`engine_client`).
-            advice = damaged_file_advice(args.db)
-            log.error("%s%s: %s. %s", ENGINE_CANNOT_OPEN, args.db, exc, advice)
-            return 3
+        except EngineFileUnusable as exc:
+            log.error("%s", unusable_error(args.db, str(exc)))
+            _exit_now(EXIT_FILE_UNUSABLE)
+        except Exception:
+            log.exception("local engine failed on %s", args.db)
+            _exit_now(1)
     return 0
-
-
-def damaged_file_advice(db_path: Path) -> str:
-    return (
-        f"Stop the worker, move {db_path} (and its -wal and -shm files) aside and start again: "
-        "a new, empty memory file is created; the old one can be inspected or recovered "
-        "with the sqlite3 shell's .recover"
-    )
 
 
 if __name__ == "__main__":

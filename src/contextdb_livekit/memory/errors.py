@@ -135,8 +135,3 @@ def classify_failure(exc: BaseException) -> Failure:
         retry_after = exc.retry_after_s if isinstance(exc, MemoryUnavailable) else None
         return Failure(exc.disposition, f"{exc.code}: {exc}"[:500], retry_after)
     return Failure("retry", f"{type(exc).__name__}: {exc}"[:500])
-
-
-# The engine log's line for a memory file the engine process cannot open; the worker finds it
-# there and repeats it as the reason memory is unavailable (`memory.engine_client`).
-ENGINE_CANNOT_OPEN = "cannot open the memory file "

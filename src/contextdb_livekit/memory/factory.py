@@ -50,6 +50,7 @@ async def open_memory_backend(
         settings.local_path,
         idle_exit_s=settings.engine_idle_exit_s,
         embedding_model=settings.embedding_model,
+        outbox_path=settings.outbox_path,
     )
 
 

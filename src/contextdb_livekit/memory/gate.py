@@ -16,7 +16,8 @@ of the host's: when the answer is lost (a reset, an engine killed after recordin
 asks once more with the same key and the backend returns the decision it recorded, not a new
 one. An answer that arrives after the gate gave up (its budget, or the tool was cancelled)
 is still heard in the background and closed at once (`failed` on an `act`, else `skipped`:
-nothing ran on it). What even that misses, the ledger's sweeper closes (`stores.sqlite.ledger`).
+nothing ran on it). What even that misses, the ledger's sweeper closes (`stores.ledger`); it
+leaves alone a decision whose intent or receipt is in the outbox.
 
 The gate keeps to its budgets whatever the backend or the outbox does: the evaluation within
 `evaluate_timeout_s`, each outbox step within `outbox_timeout_s`, the receipt within
@@ -84,6 +85,8 @@ class GateDecision:
     error_code: str | None = None
     receipt: ExecutionReceiptResponse | None = None
     receipt_queued: bool = False
+    # Set when the backend refused this receipt because another closed the decision.
+    receipt_conflict: str | None = None
     deferred: bool = False
     _outbox: Outbox | None = field(default=None, repr=False)
     _intent_recorded: bool = field(default=False, repr=False)
@@ -307,9 +310,17 @@ class ActionGate:
                 self._report_timeout_s,
             )
         except MemoryConflict as exc:
-            # A terminal receipt already exists for this decision (an earlier send landed).
-            log.warning("receipt for %s already recorded: %s", gate.decision_id, exc)
-            await self._settle(key, queued)
+            # Never "already recorded": an earlier send of this very receipt (same key, same
+            # payload) is replayed, not refused. A 409 means the decision was closed with
+            # another receipt (the sweeper's, a late close's): this one, which may say a
+            # booking happened, is kept parked with the reason for a human, never dropped.
+            gate.receipt_conflict = f"{exc.code}: {exc}"
+            log.error(
+                "receipt %s for %s refused, another is recorded (%s); kept in the outbox",
+                gate.status, gate.decision_id, gate.receipt_conflict,
+            )  # fmt: skip
+            if queued or await self._queue(gate, key, payload, hold=True):
+                await self._park(key, f"receipt_conflict: {gate.receipt_conflict}")
             return
         except MemoryRejected as exc:
             log.error("receipt for %s rejected: %s", gate.decision_id, exc)

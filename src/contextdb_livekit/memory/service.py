@@ -11,12 +11,12 @@ import dataclasses
 import hashlib
 import logging
 import time
-from dataclasses import dataclass
 
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.backend import MemoryBackend
+from contextdb_livekit.memory.bounded_write import WriteOutcome, write_within
 from contextdb_livekit.memory.caller_text import clean_caller_text
-from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable, OutboxUnavailable
+from contextdb_livekit.memory.errors import MemoryLayerError
 from contextdb_livekit.memory.gate import ActionGate
 from contextdb_livekit.memory.models import FactToRemember, Memory, MemorySnapshot
 from contextdb_livekit.memory.secrets import redact_bounded
@@ -70,14 +70,6 @@ async def recall_within(
 
 def _ms(started: float) -> float:
     return (time.perf_counter() - started) * 1000
-
-
-@dataclass(frozen=True)
-class WriteOutcome:
-    written: int
-    queued: int
-    # Neither delivered nor queued (backend and outbox down at once); logged as an error.
-    lost: int = 0
 
 
 class CallerMemory:
@@ -145,50 +137,19 @@ class CallerMemory:
     async def remember(
         self, facts: list[FactToRemember], *, idempotency_key: str, timeout_s: float
     ) -> WriteOutcome:
-        """Write now if the backend answers in time; otherwise keep the facts in the outbox."""
+        """Write now if the backend answers in time, else keep the facts in the outbox; all
+        of it (outbox row, send, settle) within `timeout_s` (`memory.bounded_write`)."""
         facts = redacted(facts)
         if not facts:
             return WriteOutcome(0, 0)
-        payload = {"facts": [fact.as_item() for fact in facts]}
-        # Durable first: a process killed mid-write still has the facts on disk. The outbox
-        # is a fallback, not a gate: when it cannot write, the facts still go out directly.
-        durable, held = True, False
-        try:
-            # held: this call owns the row's lease while it sends directly (else a flusher does).
-            held = await self.outbox.put(idempotency_key, "remember_many", self.user_id, payload)
-        except OutboxUnavailable as exc:
-            log.error("outbox unavailable, writing facts directly: %s", exc)
-            durable = False
-        try:
-            await asyncio.wait_for(
-                self.backend.remember_many(self.user_id, facts, idempotency_key=idempotency_key),
-                timeout=timeout_s,
-            )
-        except (MemoryUnavailable, TimeoutError) as exc:
-            if not durable:
-                log.error("fact write failed and could not be queued: %s", exc or "timeout")
-                return WriteOutcome(0, 0, lost=len(facts))
-            log.warning("fact write queued in outbox: %s", exc or "timeout")
-            if held:
-                await self._settle(idempotency_key, exc)  # release the row to the flusher
-            return WriteOutcome(0, len(facts))
-        except MemoryLayerError as exc:
-            if held:
-                await self._settle(idempotency_key, exc)  # parked with its reason
-            raise
-        if held:
-            await self._settle(idempotency_key, None)
-        return WriteOutcome(len(facts), 0)
-
-    async def _settle(self, key: str, exc: BaseException | None) -> None:
-        try:
-            if exc is None:
-                await self.outbox.mark_done(key)
-            else:
-                await self.outbox.settle(key, exc)
-        except OutboxUnavailable as failure:
-            # Delivered (or failed) already; a later replay is deduplicated by its key.
-            log.error("outbox could not record the outcome of %s: %s", key, failure)
+        return await write_within(
+            self.backend,
+            self.outbox,
+            self.user_id,
+            facts,
+            idempotency_key=idempotency_key,
+            budget_s=timeout_s,
+        )
 
 
 def redacted(facts: list[FactToRemember]) -> list[FactToRemember]:

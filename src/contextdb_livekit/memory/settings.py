@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_CLOUD_URL = "https://api.contextdb.ai"
@@ -31,15 +31,18 @@ class MemorySettings(BaseSettings):
     engine_idle_exit_s: float = Field(default=900.0, gt=0, alias="CONTEXTDB_ENGINE_IDLE_EXIT_S")
     outbox_path: Path = Field(default=Path(".contextdb/outbox.sqlite3"), alias="MEMORY_OUTBOX_PATH")
     # With DATABASE_URL: where this host keeps outbox rows while the shared Postgres does
-    # not answer, until they are moved into it (contextdb_livekit.delivery.spill).
-    spill_path: Path = Field(default=Path(".contextdb/spill.sqlite3"), alias="MEMORY_SPILL_PATH")
+    # not answer, until they are moved into it (contextdb_livekit.delivery.spill). Unset:
+    # `spill.sqlite3` in the memory data directory (MEMORY_OUTBOX_PATH's), never a path of
+    # its own relative to wherever the worker was started (`_spill_in_the_data_directory`).
+    spill_path: Path = Field(default=Path("spill.sqlite3"), alias="MEMORY_SPILL_PATH")
     prefetch_budget_ms: int = Field(default=300, ge=1, le=5000, alias="MEMORY_PREFETCH_BUDGET_MS")
     turn_recall_budget_ms: int = Field(
         default=120, ge=1, le=2000, alias="MEMORY_TURN_RECALL_BUDGET_MS"
     )
     gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
-    # A decision still without a receipt this long after it was made is closed by the
-    # sweeper (the local engine process; `contextdb_livekit.domain.drain` on the shared Postgres).
+    # A decision still without a receipt, and none queued in the outbox, this long is closed
+    # by the sweeper (the local engine process, timing it on its own monotonic clock;
+    # `contextdb_livekit.domain.drain` on the shared Postgres, on the database's clock).
     decision_sweep_after_s: float = Field(
         default=3600.0, gt=0, alias="CONTEXTDB_DECISION_SWEEP_AFTER_S"
     )
@@ -59,6 +62,14 @@ class MemorySettings(BaseSettings):
     extraction_timeout_s: float = Field(
         default=3.0, gt=0, le=5, alias="MEMORY_EXTRACTION_TIMEOUT_S"
     )
+
+    @model_validator(mode="after")
+    def _spill_in_the_data_directory(self) -> MemorySettings:
+        # The spill is the outbox's fallback on this host: it lives where the outbox does
+        # (the data volume in the image), not in the process's working directory.
+        if "spill_path" not in self.model_fields_set:
+            self.spill_path = self.outbox_path.parent / "spill.sqlite3"
+        return self
 
     @field_validator("extraction", mode="before")
     @classmethod

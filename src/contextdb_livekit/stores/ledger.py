@@ -17,6 +17,14 @@ killed, or timed out, between recording it and replying):
   `failed`, `error_code` `decision_never_closed`, action `decision_sweeper`. Nothing was
   executed on such a decision by the sweeper, so its receipt is `aligned` whatever the
   outcome (a `failed` receipt from an action would count as a violation on a non-`act`).
+- A sweeper never closes a decision that may still be running: one whose receipt is queued
+  in the outbox (`receipt:<decision id>`, the intent written before a side effect
+  included) is left alone, and age is never a stamp from one clock read by another (the
+  SQLite sweeper counts how long it has itself seen a decision open, on a monotonic clock;
+  the Postgres one stamps and reads on the database's clock alone).
+  `tests/stores/test_ledger_contract.py` pins both, a sweeper process an hour ahead included.
+- A receipt refused because another closed the decision (409) is not "already recorded":
+  the gate parks it in the outbox with the conflict (`memory.gate`), never drops it.
 """
 
 from __future__ import annotations

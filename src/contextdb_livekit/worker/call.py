@@ -29,6 +29,7 @@ from contextdb_livekit.kit.keep_nothing import KeepNothing, drop_call_rows, keep
 from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
+from contextdb_livekit.memory.gate import within
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.memory.snapshot import disclosed_to_unverified
@@ -38,6 +39,8 @@ from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.profile import LineProfile
 
 log = logging.getLogger("contextdb_livekit.worker.call")
+# The part of the end-of-call write budget spent waiting for the last checkpoint's row.
+CHECKPOINT_SHARE = 0.25
 
 
 class Call:
@@ -221,7 +224,15 @@ class Call:
         return list(by_slot.values())
 
     async def finish(self, history: llm.ChatContext) -> WriteOutcome:
-        """End-of-call write, bounded in time; whatever does not land now stays in the outbox."""
+        """End-of-call write; whatever does not land now stays in the outbox.
+
+        MEMORY_SHUTDOWN_WRITE_BUDGET_MS bounds the write as a whole, not only its send:
+        waiting for the last checkpoint (at most a quarter of it), the write itself (outbox
+        row, send, settle: `memory.bounded_write`) and the bookkeeping after. A step still
+        running at the bound goes on in the background, never waited for: LiveKit kills the
+        job 10 s into its shutdown. (The review's answer and the extraction before it have
+        their own bounds.)
+        """
         call = self.context
         if call.memory is None:
             return WriteOutcome(0, 0)
@@ -230,31 +241,40 @@ class Call:
         if await self._erased_meanwhile():
             # Erased while this call ran (caller_data erase): nothing the call said is kept.
             return await self._keep_nothing(KeepNothing("this_call"))
-        if self._checkpoint_task is not None:
-            with contextlib.suppress(Exception):
-                await self._checkpoint_task
         # The caller's answer to the host's review read-back settles what changes (kit.review).
         await settle_review(call, history)
         facts = await self.profile.facts_at_end(call, history_turns(history))
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget_s
+
+        def left() -> float:
+            return max(0.0, deadline - loop.time())
+
+        if self._checkpoint_task is not None:
+            # The end-of-call write supersedes it; a checkpoint still writing lands later
+            # and is delivered under its own key (its facts land once).
+            with contextlib.suppress(Exception):
+                await within(self._checkpoint_task, budget_s * CHECKPOINT_SHARE, cancel=False)
         outcome = await call.memory.remember(
             self._with_records(facts),
             idempotency_key=call_write_key(call.memory.user_id, call.call_id),
-            timeout_s=budget_s,
+            timeout_s=left(),
         )
-        with contextlib.suppress(OutboxUnavailable):
-            rows = await call.host.outbox.items()
+        with contextlib.suppress(OutboxUnavailable, TimeoutError):
+            rows = await within(call.host.outbox.items(), left(), cancel=False)
             parked = sum(1 for row in rows if row.state in PARKED_STATES)
             call.metrics.record_outbox(depth=len(rows), parked=parked)
         if self._checkpoint_key is not None and (outcome.written or outcome.queued):
             # The end-of-call write is delivered or durable: the checkpoint is superseded.
-            with contextlib.suppress(OutboxUnavailable):
-                await call.host.outbox.mark_done(self._checkpoint_key)
+            with contextlib.suppress(OutboxUnavailable, TimeoutError):
+                await within(call.host.outbox.mark_done(self._checkpoint_key), left(), cancel=False)
         log.info(
-            "end-of-call write for caller %s: %d written, %d queued",
+            "end-of-call write for caller %s: %d written, %d queued%s",
             call.identity.log_id if call.identity else "-",
             outcome.written,
             outcome.queued,
+            f", {outcome.unconfirmed} not yet durable" if outcome.unconfirmed else "",
         )
         return outcome
 

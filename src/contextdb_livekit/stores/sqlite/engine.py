@@ -34,8 +34,7 @@ async def open_client(path: Path, *, embedding_model: str = "mock") -> contextdb
     try:
         await db.stats()
     except BaseException:
-        # A damaged file fails here; an unclosed connection's worker thread would keep the
-        # process alive after the error.
+        # A file that cannot be opened (damaged) must not leave its connection thread behind.
         with contextlib.suppress(Exception):
             await db.close()
         raise
@@ -75,8 +74,9 @@ def ledger_path(path: Path) -> Path:
 
 
 async def open_engine(
-    path: Path, *, embedding_model: str = "mock"
+    path: Path, *, embedding_model: str = "mock", outbox_path: Path | None = None
 ) -> LocalEngine[SqliteEngineClients]:
-    """The engine on one SQLite file, its decision ledger in a file beside it."""
+    """The engine on one SQLite file, its decision ledger in a file beside it (whose sweeper
+    leaves decisions with a receipt queued in `outbox_path`)."""
     clients = await SqliteEngineClients.open(path, embedding_model=embedding_model)
-    return LocalEngine(clients, SqliteDecisionLedger(ledger_path(path)))
+    return LocalEngine(clients, SqliteDecisionLedger(ledger_path(path), outbox_path=outbox_path))

@@ -3,6 +3,16 @@
 
 The engine process is the file's only writer, so one write per idempotency key at a time is
 an in-process lock here.
+
+The sweeper compares no wall clocks: the engine's clock may be off by an hour (or be
+restarted under another one), and a decision stamped by one clock and judged by another
+would be closed while its booking still runs. What counts is how long this file's sweeper
+itself has seen a decision open (`observed_open_s`): each pass adds the time since the
+previous pass of the same process (a monotonic clock), to decisions open at both passes.
+The first pass of a process adds nothing, so a restart never makes anything look old.
+A decision whose receipt is queued in the worker's outbox (`receipt:<decision id>`, the
+intent written before a booking runs included) is left alone, as the Postgres sweeper does:
+its real receipt is on its way.
 """
 
 from __future__ import annotations
@@ -14,13 +24,18 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryNotFound, MemoryUnavailable
-from contextdb_livekit.memory.models import ActionDecision, ExecutionReceiptResponse
+from contextdb_livekit.memory.models import (
+    ActionDecision,
+    ExecutionReceiptResponse,
+    receipt_idempotency_key,
+)
 from contextdb_livekit.stores.ledger import (
     SWEEP_ACTION,
     SWEEP_ERROR,
@@ -54,7 +69,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     memory_ids TEXT NOT NULL,
     pending_ids TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    request_key TEXT
+    request_key TEXT,
+    observed_open_s REAL NOT NULL DEFAULT 0
 );
 CREATE UNIQUE INDEX IF NOT EXISTS decisions_request_key ON decisions (user_id, request_key)
     WHERE request_key IS NOT NULL;
@@ -93,8 +109,14 @@ class SqliteDecisionLedger:
     ledger that cannot be written raises `MemoryUnavailable` naming the file.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, outbox_path: Path | None = None) -> None:
         self.path = path
+        # The worker's outbox file: a decision whose receipt is queued there is not swept.
+        self.outbox_path = outbox_path
+        # The sweeper's own observation: which decisions were open at this process's
+        # previous pass, and when (monotonic). Never a wall-clock time.
+        self._open_at_last_sweep: set[str] = set()
+        self._last_sweep_at: float | None = None
         private_dir(path.parent)
         self._lock = threading.Lock()
         self._write_locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -110,6 +132,9 @@ class SqliteDecisionLedger:
         private_file(self.path)
         conn = self._connect_file()
         conn.executescript(_SCHEMA)
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(decisions)")}
+        if "observed_open_s" not in columns:  # a file from before the monotonic sweeper
+            conn.execute("ALTER TABLE decisions ADD COLUMN observed_open_s REAL NOT NULL DEFAULT 0")
         # Which file we hold: a file deleted or replaced under us is noticed on next use.
         self._inode = os.stat(self.path).st_ino
         return conn
@@ -229,34 +254,78 @@ class SqliteDecisionLedger:
         return RecordedDecision(row[0], row[1], json.loads(row[2]), json.loads(row[3]))
 
     async def sweep_open(self, older_than_s: float, *, limit: int = 500) -> list[str]:
-        """Close every decision still without a receipt `older_than_s` after it was made
-        (see the module docstring); returns the ids closed."""
+        """Close every decision this process's sweeper has seen open, without a receipt and
+        without one queued, for `older_than_s` in all (see the module docstring); returns
+        the ids closed. When the outbox cannot be read, nothing is closed this pass."""
+        return await asyncio.to_thread(self._sweep, older_than_s, limit)
 
-        def sweep() -> list[str]:
-            cutoff = datetime.now(UTC).timestamp() - older_than_s
-            closed: list[str] = []
-            with self._connect() as conn, immediate_transaction(conn):
-                rows = conn.execute(
-                    "SELECT d.decision_id, d.created_at FROM decisions d"
-                    " LEFT JOIN receipts r USING (decision_id) WHERE r.decision_id IS NULL"
-                    " ORDER BY d.created_at LIMIT ?",
-                    (limit,),
-                ).fetchall()
-                for decision_id, created_at in rows:
-                    if datetime.fromisoformat(created_at).timestamp() > cutoff:
-                        continue
+    def _sweep(self, older_than_s: float, limit: int) -> list[str]:
+        queued = self._queued_receipts()
+        now = time.monotonic()
+        elapsed = 0.0 if self._last_sweep_at is None else now - self._last_sweep_at
+        seen_open = self._open_at_last_sweep
+        closed: list[str] = []
+        open_now: set[str] = set()
+        with self._connect() as conn, immediate_transaction(conn):
+            rows = conn.execute(
+                "SELECT d.decision_id, d.observed_open_s FROM decisions d"
+                " LEFT JOIN receipts r USING (decision_id) WHERE r.decision_id IS NULL"
+                " ORDER BY d.rowid LIMIT ?",
+                (limit,),
+            ).fetchall()
+            for decision_id, observed_open_s in rows:
+                if receipt_idempotency_key(decision_id) in queued:
+                    continue  # its receipt is on its way (or its booking still running)
+                open_now.add(decision_id)
+                if decision_id in seen_open and elapsed > 0:
+                    observed_open_s += elapsed
                     conn.execute(
-                        "INSERT INTO receipts VALUES (?, ?, ?, ?, ?, 'failed', 'aligned',"
-                        " NULL, ?, ?)",
-                        (decision_id, f"rcpt_{uuid.uuid4().hex}", sweep_key(decision_id),
-                         "sweeper", SWEEP_ACTION, SWEEP_ERROR, _now()),
-                    )  # fmt: skip
-                    closed.append(decision_id)
-            if closed:
-                log.warning("closed %d decision(s) nobody closed: %s", len(closed), SWEEP_ERROR)
-            return closed
+                        "UPDATE decisions SET observed_open_s = ? WHERE decision_id = ?",
+                        (observed_open_s, decision_id),
+                    )
+                if observed_open_s < older_than_s:
+                    continue
+                conn.execute(
+                    "INSERT INTO receipts VALUES (?, ?, ?, ?, ?, 'failed', 'aligned',"
+                    " NULL, ?, ?)",
+                    (decision_id, f"rcpt_{uuid.uuid4().hex}", sweep_key(decision_id),
+                     "sweeper", SWEEP_ACTION, SWEEP_ERROR, _now()),
+                )  # fmt: skip
+                closed.append(decision_id)
+        self._open_at_last_sweep, self._last_sweep_at = open_now - set(closed), now
+        if closed:
+            log.warning("closed %d decision(s) nobody closed: %s", len(closed), SWEEP_ERROR)
+        return closed
 
-        return await asyncio.to_thread(sweep)
+    def _queued_receipts(self) -> set[str]:
+        """The receipt keys in the worker's outbox (any state: a parked receipt is a real
+        one waiting for a human, not a decision nobody closed). Read-only; a missing file
+        holds nothing, an unreadable one raises (the pass closes nothing)."""
+        if self.outbox_path is None or not self.outbox_path.exists():
+            return set()
+        try:
+            conn = sqlite3.connect(
+                f"file:{self.outbox_path}?mode=ro", uri=True, timeout=5.0, check_same_thread=False
+            )
+            try:
+                rows = conn.execute(
+                    "SELECT idempotency_key FROM outbox WHERE kind = 'receipt'"
+                ).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.OperationalError as exc:
+            if "no such table" in str(exc):
+                return set()  # created, not yet used
+            raise MemoryUnavailable(
+                f"outbox {self.outbox_path} unreadable; no decision swept: {exc}",
+                code="ledger_unavailable",
+            ) from exc
+        except sqlite3.Error as exc:
+            raise MemoryUnavailable(
+                f"outbox {self.outbox_path} unreadable; no decision swept: {exc}",
+                code="ledger_unavailable",
+            ) from exc
+        return {row[0] for row in rows}
 
     async def report(self, request: ReceiptRequest) -> ExecutionReceiptResponse:
         request.validate()
