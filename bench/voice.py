@@ -493,8 +493,9 @@ async def main(args: argparse.Namespace) -> int:
         idle = {k: idle_job_processes(t) for k, t in running.items()}
         snapshots: dict[str, tuple[int, int]] = {}
 
-        def save() -> None:
-            """Written after every call: a run cut short keeps what it measured."""
+        def save(**more: Any) -> None:
+            """Written after every call (a run cut short keeps what it measured), and once
+            more at the end with the per-target figures."""
             if args.json:
                 Path(args.json).write_text(
                     json.dumps(
@@ -503,6 +504,7 @@ async def main(args: argparse.Namespace) -> int:
                             "loadavg": loads,
                             "samples": [sample.__dict__ for sample in samples],
                             "snapshot_in_greeting": snapshots,
+                            **more,
                         },
                         indent=1,
                     )
@@ -607,20 +609,7 @@ async def main(args: argparse.Namespace) -> int:
             print("| --- | --- | --- | --- | --- |")
             for n, key, responses, errors, load_now in capacity:
                 print(f"| {n} | {LABELS[key]} | {cell(responses)} | {errors} | {load_now:.1f} |")
-        if args.json:
-            Path(args.json).write_text(
-                json.dumps(
-                    {
-                        "load": args.load,
-                        "loadavg": loads,
-                        "samples": [s.__dict__ for s in samples],
-                        "snapshot_in_greeting": snapshots,
-                        "extra": extra,
-                        "capacity": capacity,
-                    },
-                    indent=1,
-                )
-            )
+        save(extra=extra, capacity=capacity)
         return 0
     finally:
         for proc in load:

@@ -1374,7 +1374,7 @@ class CallReader:
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
         # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
-        if _NEGATOR.search(" ".join(text[:start].split()[-3:])):
+        if _negated_before(text, start):
             return None
         kept = _DENIED_CHANNEL.sub(" ", text)
         for pattern, _ in _CONTACT:
@@ -1385,11 +1385,7 @@ class CallReader:
         if base is not None and base < 0:
             return None
         if channel == "phone call" and _CALL_VERB.search(text):
-            phones = [
-                m
-                for m in _all_current(_PHONE, text)
-                if not _NEGATOR.search(" ".join(text[: m.start()].split()[-3:]))
-            ]
+            phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
             if phones:
                 phone = phones[-1].group(1)
                 home = phone not in ("mobile", "cell", "mobile phone")
@@ -1472,22 +1468,25 @@ def _positives_both_ways(text: str) -> bool:
     for match in _POS.finditer(text):
         if re.match(r"\s+(?:not|never)\b", text[match.end() :]):
             continue  # "do not work": an auxiliary, not the predicate
-        if _NEGATOR.search(" ".join(text[: match.start()].split()[-3:])):
+        if _negated_before(text, match.start()):
             negated = True
         elif match.group(0) not in _WEAK_POS and not _REQUEST.fullmatch(match.group(0)):
             plain = True  # a strong positive word said plainly ("fine", "free", "suits")
     return negated and plain
 
 
+def _negated_before(text: str, start: int, negator: re.Pattern[str] = _NEGATOR) -> bool:
+    """A negator among the three words before `start` ("don't text me", "never home")."""
+    return bool(negator.search(" ".join(text[:start].split()[-3:])))
+
+
+_PLAIN_NEGATOR = re.compile(r"\b(?:not|never|no|nothing|nobody|none)\b")
+
+
 def _atom_negated(text: str) -> bool:
     """Every negative word in the clause carries its own negator ("aren't a problem")."""
     atoms = list(_NEG_ATOMS.finditer(text))
-    return bool(atoms) and all(
-        re.search(
-            r"\b(?:not|never|no|nothing|nobody|none)\b", " ".join(text[: m.start()].split()[-3:])
-        )
-        for m in atoms
-    )
+    return bool(atoms) and all(_negated_before(text, m.start(), _PLAIN_NEGATOR) for m in atoms)
 
 
 def _availability(day: str, sign: int) -> Statement:

@@ -214,7 +214,7 @@ def extract_call_facts(
             typed_here.update(f.kind for f in found if f.kind != "quote")
             # The sentence's own last word per slot (the reader settles a sentence itself).
             said_here = {f.slot: f for f in found if f.kind in _CONTRADICTABLE}
-            changes = says_change(sentence)
+            changes = bool(said_here) and says_change(sentence)
             for slot, item in said_here.items():
                 earlier = this_turn.get(slot)
                 values = {f.value for f in found if f.slot == slot}
