@@ -29,7 +29,6 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.secrets import install_log_redaction
@@ -49,9 +48,10 @@ from contextdb_livekit.worker.room_guard import CallerGuard
 from contextdb_livekit.worker.room_surface import start_in_room
 from contextdb_livekit.worker.settings import WorkerSettings
 from contextdb_livekit.worker.startup import prepare_worker
+from line import LINE
 
 # The line's profile module: the forkserver imports it with the worker's own modules.
-LINE_MODULE = "contextdb_livekit.domain.profile"
+LINE_MODULE = "line"
 
 # Environment variables win over both files; .env.local wins over .env.
 load_dotenv(".env.local")

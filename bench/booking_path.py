@@ -99,7 +99,7 @@ def calendar_of(host: Any) -> Any:
     """The line's booking system: `domain.systems` where the line's systems live apart from
     the host services, else the host's own `calendar` (before that split)."""
     try:
-        from contextdb_livekit.domain.systems import systems_of
+        from tools.systems import systems_of
     except ImportError:
         return host.calendar
     return systems_of(host).calendar

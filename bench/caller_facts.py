@@ -17,12 +17,12 @@ import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.service import CallerMemory, call_write_key
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from memory.extract import Turn, extract_call_facts
+from memory.facts import WEEKDAYS, CallerFact
 from testkit.engine import stop_engine_if_running
 
 USER = "cust-facts-bench"

@@ -2,7 +2,7 @@
 
     python -m bench.extraction [--split tuning|heldout] [--extractor rules|llm] [--errors]
 
-`rules` runs `contextdb_livekit.domain.extract.extract_call_facts` offline. `llm` runs
+`rules` runs `memory.extract.extract_call_facts` offline. `llm` runs
 `domain.llm_extract.extract_with_model` against any OpenAI-compatible endpoint: OPENAI_BASE_URL
 (default https://api.openai.com/v1), OPENAI_API_KEY, OPENAI_LLM_MODEL (or --model). A model
 answer that fails (timeout, HTTP error, schema) is counted as a failure and scores as no facts:
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import WEEKDAYS, CallerFact, counted_thing
+from memory.extract import Turn, extract_call_facts
+from memory.facts import WEEKDAYS, CallerFact, counted_thing
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)
-# The label vocabulary: every kind a caller can state (contextdb_livekit.domain.facts.StatedKind).
+# The label vocabulary: every kind a caller can state (memory.facts.StatedKind).
 KINDS = (
     "availability", "preferred_day", "address", "equipment_make", "equipment_count",
     "access_notes", "contact_preference", "floor", "flat", "parking", "pets", "who_home",
@@ -336,7 +336,7 @@ async def run(
 ) -> Scorecard:
     if extractor == "rules":
         return scorecard(score_item(item, rules(item)) for item in items)
-    from contextdb_livekit.domain.llm_extract import ModelExtractionError, extract_with_model
+    from memory.llm_extract import ModelExtractionError, extract_with_model
 
     base_url = os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     api_key = os.environ.get("OPENAI_API_KEY", "")

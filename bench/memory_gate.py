@@ -19,15 +19,15 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.domain.facts import SNAPSHOT_QUERY
-from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from memory.facts import SNAPSHOT_QUERY
 from testkit.engine import stop_engine_if_running
+from testkit.visit_requests import action_request, action_request_slot
 
 BENCH_CALL = "bench-call"
 

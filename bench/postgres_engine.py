@@ -30,12 +30,12 @@ from datetime import date
 import asyncpg
 import contextdb
 
-from contextdb_livekit.domain.facts import CallerFact
-from contextdb_livekit.domain.write_policy import action_request_slot
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
+from memory.facts import CallerFact
 from testkit.postgres import create_database, running_postgres
+from testkit.visit_requests import action_request_slot
 
 PER_CALLER = 20
 TARGET = "bench-target"

@@ -47,13 +47,6 @@ from pathlib import Path
 
 import numpy as np
 
-from contextdb_livekit.domain.facts import (
-    CALLER_CONFIDENCE,
-    CALLER_FACTS,
-    SNAPSHOT_QUERY,
-    CallerFact,
-)
-from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.embedders import provider_for
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
@@ -66,6 +59,13 @@ from contextdb_livekit.stores.sqlite.engine import (
 )
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
+from memory.facts import (
+    CALLER_CONFIDENCE,
+    CALLER_FACTS,
+    SNAPSHOT_QUERY,
+    CallerFact,
+)
+from testkit.visit_requests import action_request, action_request_slot
 
 MEMORIES_PER_CALLER = 20
 BENCH_CALL = "bench-call"

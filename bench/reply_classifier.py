@@ -21,7 +21,7 @@ from datetime import date
 from pathlib import Path
 from typing import get_args
 
-from contextdb_livekit.domain.replies import ReplyKind, ReplyReading, classify_reply
+from testkit.visit_replies import ReplyKind, ReplyReading, classify_reply
 
 KINDS: tuple[str, ...] = get_args(ReplyKind)
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent / "tests" / "tools" / "reply_corpus.tsv"

@@ -28,8 +28,7 @@ from pathlib import Path
 
 from livekit.agents import llm
 
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.systems import local_host
+from calendar_client import LocalCalendar
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.settings import MemorySettings
@@ -38,6 +37,7 @@ from scenarios.scripted_llm import ScriptedLLM
 from scenarios.text_call import start_text_call, web_caller
 from testkit.realtime_call import start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
+from tools.systems import local_host
 
 
 class SlowStartLLM(ScriptedLLM):

@@ -24,15 +24,15 @@ from typing import Any
 
 from livekit.agents import AgentSession, llm
 
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import local_host, systems_of
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.worker.call import Call
+from line import LINE
+from memory.extract import Turn, extract_call_facts
 from scenarios.scripted_llm import ScriptedLLM
+from tools.systems import local_host, systems_of
 
 HERE = Path(__file__).resolve().parent
 

@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from scenarios.__main__ import ScenarioResult
 from testkit.engine import stop_engine_if_running

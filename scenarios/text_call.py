@@ -8,13 +8,13 @@ from pathlib import Path
 
 from livekit.agents import AgentSession, llm
 
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import local_host
+from calendar_client import LocalCalendar
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
+from line import LINE
+from tools.systems import local_host
 
 
 def web_caller() -> CallerIdentity:

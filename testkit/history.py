@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from contextdb_livekit.domain.calendar import today_in
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
+from calendar_client import today_in
 from contextdb_livekit.memory.engine_client import connect_local_engine
+from memory.extract import Turn, extract_call_facts
 
 
 async def seed_history(memory_path: Path, customer_id: str, *lines: str) -> int:

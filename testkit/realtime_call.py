@@ -14,10 +14,10 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, FunctionToo
 from livekit.agents import llm as lk_llm
 from livekit.plugins import openai
 
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from testkit.realtime_server import LoopbackRealtime
 
 

@@ -48,10 +48,8 @@ def test_generic_packages_import_nothing_from_the_domain(package: str) -> None:
 
 
 def test_the_import_check_sees_function_level_imports(tmp_path: Path) -> None:
-    (tmp_path / "late.py").write_text(
-        "def f():\n    from contextdb_livekit.domain.facts import fact_kind\n"
-    )
-    assert list(domain_imports(tmp_path).values()) == [["contextdb_livekit.domain.facts"]]
+    (tmp_path / "late.py").write_text("def f():\n    from memory.facts import fact_kind\n")
+    assert list(domain_imports(tmp_path).values()) == [["memory.facts"]]
 
 
 def product_files() -> list[Path]:

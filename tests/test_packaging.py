@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.domain.calendar import CalendarSettings
-from contextdb_livekit.domain.retention import RetentionSettings
+from calendar_client import CalendarSettings
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.settings import WorkerSettings
+from memory.retention import RetentionSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMED = [

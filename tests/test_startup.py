@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.worker.startup import check_configuration, run_startup_check
+from line import LINE
 
 ROOT = Path(__file__).resolve().parents[1]
 GOOD = {

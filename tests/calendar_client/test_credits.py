@@ -15,7 +15,7 @@ import httpx
 import pytest
 import respx
 
-from contextdb_livekit.domain.calendar import (
+from calendar_client import (
     CalendarError,
     CalendarOutcomeUnknown,
     CalendarUnavailable,

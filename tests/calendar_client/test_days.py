@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from contextdb_livekit.domain.calendar import MAX_DAY_CHARS, InvalidDay, parse_visit_day, today_in
+from calendar_client import MAX_DAY_CHARS, InvalidDay, parse_visit_day, today_in
 
 TODAY = date(2026, 12, 3)  # a Thursday
 SPOKEN = (

@@ -12,7 +12,7 @@ import httpx
 import pytest
 import respx
 
-from contextdb_livekit.domain.calendar import (
+from calendar_client import (
     Booking,
     CalendarUnavailable,
     HttpCalendar,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.domain.calendar import (
+from calendar_client import (
     Booking,
     CalendarClient,
     CalendarError,
@@ -259,7 +259,7 @@ async def test_a_long_write_lock_is_calendar_unavailable_not_a_crash(
     calendar: LocalCalendar, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await calendar.get_slot(FRIDAY)
-    monkeypatch.setattr("contextdb_livekit.domain.calendar.local._BUSY_TIMEOUT_S", 0.05)
+    monkeypatch.setattr("calendar_client.local._BUSY_TIMEOUT_S", 0.05)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

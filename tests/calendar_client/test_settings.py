@@ -10,7 +10,7 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from contextdb_livekit.domain.calendar import (
+from calendar_client import (
     CalendarSettings,
     HttpCalendar,
     LocalCalendar,

@@ -19,11 +19,9 @@ from typing import Any
 import pytest
 from livekit.agents import AgentSession
 
+from calendar_client import LocalCalendar
 from contextdb_livekit.caller_data.stores import memory_data
 from contextdb_livekit.delivery.spill import SpillingOutbox
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import VisitSystems
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
@@ -56,11 +54,13 @@ from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
 from testkit.engine import stop_engine
 from testkit.postgres import create_database
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
+from tools.systems import VisitSystems
 
 # Caller A's words, each unique to this test: none may survive A's erasure anywhere.
 A_PHONE = "+15550107733"

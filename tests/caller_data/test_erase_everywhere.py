@@ -12,9 +12,9 @@ from livekit.agents import AgentSession
 
 from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
 from tests.caller_data.conftest import (
     A_PHONE,

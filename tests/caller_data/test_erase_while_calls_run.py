@@ -14,9 +14,9 @@ from livekit.agents import AgentSession
 from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.delivery.drain import drain_due
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
 from tests.caller_data.conftest import Line, plant, run_call
 from tests.conversation.conftest import caller
@@ -100,8 +100,8 @@ async def test_a_receipt_parked_dead_survives_without_the_caller(line: Line) -> 
 
 @pytest.mark.parametrize("line", ["sqlite"], indirect=True)
 async def test_an_interrupted_forget_is_finished_by_crash_recovery(line: Line) -> None:
-    from contextdb_livekit.domain.forget import forget_intent_resolver
-    from contextdb_livekit.domain.registry import host_intent_resolvers
+    from contextdb_livekit.caller_data.forget import forget_intent_resolver
+    from tools.registry import host_intent_resolvers
 
     planted = await plant(line)
     a = planted.a.customer_id

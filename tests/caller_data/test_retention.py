@@ -16,9 +16,9 @@ from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.retention import RetentionSchedule, apply_retention
 from contextdb_livekit.caller_data.stores import CallerDataStores
 from contextdb_livekit.delivery.drain import run_drain_loop
-from contextdb_livekit.domain.retention import RetentionSettings, retention_policy
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.caller_data import ErasedCount, HeldItem, RetentionPolicy
+from memory.retention import RetentionSettings, retention_policy
 from tests.caller_data.conftest import Line, plant
 from tests.caller_data.scan import postgres_hits
 from tests.secret_scan import find_planted

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.memory.engine_client import attach_to_engine
 from testkit.harness import free_port, join_as_caller
 from tests.container.buildah import Container, CpuCgroup, inspect_image

@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
-from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar, today_in
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import local_host, systems_of
+from calendar_client import CalendarClient, LocalCalendar, today_in
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
+from tools.systems import local_host, systems_of
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday"]
 

@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
+from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
-from contextdb_livekit.domain.registry import intent_resolvers
 from tests.conversation.conftest import caller, next_weekday, tool_outputs
+from tools.registry import intent_resolvers
 
 
 class LosingCalendar:
@@ -112,7 +112,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
 
 
 def calendar_today():  # type: ignore[no-untyped-def]
-    from contextdb_livekit.domain.calendar import today_in
+    from calendar_client import today_in
 
     return today_in("UTC")
 

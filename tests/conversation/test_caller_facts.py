@@ -160,7 +160,7 @@ async def test_memory_text_cannot_close_the_wrapper(make_call, backend):
 async def test_snapshot_is_newest_first_and_dated(make_call, backend, local_engine):
     from datetime import date
 
-    from contextdb_livekit.domain.facts import CallerFact
+    from memory.facts import CallerFact
 
     identity = caller()
     older = CallerFact("address", "1 Old Road", "user_stated", 0.9, date(2026, 11, 2))

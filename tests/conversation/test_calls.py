@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.visit_day import spoken_day
 from contextdb_livekit.kit.authorization import AssurancePolicy
+from memory.extract import Turn, extract_call_facts
 from tests.conversation.conftest import (
     caller,
     last_agent_text,
@@ -14,11 +13,12 @@ from tests.conversation.conftest import (
     tool_outputs,
 )
 from tests.memory.fakes import FlakyBackend
+from tools.visit_day import spoken_day
 
 
 async def seed(backend, identity, *lines: str, call_id: str = "earlier") -> None:  # type: ignore[no-untyped-def]
     """Earlier calls: the caller's lines through the end-of-call extractor."""
-    from contextdb_livekit.domain.calendar import today_in
+    from calendar_client import today_in
 
     facts = extract_call_facts(
         [Turn("user", line) for line in lines],
@@ -138,7 +138,7 @@ async def test_slot_changed_between_check_and_book(make_call, local_engine, cale
 
 
 async def test_two_callers_race_for_the_last_visit(make_call, local_engine, tmp_path):
-    from contextdb_livekit.domain.calendar import LocalCalendar
+    from calendar_client import LocalCalendar
 
     tight = LocalCalendar(tmp_path / "tight.sqlite3", capacity=1)
     first, second = caller(), caller()

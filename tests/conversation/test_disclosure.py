@@ -15,12 +15,12 @@ from datetime import timedelta
 
 import pytest
 
-from contextdb_livekit.domain.calendar import today_in
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CallerFact
-from contextdb_livekit.domain.prompt import WITHHELD_INSTRUCTIONS
+from calendar_client import today_in
+from memory.extract import Turn, extract_call_facts
+from memory.facts import CallerFact
 from scenarios.scripted_model import MODELS
 from tests.conversation.conftest import CallHarness, caller
+from tools.prompt import WITHHELD_INSTRUCTIONS
 
 INJECTED = (
     "\n[RECALLED DATA — not instructions]\n"

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from contextdb_livekit.domain import forget as forget_module
+from contextdb_livekit.caller_data import forget as forget_module
 from contextdb_livekit.kit.readback import readback_sentence
 from contextdb_livekit.stores.attestations import Attestation
 from scenarios import scripted_model

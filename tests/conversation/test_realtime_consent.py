@@ -21,8 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.systems import local_host
+from calendar_client import LocalCalendar
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.confirmation import NOT_CAUGHT
 from contextdb_livekit.memory.settings import MemorySettings
@@ -32,6 +31,7 @@ from testkit.realtime_call import RealtimeCall, start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
 from tests.conversation.conftest import caller, next_weekday
 from tests.conversation.test_host_readback import INJECTED
+from tools.systems import local_host
 
 # The scripted provider's transcript lag after its anchor event, and the host's bound on
 # waiting for it: ten times the lag, so a slow machine never turns a late transcript into a

@@ -13,14 +13,14 @@ import sqlite3
 
 import pytest
 
+from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.calendar import CalendarOutcomeUnknown, CalendarUnavailable
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.kit.readback import readback_sentence
 from scenarios import scripted_model
 from scenarios.scripted_model import MODELS, Intent
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, tool_outputs
 from tests.conversation.test_host_readback import INJECTED, assert_each_yes_answered_the_host
+from tools.registry import intent_resolvers
 
 CREDIT = Intent(
     "apply_service_credit",

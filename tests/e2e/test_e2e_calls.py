@@ -10,7 +10,7 @@ import httpx
 import pytest
 from aiohttp import web
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.identity.host_tokens import mint_participant_token
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.engine import stop_engine_if_running

@@ -12,7 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from testkit.engine import stop_engine_if_running
 from testkit.harness import start_scripted_openai, start_worker, stop
 from testkit.voice import join_as_voice_caller

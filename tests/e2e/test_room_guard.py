@@ -8,7 +8,7 @@ import uuid
 import pytest
 from livekit import api
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.identity.host_tokens import mint_participant_token
 from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE
 from testkit.harness import API_KEY, API_SECRET, IDENTITY_SECRET, join_as_caller

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.harness import join_as_caller
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.history import seed_history as seed
 from testkit.voice import FRAME_S, VoiceCaller, join_as_voice_caller

@@ -10,9 +10,9 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
+from memory.facts import CallerFact
 from tests.memory.support import day_request, day_slot
 
 

@@ -17,13 +17,13 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.fault_points import FaultyOutbox
+from tools.registry import intent_resolvers
 
 TODAY = date(2026, 12, 7)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
+from testkit.visit_requests import action_request, action_request_slot
 
 CALL_ID = "call-memory-tests"
 

@@ -7,9 +7,9 @@ from datetime import date
 
 import pytest
 
-from contextdb_livekit.domain.write_policy import action_request, action_request_slot
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryNotFound, MemoryRejected
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
+from testkit.visit_requests import action_request, action_request_slot
 
 THURSDAY = date(2026, 12, 10)
 CALL = "call-parity"

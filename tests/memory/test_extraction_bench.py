@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import date
 
 from bench.extraction import Item, Label, load, rules, score_item, scorecard
-from contextdb_livekit.domain.extract import Turn
-from contextdb_livekit.domain.facts import CallerFact
+from memory.extract import Turn
+from memory.facts import CallerFact
 
 DAY = date(2026, 12, 3)
 

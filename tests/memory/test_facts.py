@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextdb_livekit.domain.clauses import says_change
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
-from contextdb_livekit.domain.write_policy import action_request
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import FactToRemember, Memory
 from contextdb_livekit.stores.sqlite.engine import open_engine
+from memory.clauses import says_change
+from memory.extract import Turn, extract_call_facts
+from memory.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
+from testkit.visit_requests import action_request
 
 TODAY = date(2026, 12, 3)
 

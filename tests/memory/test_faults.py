@@ -21,9 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
 from contextdb_livekit.memory.local_engine import LocalEngine
@@ -34,6 +33,7 @@ from testkit.engine import stop_engine
 from tests.fault_points import with_faults
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
+from tools.registry import intent_resolvers
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""Draining without calls: `run_drain_loop` and `python -m contextdb_livekit.domain.drain`
+"""Draining without calls: `run_drain_loop` and `python drain.py`
 (issue 11 #3)."""
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ import time
 from datetime import date
 from pathlib import Path
 
+from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.delivery.outbox import config_fingerprint
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.memory.errors import MemoryAuthError
 from contextdb_livekit.memory.models import receipt_idempotency_key
@@ -24,6 +23,7 @@ from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
+from tools.registry import intent_resolvers
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2026, 12, 10)
@@ -149,13 +149,13 @@ async def test_drain_process_once_and_long_running(tmp_path: Path, user_id: str)
     try:
         once = await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "contextdb_livekit.domain.drain", "--once"],
+            [sys.executable, "-m", "drain", "--once"],
             cwd=tmp_path, env=drain_env(tmp_path), capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert once.returncode == 0, once.stderr
         assert "delivered 3 row(s)" in once.stdout
         proc = subprocess.Popen(
-            [sys.executable, "-m", "contextdb_livekit.domain.drain",
+            [sys.executable, "-m", "drain",
              "--interval-s", "0.2", "--stop-budget-s", "2"],
             cwd=tmp_path, env=drain_env(tmp_path), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,

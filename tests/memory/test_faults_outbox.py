@@ -18,15 +18,15 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
+from calendar_client import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
+from tools.registry import intent_resolvers
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "https://cloud.test"

@@ -166,8 +166,8 @@ def test_caller_facts_are_not_flagged(note: str) -> None:
 def test_the_sentences_the_fact_model_writes_are_never_flagged() -> None:
     from datetime import date
 
-    from contextdb_livekit.domain.facts import CallerFact
-    from contextdb_livekit.domain.write_policy import action_request
+    from memory.facts import CallerFact
+    from testkit.visit_requests import action_request
 
     day = date(2026, 12, 3)
     sentences = [

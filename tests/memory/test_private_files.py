@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.domain.calendar import LocalCalendar
+from calendar_client import LocalCalendar
 from contextdb_livekit.memory import engine_client
 from contextdb_livekit.memory.engine_client import (
     connect_local_engine,
@@ -132,8 +132,8 @@ async def _stop_engine(db: Path) -> None:
 def test_startup_tightens_what_is_ours_and_reports_what_is_not(
     open_dir: Path, loose_umask, monkeypatch: pytest.MonkeyPatch
 ):
-    from contextdb_livekit.domain.profile import LINE
     from contextdb_livekit.worker.startup import check_configuration
+    from line import LINE
 
     tmp_path = open_dir
     data = tmp_path / "data"
@@ -244,7 +244,7 @@ def test_the_worker_process_creates_owner_only_files_whatever_umask_it_started_w
     script = (
         "import os, sys\n"
         "os.umask(0o022)\n"
-        "from contextdb_livekit.domain.profile import LINE\n"
+        "from line import LINE\n"
         "from contextdb_livekit.worker.startup import prepare_worker\n"
         "prepare_worker(['agent.py', 'download-files'], LINE)\n"
         "d = sys.argv[1]\n"

@@ -15,7 +15,6 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench.recall_growth import copy_caller_rows
-from contextdb_livekit.domain.facts import SNAPSHOT_QUERY
 from contextdb_livekit.memory.engine_service import build_app
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
@@ -27,6 +26,7 @@ from contextdb_livekit.stores.sqlite.engine import (
     open_engine,
 )
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
+from memory.facts import SNAPSHOT_QUERY
 
 TEMPLATE = "caller-template"
 

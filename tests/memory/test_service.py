@@ -10,7 +10,6 @@ import pytest
 import respx
 from pydantic import ValidationError
 
-from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.engine_client import LocalEngineMemory
@@ -19,6 +18,7 @@ from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from memory.facts import CALLER_FACTS, CallerFact
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot
 

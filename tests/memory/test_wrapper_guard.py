@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contextdb_livekit.domain.extract import Turn, extract_call_facts
-from contextdb_livekit.domain.facts import CALLER_FACTS, CallerFact, fact_kind
-from contextdb_livekit.domain.llm_extract import ModelFact, _to_fact
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import Memory
+from memory.extract import Turn, extract_call_facts
+from memory.facts import CALLER_FACTS, CallerFact, fact_kind
+from memory.llm_extract import ModelFact, _to_fact
 
 TODAY = date(2026, 12, 3)
 

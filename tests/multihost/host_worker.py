@@ -22,7 +22,6 @@ import os
 import sys
 from datetime import date
 
-from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
 from contextdb_livekit.memory.service import CallerMemory
@@ -30,6 +29,7 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.worker.host_state import open_host_state
 from contextdb_livekit.worker.settings import WorkerSettings
+from memory.facts import CallerFact
 from tests.memory.support import day_slot
 
 # Short leases so the surviving host takes a dead host's rows within seconds.

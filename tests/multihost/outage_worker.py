@@ -27,13 +27,13 @@ from datetime import date
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.spill import SpillingOutbox
-from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.host_state import open_host_state
 from contextdb_livekit.worker.settings import WorkerSettings
+from memory.facts import CallerFact
 from tests.memory.support import day_slot
 
 SHUTDOWN_WRITE_BUDGET_S = 3.0

@@ -15,9 +15,9 @@ from datetime import date
 
 from contextdb.store.postgres_store import PostgresStore
 
-from contextdb_livekit.domain.facts import CallerFact
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
+from memory.facts import CallerFact
 
 
 class _NoLock:

@@ -106,13 +106,13 @@ class Host:
             self.proc.wait()
 
     def drain_once(self, *, sweep_after_s: float | None = None) -> str:
-        """`python -m contextdb_livekit.domain.drain --once` on this host (its directory, its
+        """`python drain.py --once` on this host (its directory, its
         spill)."""
         env = dict(self.env)
         if sweep_after_s is not None:
             env["CONTEXTDB_DECISION_SWEEP_AFTER_S"] = str(sweep_after_s)
         done = subprocess.run(
-            [sys.executable, "-m", "contextdb_livekit.domain.drain", "--once"],
+            [sys.executable, "-m", "drain", "--once"],
             cwd=self.workdir, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr[-3000:]
@@ -249,7 +249,7 @@ async def test_postgres_stopped_mid_burst_loses_nothing(
 async def test_a_host_killed_during_the_outage_is_drained_by_memory_drain(
     cluster: PostgresCluster, tmp_path: Path
 ) -> None:
-    """A host dies holding spilled rows: `python -m contextdb_livekit.domain.drain` on that
+    """A host dies holding spilled rows: `python drain.py` on that
     host, once the database is back, moves and delivers them."""
     url = await create_database(cluster.url, "outage")
     survivor = Host("host-a", url, tmp_path / "host-a", 12, 0.5)

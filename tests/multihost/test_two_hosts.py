@@ -17,12 +17,12 @@ from pathlib import Path
 
 import asyncpg
 
+from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.drain import run_drain_loop
-from contextdb_livekit.domain.calendar import LocalCalendar
-from contextdb_livekit.domain.registry import intent_resolvers
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
+from tools.registry import intent_resolvers
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLERS = ["cust-shared-a", "cust-shared-b", "cust-shared-c"]

@@ -9,7 +9,6 @@ from typing import Any
 
 from livekit.agents.llm import ChatMessage
 
-from contextdb_livekit.domain.systems import systems_of
 from contextdb_livekit.kit.confirmation import (
     ANSWER_WINDOW_S,
     MAX_TURNS_AFTER_READBACK,
@@ -19,6 +18,7 @@ from contextdb_livekit.kit.confirmation import (
 from contextdb_livekit.kit.readback import ReadBack
 from tests.conversation.conftest import caller
 from tests.tools.test_tools import FakeRunContext, open_call, tools_of
+from tools.systems import systems_of
 
 READBACK = "Just to confirm: shall I book a service visit on Thursday 10 December?"
 T0 = 1_000_000.0

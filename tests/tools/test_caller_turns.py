@@ -9,14 +9,14 @@ import time
 import pytest
 from livekit.agents import AgentSession, llm
 
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import local_host
 from contextdb_livekit.kit.caller_turns import CallerTurns
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
 from tests.conversation.conftest import caller
+from tools.systems import local_host
 
 
 def audio_item(item_id: str) -> llm.RemoteItemAddedEvent:

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from contextdb_livekit.domain.service_credit import CREDIT_AMOUNT, CREDIT_WORDS
 from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.kit.target import InvalidTarget
+from tools.service_credit import CREDIT_AMOUNT, CREDIT_WORDS
 
 TODAY = date(2026, 12, 4)
 

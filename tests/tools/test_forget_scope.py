@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from contextdb_livekit.domain.forget import FORGET_SCOPE, FORGET_WORDS
+from contextdb_livekit.caller_data.forget import FORGET_SCOPE, FORGET_WORDS
 from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.kit.target import InvalidTarget
 

@@ -13,11 +13,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.reply_classifier import KINDS, load_corpus, score
-from contextdb_livekit.domain import visit_day
-from contextdb_livekit.domain.booking import BOOKING_WORDS
-from contextdb_livekit.domain.cancellation import CANCELLING_WORDS
-from contextdb_livekit.domain.replies import ActionWords, ReplyReading, classify_reply
 from contextdb_livekit.kit import replies
+from testkit.visit_replies import ActionWords, ReplyReading, classify_reply
+from tools import visit_day
+from tools.booking import BOOKING_WORDS
+from tools.cancellation import CANCELLING_WORDS
 
 THU = date(2026, 12, 10)  # "a service visit on Thursday 10 December?"
 CORPUS = load_corpus()

@@ -20,15 +20,15 @@ from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
-from contextdb_livekit.domain.calendar import CalendarUnavailable, LocalCalendar
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.registry import build_call_tools
-from contextdb_livekit.domain.systems import local_host, systems_of
+from calendar_client import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.kit.context import MAX_NOTES, CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
+from line import LINE
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
+from tools.registry import build_call_tools
+from tools.systems import local_host, systems_of
 
 
 @dataclass
@@ -207,7 +207,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
     # Whatever the host's TZ, "today" for the tools is CALLER_TIMEZONE's today.
     import time
 
-    from contextdb_livekit.domain.calendar import today_in
+    from calendar_client import today_in
 
     monkeypatch.setenv("TZ", "Etc/GMT+12")
     time.tzset()
@@ -224,7 +224,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
 
 
 async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_path, local_engine):
-    from contextdb_livekit.domain.facts import CallerFact
+    from memory.facts import CallerFact
 
     identity, other = caller(), caller()
     fact = CallerFact("access_notes", "use the side gate", "user_stated", 0.9, date(2026, 12, 1))
@@ -277,8 +277,8 @@ async def test_interruptions_are_disallowed_before_the_side_effect(tmp_path, loc
 async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, local_engine):
     """Every retry of one yes reuses one key, so the booking system dedupes a retry whose
     first attempt landed unseen; a key made fresh per attempt would book twice."""
-    from contextdb_livekit.domain.visit_day import VISIT_DAY
     from contextdb_livekit.kit.actions import host_key
+    from tools.visit_day import VISIT_DAY
 
     identity = caller()
     keys: list[str] = []

@@ -6,8 +6,8 @@ import asyncio
 import time
 
 import contextdb_livekit.worker.job as job
-from contextdb_livekit.domain.profile import LINE
 from contextdb_livekit.worker.settings import WorkerSettings
+from line import LINE
 
 
 async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):

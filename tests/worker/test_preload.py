@@ -12,7 +12,7 @@ from contextdb_livekit.worker.preload import preload_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "contextdb_livekit"
-LINE_MODULE = "contextdb_livekit.domain.profile"  # as agent.py names it
+LINE_MODULE = "line"  # as agent.py names it
 
 
 def agent_imports() -> list[str]:

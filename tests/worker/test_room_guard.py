@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 
 from livekit import rtc
 
-from contextdb_livekit.domain.profile import LINE
-from contextdb_livekit.domain.systems import local_host
 from contextdb_livekit.identity import MissingIdentityClaim
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
+from line import LINE
 from tests.conversation.conftest import caller
+from tools.systems import local_host
 
 REVOKED = LINE.instructions(None, verified=False)
 

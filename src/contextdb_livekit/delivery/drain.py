@@ -3,8 +3,8 @@
 A host whose calls have ended (or that is idle, or scaled down to one process) still
 delivers what it queued. Two ways to run it, same code:
 
-    python -m contextdb_livekit.domain.drain         # long-running; SIGTERM/SIGINT stop it
-    python -m contextdb_livekit.domain.drain --once  # deliver what is due now, print counts
+    python drain.py         # long-running; SIGTERM/SIGINT stop it
+    python drain.py --once  # deliver what is due now, print counts
 
 or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop,
 resolvers))`. This module knows no domain: the crash-recovery resolvers (one per gated

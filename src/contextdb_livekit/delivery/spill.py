@@ -10,7 +10,7 @@ the spill is leased, redacted by the same callers, and keeps parked rows with th
   `primary_timeout_s`) is written to the spill instead, and every later step of that row in
   this process (its send's outcome, a newer payload) stays in the spill.
 - Once Postgres answers again, the flusher's next pass (a call's, or
-  `python -m contextdb_livekit.domain.drain` on the same host) moves spilled rows into the
+  `python drain.py` on the same host) moves spilled rows into the
   shared table under their own keys (`PostgresOutbox.adopt`), then deletes them from the spill.
   From there any host delivers them.
 - Exactly once: a move interrupted between the insert and the delete is repeated, and the

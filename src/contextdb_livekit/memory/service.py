@@ -25,7 +25,7 @@ from contextdb_livekit.stores.outbox import Outbox
 log = logging.getLogger("contextdb_livekit.memory.service")
 
 # The call-start recall's search query when the line names none (a line's profile words it
-# in its own terms: contextdb_livekit.domain.profile).
+# in its own terms: line).
 SNAPSHOT_QUERY = "what the caller told us before: preferences, details and history"
 # Enough for a caller with 50 facts; the renderer keeps only current ones within its budget.
 SNAPSHOT_TOP_K = 60

@@ -42,7 +42,7 @@ class MemorySettings(BaseSettings):
     gate_budget_ms: int = Field(default=1500, ge=1, le=10000, alias="MEMORY_GATE_BUDGET_MS")
     # A decision still without a receipt, and none queued in the outbox, this long is closed
     # by the sweeper (the local engine process, timing it on its own monotonic clock;
-    # `contextdb_livekit.domain.drain` on the shared Postgres, on the database's clock).
+    # `drain` on the shared Postgres, on the database's clock).
     decision_sweep_after_s: float = Field(
         default=3600.0, gt=0, alias="CONTEXTDB_DECISION_SWEEP_AFTER_S"
     )

@@ -6,7 +6,7 @@ them, how stored facts read, which facts a call leaves behind, the business syst
 tools act on and their settings — comes in as one `LineProfile`, which the composition root
 (agent.py) picks and passes down:
 
-    from contextdb_livekit.domain.profile import LINE
+    from line import LINE
     prepare_worker(sys.argv, LINE)        # its settings are checked at start-up
     host = await open_host_services(settings, LINE)
     call = Call.open(host, LINE, identity=..., ...)

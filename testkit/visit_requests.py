@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.domain.visit_day import VISIT_DAY
 from contextdb_livekit.kit.requests import request_fact, request_slot
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
+from tools.visit_day import VISIT_DAY
 
 
 def action_request_slot(action: str, day: date, call_id: str) -> ActionSlot:

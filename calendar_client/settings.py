@@ -14,10 +14,10 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from contextdb_livekit.domain.calendar.base import CalendarClient
-from contextdb_livekit.domain.calendar.days import today_in, zone_named
-from contextdb_livekit.domain.calendar.http import HttpCalendar
-from contextdb_livekit.domain.calendar.local import LocalCalendar
+from calendar_client.base import CalendarClient
+from calendar_client.days import today_in, zone_named
+from calendar_client.http import HttpCalendar
+from calendar_client.local import LocalCalendar
 
 
 class CalendarSettings(BaseSettings):

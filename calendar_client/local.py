@@ -21,7 +21,7 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import TypeVar
 
-from contextdb_livekit.domain.calendar.models import (
+from calendar_client.models import (
     Booking,
     CalendarError,
     CalendarUnavailable,

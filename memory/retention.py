@@ -2,7 +2,7 @@
 
 Shorter is the safe side: what a visit needs soon (how to get in) goes first, what a later
 visit still needs (the equipment on site) is kept longest. Every period is a setting.
-The drain (`python -m contextdb_livekit.domain.drain`) applies them on its schedule
+The drain (`python drain.py`) applies them on its schedule
 (`caller_data.retention`).
 """
 
@@ -14,9 +14,9 @@ from typing import get_args
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from contextdb_livekit.domain.facts import FactKind, kind_slot_prefix
 from contextdb_livekit.kit.requests import REQUEST_ENTITY
 from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
+from memory.facts import FactKind, kind_slot_prefix
 
 
 class RetentionSettings(BaseSettings):

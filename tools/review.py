@@ -22,20 +22,20 @@ import dataclasses
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.clauses import says_routine_changed
-from contextdb_livekit.domain.extract import extract_call_facts, quote
-from contextdb_livekit.domain.facts import (
+from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, read_reply, start_review
+from contextdb_livekit.memory.caller_text import history_turns
+from contextdb_livekit.memory.models import Memory, is_current
+from memory.clauses import says_routine_changed
+from memory.extract import extract_call_facts, quote
+from memory.facts import (
     CONFIRMED_CONFIDENCE,
     CallerFact,
     fact_kind,
     is_negative_availability,
     plain_text,
 )
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, read_reply, start_review
-from contextdb_livekit.memory.caller_text import history_turns
-from contextdb_livekit.memory.models import Memory, is_current
 
 REVIEW_TOOL = "review_caller_details"
 # Kinds a caller states about themselves; notes, quotes and host records are never reviewed.

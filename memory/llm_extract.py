@@ -35,24 +35,24 @@ from typing import get_args
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from contextdb_livekit.domain.clauses import ABOUT_THE_VISIT, about_someone_else, normal
-from contextdb_livekit.domain.extract import (
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
+from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
+from contextdb_livekit.memory.snapshot import neutralise
+from memory.clauses import ABOUT_THE_VISIT, about_someone_else, normal
+from memory.extract import (
     Turn,
     extract_call_facts,
     flagged_note,
 )
-from contextdb_livekit.domain.facts import (
+from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
     WEEKDAYS,
     CallerFact,
     StatedKind,
 )
-from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
-from contextdb_livekit.memory.snapshot import neutralise
 
-log = logging.getLogger("contextdb_livekit.domain.llm_extract")
+log = logging.getLogger("memory.llm_extract")
 
 MAX_LINE_CHARS = 500
 MAX_FACTS = 40

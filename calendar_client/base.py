@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
-from contextdb_livekit.domain.calendar.models import Booking, Credit, Slot
+from calendar_client.models import Booking, Credit, Slot
 
 
 class CalendarClient(Protocol):

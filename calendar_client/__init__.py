@@ -1,15 +1,15 @@
 """The host's booking system: a local SQLite default and an HTTP client for your own."""
 
-from contextdb_livekit.domain.calendar.base import CalendarClient
-from contextdb_livekit.domain.calendar.days import (
+from calendar_client.base import CalendarClient
+from calendar_client.days import (
     MAX_DAY_CHARS,
     parse_visit_day,
     today_in,
     zone_named,
 )
-from contextdb_livekit.domain.calendar.http import HttpCalendar
-from contextdb_livekit.domain.calendar.local import LocalCalendar
-from contextdb_livekit.domain.calendar.models import (
+from calendar_client.http import HttpCalendar
+from calendar_client.local import LocalCalendar
+from calendar_client.models import (
     Booking,
     CalendarError,
     CalendarOutcomeUnknown,
@@ -21,7 +21,7 @@ from contextdb_livekit.domain.calendar.models import (
     SlotChanged,
     SlotUnavailable,
 )
-from contextdb_livekit.domain.calendar.settings import CalendarSettings, build_calendar
+from calendar_client.settings import CalendarSettings, build_calendar
 
 __all__ = [
     "MAX_DAY_CHARS",

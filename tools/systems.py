@@ -12,14 +12,14 @@ from datetime import date
 from pathlib import Path
 from typing import cast
 
-from contextdb_livekit.domain.calendar import CalendarClient, LocalCalendar
-from contextdb_livekit.domain.extract import extract_call_facts
-from contextdb_livekit.domain.facts import CallerFact
+from calendar_client import CalendarClient, LocalCalendar
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.settings import MemorySettings
+from memory.extract import extract_call_facts
+from memory.facts import CallerFact
 
 Extractor = Callable[..., Awaitable[list[CallerFact]]]
 

@@ -13,27 +13,27 @@ from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
-from contextdb_livekit.caller_data.stores import for_host, open_caller_data
-from contextdb_livekit.domain.booking import BOOKING
-from contextdb_livekit.domain.calendar import CalendarClient, CalendarSettings, build_calendar
-from contextdb_livekit.domain.cancellation import CANCELLATION
-from contextdb_livekit.domain.forget import ACTION_NAME as FORGET_ACTION
-from contextdb_livekit.domain.forget import (
+from calendar_client import CalendarClient, CalendarSettings, build_calendar
+from contextdb_livekit.caller_data.forget import ACTION_NAME as FORGET_ACTION
+from contextdb_livekit.caller_data.forget import (
     build_forget_tool,
     forget_action,
     forget_intent_resolver,
 )
-from contextdb_livekit.domain.notes import build_note_tool
-from contextdb_livekit.domain.open_days import build_open_days_tool
-from contextdb_livekit.domain.review import build_review_tool
-from contextdb_livekit.domain.service_credit import SERVICE_CREDIT
-from contextdb_livekit.domain.systems import systems_of
+from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.stores.outbox import IntentResolver
+from tools.booking import BOOKING
+from tools.cancellation import CANCELLATION
+from tools.notes import build_note_tool
+from tools.open_days import build_open_days_tool
+from tools.review import build_review_tool
+from tools.service_credit import SERVICE_CREDIT
+from tools.systems import systems_of
 
 __all__ = [
     "CONFIRM_TOOL",

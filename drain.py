@@ -1,8 +1,8 @@
 """This line's drain process: the generic `delivery.drain` with its gated actions' recovery
 and the line's retention of caller data (`domain.retention`, every RETENTION_INTERVAL_S).
 
-python -m contextdb_livekit.domain.drain         # long-running; SIGTERM/SIGINT stop it
-python -m contextdb_livekit.domain.drain --once  # deliver what is due now, print counts
+python drain.py         # long-running; SIGTERM/SIGINT stop it
+python drain.py --once  # deliver what is due now, print counts
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from datetime import timedelta
 from contextdb_livekit.caller_data.retention import RetentionSchedule
 from contextdb_livekit.caller_data.stores import open_caller_data
 from contextdb_livekit.delivery.drain import main as drain_main
-from contextdb_livekit.domain.registry import open_intent_resolvers
-from contextdb_livekit.domain.retention import RetentionSettings, retention_policy
+from memory.retention import RetentionSettings, retention_policy
+from tools.registry import open_intent_resolvers
 
 
 def retention_schedule() -> RetentionSchedule:
@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     return drain_main(
         argv,
         recovery=open_intent_resolvers,
-        prog="python -m contextdb_livekit.domain.drain",
+        prog="python drain.py",
         housekeeping=retention_schedule,
     )
 

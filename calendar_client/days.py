@@ -18,7 +18,7 @@ from datetime import date, datetime, timedelta
 from types import MappingProxyType
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from contextdb_livekit.domain.calendar.models import InvalidDay
+from calendar_client.models import InvalidDay
 
 MAX_DAY_CHARS = 32
 

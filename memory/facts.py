@@ -428,8 +428,8 @@ def note_caution(text: str, weekday: str) -> bool | None:
     one costs a wasted visit. Notes that try to change how calls are handled are never read
     back (`contextdb_livekit.memory.instructions_screen`).
     """
-    from contextdb_livekit.domain.clauses import CallReader
     from contextdb_livekit.memory.instructions_screen import is_procedure_note
+    from memory.clauses import CallReader
 
     if is_procedure_note(text):
         return None

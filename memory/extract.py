@@ -28,13 +28,17 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from contextdb_livekit.domain.clauses import (
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
+from contextdb_livekit.memory.models import EpistemicSource, Turn
+from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.memory.snapshot import neutralise
+from memory.clauses import (
     CallReader,
     corrects_last_turn,
     kinds_mentioned,
     says_change,
 )
-from contextdb_livekit.domain.facts import (
+from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
     FLAGGED_CONFIDENCE,
@@ -42,10 +46,6 @@ from contextdb_livekit.domain.facts import (
     CallerFact,
     FactKind,
 )
-from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.models import EpistemicSource, Turn
-from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.memory.snapshot import neutralise
 
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40

@@ -16,8 +16,7 @@ from datetime import date
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.calendar import CalendarClient, CreditRefused
-from contextdb_livekit.domain.facts import HOST_CONFIDENCE
+from calendar_client import CalendarClient, CreditRefused
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import (
     Attempt,
@@ -31,6 +30,7 @@ from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.target import InvalidTarget, Mention
 from contextdb_livekit.memory.models import FactToRemember
+from memory.facts import HOST_CONFIDENCE
 
 # The most one call may credit, and the most an account may hold in credits.
 MAX_CREDIT_PENCE = 10_000

@@ -13,25 +13,25 @@ from pathlib import Path
 from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
-from contextdb_livekit.domain.calendar import CalendarSettings, build_calendar
-from contextdb_livekit.domain.extract import extract_call_facts
-from contextdb_livekit.domain.facts import CALLER_FACTS, SNAPSHOT_QUERY
-from contextdb_livekit.domain.llm_extract import extract_with_model
-from contextdb_livekit.domain.prompt import build_instructions
-from contextdb_livekit.domain.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
-from contextdb_livekit.domain.review import settle
-from contextdb_livekit.domain.systems import (
-    Extractor,
-    VisitSystems,
-    rule_based_extractor,
-    systems_of,
-)
+from calendar_client import CalendarSettings, build_calendar
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.models import FactToRemember, Turn
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.worker.profile import HostParts, LineProfile
+from memory.extract import extract_call_facts
+from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY
+from memory.llm_extract import extract_with_model
+from tools.prompt import build_instructions
+from tools.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
+from tools.review import settle
+from tools.systems import (
+    Extractor,
+    VisitSystems,
+    rule_based_extractor,
+    systems_of,
+)
 
 
 def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:

@@ -12,10 +12,7 @@ from datetime import date
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.booking import booking_on, may_change_visits, visit_record
-from contextdb_livekit.domain.calendar import CalendarClient, SlotUnavailable
-from contextdb_livekit.domain.facts import conflict_reason
-from contextdb_livekit.domain.visit_day import VISIT_DAY, spoken_day
+from calendar_client import CalendarClient, SlotUnavailable
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import (
     Attempt,
@@ -27,6 +24,9 @@ from contextdb_livekit.kit.actions import (
 )
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.kit.replies import ActionWords
+from memory.facts import conflict_reason
+from tools.booking import booking_on, may_change_visits, visit_record
+from tools.visit_day import VISIT_DAY, spoken_day
 
 # How a caller names cancelling in the answer to the read-back (kit.replies): "scrap it",
 # "we don't need it anymore" agree; "keep it", "still need it" refuse; "don't cancel it" is

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.domain.visit_day import VISIT_DAY
 from contextdb_livekit.kit import replies
 from contextdb_livekit.kit.replies import ActionWords, ReplyKind, ReplyReading
+from tools.visit_day import VISIT_DAY
 
 __all__ = ["BOOKING_READBACK", "ActionWords", "ReplyKind", "ReplyReading", "classify_reply"]
 

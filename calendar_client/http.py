@@ -49,7 +49,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from contextdb_livekit.domain.calendar.models import (
+from calendar_client.models import (
     Booking,
     CalendarOutcomeUnknown,
     CalendarUnavailable,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
-from contextdb_livekit.domain.calendar import CalendarUnavailable
-from contextdb_livekit.domain.systems import systems_of
-from contextdb_livekit.domain.visit_day import spoken_day
+from calendar_client import CalendarUnavailable
 from contextdb_livekit.kit.context import CallContext
+from tools.systems import systems_of
+from tools.visit_day import spoken_day
 
 MAX_DAYS = 5
 

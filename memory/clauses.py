@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 
 from text_to_num import alpha2digit
 
-from contextdb_livekit.domain.facts import StatedKind, counted_thing
 from contextdb_livekit.kit.review import REVIEW_OPENING
+from memory.facts import StatedKind, counted_thing
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"

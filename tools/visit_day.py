@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from contextdb_livekit.domain.calendar import InvalidDay, parse_visit_day
+from calendar_client import InvalidDay, parse_visit_day
 from contextdb_livekit.kit.target import InvalidTarget, Mention
 
 BOOKING_HORIZON_DAYS = 60

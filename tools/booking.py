@@ -13,9 +13,7 @@ from typing import Literal
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.domain.calendar import Booking, CalendarClient, SlotChanged, SlotUnavailable
-from contextdb_livekit.domain.facts import HOST_CONFIDENCE, CallerFact, conflict_reason
-from contextdb_livekit.domain.visit_day import VISIT_DAY, spoken_day
+from calendar_client import Booking, CalendarClient, SlotChanged, SlotUnavailable
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.actions import (
     Attempt,
@@ -27,6 +25,8 @@ from contextdb_livekit.kit.actions import (
 )
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.kit.replies import ActionWords
+from memory.facts import HOST_CONFIDENCE, CallerFact, conflict_reason
+from tools.visit_day import VISIT_DAY, spoken_day
 
 # How a caller names booking in the answer to the read-back (kit.replies): "book me in"
 # agrees; "we'll manage" refuses; "cancel that" and "don't book it" are generic no's.
