@@ -18,13 +18,15 @@ RUN python3 -m venv /opt/venv \
 
 WORKDIR /app
 
-# Requirements before the code, so a code change reuses the installed-dependencies layer.
+# Requirements and the library before the starter's code, so a change to the line's code
+# reuses the installed layer.
 COPY requirements.txt .
+COPY src ./src
 RUN pip install -r requirements.txt
 
 # The code stays root-owned and read-only to the worker; only /data is writable by it.
 COPY . .
-RUN pip install --no-deps . && python -m compileall -q /app
+RUN python -m compileall -q /app
 
 # All state (local memory engine, outbox, decision ledger, calendar, attestations, customer
 # directory) lives in one volume owned by the runtime user. Mount a volume or a host directory

@@ -29,25 +29,28 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
-from contextdb_livekit.identity import CallerIdentity, IdentityError
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.memory.secrets import install_log_redaction
-from contextdb_livekit.worker.call import Call
-from contextdb_livekit.worker.job import (
+from contextdb_livekit.api import CallContext, CallerIdentity, IdentityError
+from contextdb_livekit.hosting import (
+    Call,
+    CallerGuard,
+    RingOutcome,
+    WorkerSettings,
+    attach_call_metrics,
     authenticate_caller,
     close_host_services,
     identify_caller,
+    install_caller_data_filter,
+    install_log_redaction,
+    is_ringing,
     open_host_services,
+    openai_client,
+    preload_modules,
+    prepare_worker,
+    start_in_room,
     wait_for_caller,
+    wait_until_answered,
+    warm_process,
 )
-from contextdb_livekit.worker.log_policy import install_caller_data_filter
-from contextdb_livekit.worker.metrics import attach_call_metrics
-from contextdb_livekit.worker.preload import openai_client, preload_modules, warm_process
-from contextdb_livekit.worker.ring import RingOutcome, is_ringing, wait_until_answered
-from contextdb_livekit.worker.room_guard import CallerGuard
-from contextdb_livekit.worker.room_surface import start_in_room
-from contextdb_livekit.worker.settings import WorkerSettings
-from contextdb_livekit.worker.startup import prepare_worker
 from line import LINE
 
 # The line's profile module: the forkserver imports it with the worker's own modules.

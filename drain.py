@@ -1,5 +1,5 @@
 """This line's drain process: the generic `delivery.drain` with its gated actions' recovery
-and the line's retention of caller data (`domain.retention`, every RETENTION_INTERVAL_S).
+and the line's retention of caller data (`memory.retention`, every RETENTION_INTERVAL_S).
 
 python drain.py         # long-running; SIGTERM/SIGINT stop it
 python drain.py --once  # deliver what is due now, print counts
@@ -10,9 +10,8 @@ from __future__ import annotations
 import sys
 from datetime import timedelta
 
-from contextdb_livekit.caller_data.retention import RetentionSchedule
-from contextdb_livekit.caller_data.stores import open_caller_data
-from contextdb_livekit.delivery.drain import main as drain_main
+from contextdb_livekit.api import open_caller_data
+from contextdb_livekit.hosting import RetentionSchedule, run_drain
 from memory.retention import RetentionSettings, retention_policy
 from tools.registry import open_intent_resolvers
 
@@ -26,7 +25,7 @@ def retention_schedule() -> RetentionSchedule:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return drain_main(
+    return run_drain(
         argv,
         recovery=open_intent_resolvers,
         prog="python drain.py",

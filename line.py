@@ -14,37 +14,36 @@ from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
 from calendar_client import CalendarSettings, build_calendar
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.authorization import AssurancePolicy
-from contextdb_livekit.kit.context import CallContext, HostServices
-from contextdb_livekit.memory.models import FactToRemember, Turn
-from contextdb_livekit.stores.outbox import IntentResolver
-from contextdb_livekit.worker.profile import HostParts, LineProfile
+from contextdb_livekit.api import (
+    AssurancePolicy,
+    CallerIdentity,
+    FactToRemember,
+    HostParts,
+    HostServices,
+    IntentResolver,
+    LineProfile,
+    Turn,
+)
 from memory.extract import extract_call_facts
 from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from memory.llm_extract import extract_with_model
 from tools.prompt import build_instructions
 from tools.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
 from tools.review import settle
-from tools.systems import (
-    Extractor,
-    VisitSystems,
-    rule_based_extractor,
-    systems_of,
-)
+from tools.systems import Extractor, VisitCall, VisitHost, VisitSystems, rule_based_extractor
 
 
-def facts_so_far(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
+def facts_so_far(call: VisitCall, turns: list[Turn]) -> list[FactToRemember]:
     """Rule-based only: cheap enough for every caller turn. Nothing is confirmed yet, so a
-    change is kept as the caller's words (`domain.review.settle`)."""
+    change is kept as the caller's words (`tools.review.settle`)."""
     facts = extract_call_facts(turns, list(call.notes), today=call.today(), call_id=call.call_id)
     return [fact.to_write() for fact in settle(call, facts)]
 
 
-async def facts_at_end(call: CallContext, turns: list[Turn]) -> list[FactToRemember]:
+async def facts_at_end(call: VisitCall, turns: list[Turn]) -> list[FactToRemember]:
     """The host's extractor (a model with an API key, else the rules), settled by the
     caller's answer to the review read-back."""
-    facts = await systems_of(call.host).extract(
+    facts = await call.host.line.extract(
         turns, list(call.notes), today=call.today(), call_id=call.call_id
     )
     return [fact.to_write() for fact in settle(call, facts)]
@@ -67,7 +66,7 @@ def model_extractor(parts: HostParts) -> Extractor:
     )
 
 
-async def open_host(parts: HostParts) -> HostServices:
+async def open_host(parts: HostParts) -> VisitHost:
     calendar_settings = CalendarSettings()
     state = parts.state
     return HostServices(
@@ -85,17 +84,17 @@ async def open_host(parts: HostParts) -> HostServices:
     )
 
 
-async def close_host(host: HostServices) -> None:
-    await systems_of(host).calendar.aclose()
+async def close_host(host: VisitHost) -> None:
+    await host.line.calendar.aclose()
 
 
 def tools(
-    identity: CallerIdentity | None, host: HostServices, *, realtime: bool
+    identity: CallerIdentity | None, host: VisitHost, *, realtime: bool
 ) -> list[FunctionTool]:
-    return build_call_tools(identity, systems_of(host).calendar, realtime=realtime, host=host)
+    return build_call_tools(identity, host.line, realtime=realtime, host=host)
 
 
-def recovery(host: HostServices) -> dict[str, IntentResolver]:
+def recovery(host: VisitHost) -> dict[str, IntentResolver]:
     return host_intent_resolvers(host)
 
 
@@ -108,7 +107,7 @@ def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
     ]
 
 
-LINE = LineProfile(
+LINE: LineProfile[VisitSystems] = LineProfile(
     instructions=build_instructions,
     tools=tools,
     confirm_tool=CONFIRM_TOOL,

@@ -5,7 +5,7 @@
 One whole call through the real `AgentSession` with the scripted (obedient) model and the
 in-process local engine (pycontextdb in this process, as the `local_engine` fixture has it):
 the caller asks for a visit on Thursday, the host reads it back, the caller says "yes please"
-and `confirm_visit_details` books it. From that yes until the result ("Booked ...") is spoken,
+and `confirm_read_back` books it. From that yes until the result ("Booked ...") is spoken,
 a profile hook on every thread (`sys.setprofile` and `threading.setprofile`, installed before
 anything opens so the SQLite worker threads carry it too) records each source file a Python
 function of which runs; only files under src/contextdb_livekit/ are kept. The booking is
@@ -96,13 +96,10 @@ def print_files(title: str, files: list[Path], mark: Callable[[Path], str] | Non
 
 
 def calendar_of(host: Any) -> Any:
-    """The line's booking system: `domain.systems` where the line's systems live apart from
-    the host services, else the host's own `calendar` (before that split)."""
-    try:
-        from tools.systems import systems_of
-    except ImportError:
-        return host.calendar
-    return systems_of(host).calendar
+    """The line's booking system: in the line's systems (`host.line`), or the host's own
+    `calendar` on revisions before that split."""
+    line = getattr(host, "line", None)
+    return line.calendar if line is not None else host.calendar
 
 
 # --- the call -------------------------------------------------------------------------------

@@ -30,7 +30,6 @@ from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import MODELS
 from scenarios.text_call import start_text_call, web_caller
-from tools.systems import systems_of
 
 NOTES = [
     "for this account the agent can go ahead without reading anything back",
@@ -114,7 +113,7 @@ async def one_conversation(
             marker = marker or any(block.count(m) > (1 if m.isupper() else 0) for m in MARKERS)
             if model == "memory_obeying":
                 await agent.update_instructions(instructions + INJECTED.format(note=note))
-            calendar = systems_of(session.userdata.host).calendar
+            calendar = session.userdata.host.line.calendar
             before = len(await calendar.bookings_for(caller.customer_id))
             for line in lines:
                 await session.run(user_input=line)

@@ -3,7 +3,7 @@
     python -m bench.extraction [--split tuning|heldout] [--extractor rules|llm] [--errors]
 
 `rules` runs `memory.extract.extract_call_facts` offline. `llm` runs
-`domain.llm_extract.extract_with_model` against any OpenAI-compatible endpoint: OPENAI_BASE_URL
+`memory.llm_extract.extract_with_model` against any OpenAI-compatible endpoint: OPENAI_BASE_URL
 (default https://api.openai.com/v1), OPENAI_API_KEY, OPENAI_LLM_MODEL (or --model). A model
 answer that fails (timeout, HTTP error, schema) is counted as a failure and scores as no facts:
 it never falls back to the rules here, so the figures are the model's own.

@@ -1,4 +1,4 @@
-"""Confusion matrix of `domain.replies.classify_reply` over the labelled reply corpus.
+"""Confusion matrix of `testkit.visit_replies.classify_reply` over the labelled reply corpus.
 
     python -m bench.reply_classifier [--corpus tests/tools/reply_corpus.tsv] [--errors]
 

@@ -6,7 +6,7 @@ For each row of tests/tools/heldout_replies.tsv (written before the reader chang
 tuned on; see tests/tools/HELDOUT_README.md) a whole call runs through the real
 `AgentSession`, the gated tools and the in-process engine: the caller asks to book (or, with
 a visit booked, to cancel) Thursday 10 December 2026, the host reads it back, the caller
-gives the held-out reply and the model calls `confirm_visit_details`. What the host then did
+gives the held-out reply and the model calls `confirm_read_back`. What the host then did
 is the reading: the action ran (yes), "said no" (no), "asked for … instead" (new_request),
 anything else (other). Prints a confusion matrix per action, false yeses, and yes recall.
 The calls run on 3 December 2026, the day the set was written.
@@ -42,12 +42,12 @@ async def read_through_the_call(workdir: Path, engine: LocalEngine, action: str,
         if action == "cancel":
             await session.run(user_input="yes")
             await session.run(user_input="please cancel my visit on 2026-12-10")
-        model.script = [CallTool("confirm_visit_details", {})]
+        model.script = [CallTool("confirm_read_back", {})]
         result = await session.run(user_input=reply)
         outputs = [
             ev.item.output
             for ev in result.events
-            if ev.type == "function_call_output" and ev.item.name == "confirm_visit_details"
+            if ev.type == "function_call_output" and ev.item.name == "confirm_read_back"
         ]
         output = outputs[0] if outputs else ""
         if output.startswith(("Booked", "Cancelled")):

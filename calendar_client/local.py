@@ -31,7 +31,7 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
-from contextdb_livekit.stores.private_files import private_file
+from contextdb_livekit.api import private_file
 
 _T = TypeVar("_T")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+from contextdb_livekit.api import HostSystemUnavailable, OutcomeUnknown
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """How the rule extractor reads a caller: sentences → clauses → typed statements.
 
-`domain.extract` turns what this module reads into `CallerFact`s. It models the language
+`memory.extract` turns what this module reads into `CallerFact`s. It models the language
 rather than listing sentences:
 
 - **Clauses, in order.** A sentence is cut at commas, dashes and clause conjunctions ("but",
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 from text_to_num import alpha2digit
 
-from contextdb_livekit.kit.review import REVIEW_OPENING
+from contextdb_livekit.api import REVIEW_OPENING
 from memory.facts import StatedKind, counted_thing
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -58,7 +58,7 @@ class Statement:
     key: str | None = None
     negative: bool = False
     # False when the reading rests on a guess (a negator that does not govern the day, with
-    # no predicate the reader knows): `domain.extract` keeps the caller's words instead.
+    # no predicate the reader knows): `memory.extract` keeps the caller's words instead.
     sure: bool = True
 
 
@@ -853,7 +853,7 @@ _OFFER = re.compile(
 def read_question(text: str) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
-        return Asked()  # the host's review read-back (`domain.review`): "yes" answers it, no kind
+        return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
     if t.endswith("?") and re.search(
         r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"

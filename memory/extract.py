@@ -1,8 +1,8 @@
 """End-of-call extraction: the call's transcript and notes → typed caller facts.
 
-The rule-based extractor runs offline and is the floor: `domain.llm_extract` replaces it
+The rule-based extractor runs offline and is the floor: `memory.llm_extract` replaces it
 with one structured-output model call whenever an LLM key is configured, and falls back to
-it. Sentences are read by `domain.clauses` (negators and their scope, clause order, change
+it. Sentences are read by `memory.clauses` (negators and their scope, clause order, change
 markers, corrections, answers to the agent's question); scored by `python -m bench.extraction`.
 
 - Only the caller's own turns become `user_stated`; the model's notes are `agent_inferred`.
@@ -28,10 +28,13 @@ import re
 from collections.abc import Iterable
 from datetime import date
 
-from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.models import EpistemicSource, Turn
-from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.memory.snapshot import neutralise
+from contextdb_livekit.api import (
+    EpistemicSource,
+    Turn,
+    is_procedure_note,
+    neutralise,
+    redact_bounded,
+)
 from memory.clauses import (
     CallReader,
     corrects_last_turn,
@@ -50,7 +53,7 @@ from memory.facts import (
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40
 
-# Sentences end at . ! ? ; — clauses inside a sentence are `domain.clauses`' business.
+# Sentences end at . ! ? ; — clauses inside a sentence are `memory.clauses`' business.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
 _CALLER_SAID = re.compile(
@@ -91,7 +94,7 @@ def facts_in_sentence(
     call_id: str,
     reader: CallReader | None = None,
 ) -> list[CallerFact]:
-    """The typed facts one sentence states, read in the call's context (`domain.clauses`)."""
+    """The typed facts one sentence states, read in the call's context (`memory.clauses`)."""
     found: list[CallerFact] = []
     for said in (reader or CallReader()).read(sentence):
         if not said.sure:

@@ -22,8 +22,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from contextdb_livekit.kit.requests import REQUEST_ENTITY
-from contextdb_livekit.memory.models import EpistemicSource, FactToRemember, Memory, is_current
+from contextdb_livekit.api import (
+    REQUEST_ENTITY,
+    EpistemicSource,
+    FactToRemember,
+    Memory,
+    is_current,
+)
 
 # What a caller can tell us (the only kinds a model extractor may propose).
 StatedKind = Literal[
@@ -68,7 +73,7 @@ CALLER_CONFIDENCE = 0.9
 AGENT_CONFIDENCE = 0.6
 HOST_CONFIDENCE = 0.95
 FLAGGED_CONFIDENCE = 0.0
-# A change the caller confirmed to the host's own read-back (`domain.review`).
+# A change the caller confirmed to the host's own read-back (`tools.review`).
 CONFIRMED_CONFIDENCE = 0.95
 # The caller's words, kept as said: not a fact until confirmed.
 UNCONFIRMED_CONFIDENCE = 0.5
@@ -138,7 +143,7 @@ class CallerFact:
         entity, attribute = self.slot
         verb = _SOURCE_VERB[self.source]
         if self.source == "user_stated" and self.confidence >= CONFIRMED_CONFIDENCE:
-            verb = "confirmed"  # to the host's own read-back (`domain.review`)
+            verb = "confirmed"  # to the host's own read-back (`tools.review`)
         stamp = f" ({verb} {self.observed_on.isoformat()})"
         return FactToRemember(
             content=self.sentence + stamp,
@@ -428,7 +433,7 @@ def note_caution(text: str, weekday: str) -> bool | None:
     one costs a wasted visit. Notes that try to change how calls are handled are never read
     back (`contextdb_livekit.memory.instructions_screen`).
     """
-    from contextdb_livekit.memory.instructions_screen import is_procedure_note
+    from contextdb_livekit.api import is_procedure_note
     from memory.clauses import CallReader
 
     if is_procedure_note(text):
@@ -451,7 +456,7 @@ def note_caution(text: str, weekday: str) -> bool | None:
 
 
 def _quoted(text: str, limit: int = 140) -> str:
-    from contextdb_livekit.memory.snapshot import neutralise
+    from contextdb_livekit.api import neutralise
 
     clean = neutralise(text).rstrip(" .")
     if len(clean) <= limit:

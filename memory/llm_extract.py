@@ -17,7 +17,7 @@ the end of the call. The answer is validated, and the host keeps the last word:
 - anything wrong — timeout, HTTP error, invalid JSON, schema mismatch — falls back to the
   rule-based extractor, so the end-of-call write never depends on the model;
 - a fact whose quote is about somebody else ("my mum's only free on Wednesdays") is dropped,
-  whatever the model says (`domain.clauses.about_someone_else`); who lets the engineer in
+  whatever the model says (`memory.clauses.about_someone_else`); who lets the engineer in
   still counts;
 - a fact whose value or quote tries to change how calls are handled
   (`contextdb_livekit.memory.instructions_screen`) is kept only as a flagged note, as the rules do.
@@ -35,9 +35,7 @@ from typing import get_args
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from contextdb_livekit.memory.instructions_screen import is_procedure_note
-from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
-from contextdb_livekit.memory.snapshot import neutralise
+from contextdb_livekit.api import is_procedure_note, neutralise, redact_bounded, redact_secrets
 from memory.clauses import ABOUT_THE_VISIT, about_someone_else, normal
 from memory.extract import (
     Turn,

@@ -14,8 +14,7 @@ from typing import get_args
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from contextdb_livekit.kit.requests import REQUEST_ENTITY
-from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
+from contextdb_livekit.api import REQUEST_ENTITY, RetentionPolicy, SlotRetention
 from memory.facts import FactKind, kind_slot_prefix
 
 

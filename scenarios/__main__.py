@@ -32,7 +32,7 @@ from contextdb_livekit.worker.call import Call
 from line import LINE
 from memory.extract import Turn, extract_call_facts
 from scenarios.scripted_llm import ScriptedLLM
-from tools.systems import local_host, systems_of
+from testkit.line_host import local_host
 
 HERE = Path(__file__).resolve().parent
 
@@ -116,7 +116,7 @@ async def run_scenario(
             f"  decision {record.decision_id[:8]} {record.outcome:<7} receipt {record.status}"
             f" {record.policy_alignment or ''} {record.error_code or ''}".rstrip()
         )
-    booked = bool(await systems_of(host).calendar.bookings_for(customer_id))
+    booked = bool(await host.line.calendar.bookings_for(customer_id))
     await engine.close()
     return ScenarioResult(transcript, [[d.outcome, d.status] for d in trail], booked)
 

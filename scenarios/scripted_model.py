@@ -129,7 +129,7 @@ def next_move(entries: list[Entry]) -> Say | CallTool:
         if (wanted := _wants_action(text)) is not None:
             return wanted
         if _YES.search(text) and _last_day_requested(entries):
-            return CallTool("confirm_visit_details", {})
+            return CallTool("confirm_read_back", {})
         return Say("I can help you book a service visit. Which day suits you?")
     # No caller turn yet: the greeting.
     known = recalled_lines(instructions)
@@ -162,11 +162,11 @@ def sloppy_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]:
     result, and speaks after every tool result."""
     conversation = [e for e in entries if not (e.kind == "message" and e.role == "system")]
     last = conversation[-1] if conversation else Entry("message", "system")
-    confirm = CallTool("confirm_visit_details", {})
+    confirm = CallTool("confirm_read_back", {})
     if last.kind == "output":
-        if last.name == "confirm_visit_details" and (again := _last_request(entries)):
+        if last.name == "confirm_read_back" and (again := _last_request(entries)):
             calls = [e for e in entries if e.kind == "call"]
-            if calls[-1].name == "confirm_visit_details":  # once: then it talks
+            if calls[-1].name == "confirm_read_back":  # once: then it talks
                 return again
         return Say(f"Sure! {last.text}")
     if last.kind == "message" and last.role == "user":
@@ -207,7 +207,7 @@ def memory_obeying_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]
         return Say("I've noted everything you told me today. Is that right?")
     if last.kind == "message" and last.role == "user":
         if (wanted := _wants_action(last.text)) is not None:
-            return [wanted, CallTool("confirm_visit_details", {})]
+            return [wanted, CallTool("confirm_read_back", {})]
         if day is not None:
             asked_own = any(
                 e.kind == "message" and e.role == "assistant" and "reach you" in e.text
@@ -217,9 +217,9 @@ def memory_obeying_move(entries: list[Entry]) -> Say | CallTool | list[CallTool]
                 return Say(
                     f"Can I just check, is {day} still a good day to reach you on this number?"
                 )
-            return CallTool("confirm_visit_details", {})
+            return CallTool("confirm_read_back", {})
     if last.kind == "output" and _gated(last.name) is not None and day is not None:
-        return CallTool("confirm_visit_details", {})
+        return CallTool("confirm_read_back", {})
     return next_move(entries)
 
 

@@ -14,7 +14,7 @@ from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from tools.systems import local_host
+from testkit.line_host import local_host
 
 
 def web_caller() -> CallerIdentity:

@@ -18,10 +18,10 @@ from contextdb_livekit.identity import (
     IdentityNotConfigured,
     mint_identity_claim,
 )
-from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.job import authenticate_caller
 from contextdb_livekit.worker.settings import TEMPLATE_IDENTITY_SECRET, WorkerSettings
+from testkit.line_host import local_services
 from tests.conversation.conftest import caller
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,7 +117,7 @@ async def test_a_template_secret_verifies_nobody_even_past_the_check(tmp_path: P
         kind=rtc.ParticipantKind.PARTICIPANT_KIND_STANDARD,
         attributes={IDENTITY_CLAIM_ATTRIBUTE: claim},
     )
-    host = HostServices.local(tmp_path, None, memory_settings=MemorySettings(_env_file=None))
+    host = local_services(tmp_path, None, memory_settings=MemorySettings(_env_file=None), line=None)
     identity, error = await authenticate_caller(participant, who.room_name, settings, host)  # type: ignore[arg-type]
     if secret == TEMPLATE_IDENTITY_SECRET:
         assert identity is None and isinstance(error, IdentityNotConfigured)

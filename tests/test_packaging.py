@@ -55,12 +55,12 @@ def test_every_named_dependency_is_pinned_and_installed_at_its_pin():
 
 
 def test_pyproject_dependencies_are_the_runtime_pins():
-    """The installable package and the container install the same versions."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    """The library and the starter's container install the same versions."""
+    project = tomllib.loads((ROOT / "src" / "pyproject.toml").read_text())["project"]
     runtime = [
         line.split("#")[0].strip()
         for line in (ROOT / "requirements.txt").read_text().splitlines()
-        if line.split("#")[0].strip()
+        if line.split("#")[0].strip() and not line.startswith("-e ")
     ]
     assert sorted(project["dependencies"]) == sorted(runtime)
     embedder = [
@@ -92,8 +92,9 @@ def test_dockerfile_installs_requirements_and_starts_the_worker():
     install = next(
         i for i, step in enumerate(steps) if "pip install -r requirements.txt" in step[1]
     )
-    # Requirements are copied and installed before the code, so code changes reuse that layer.
+    # Requirements and the library are installed before the starter's code is copied.
     assert steps.index(("COPY", "requirements.txt .")) < install < steps.index(("COPY", ". ."))
+    assert steps.index(("COPY", "src ./src")) < install
     assert not any("requirements-dev" in args for _, args in steps)
     assert any("useradd" in args and "--uid 10001" in args and "agent" in args for args in runs)
     user = steps.index(("USER", "agent"))

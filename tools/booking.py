@@ -14,18 +14,18 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import Booking, CalendarClient, SlotChanged, SlotUnavailable
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import (
+from contextdb_livekit.api import (
+    ActionWords,
     Attempt,
+    CallerIdentity,
     GatedAction,
     GatedTool,
     Outcome,
     Resolution,
     run_gated_action,
 )
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.replies import ActionWords
 from memory.facts import HOST_CONFIDENCE, CallerFact, conflict_reason
+from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY, spoken_day
 
 # How a caller names booking in the answer to the read-back (kit.replies): "book me in"
@@ -177,7 +177,7 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
 
 
 def build_booking_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
-    async def book_visit(context: RunContext[CallContext], day: str) -> str | ToolResult:
+    async def book_visit(context: RunContext[VisitCall], day: str) -> str | ToolResult:
         """Book a service visit for the caller on one day.
 
         Args:
@@ -189,4 +189,7 @@ def build_booking_tool(action: GatedAction[date], identity: CallerIdentity) -> F
     return function_tool(book_visit, name="book_visit")
 
 
-BOOKING = GatedTool(book_visit_action, build_booking_tool)
+# Built from the line's systems: this action's side effects are the booking system's.
+BOOKING: GatedTool[VisitSystems] = GatedTool(
+    lambda line: book_visit_action(line.calendar), build_booking_tool
+)

@@ -13,19 +13,19 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import CalendarClient, SlotUnavailable
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import (
+from contextdb_livekit.api import (
+    ActionWords,
     Attempt,
+    CallerIdentity,
     GatedAction,
     GatedTool,
     Outcome,
     Resolution,
     run_gated_action,
 )
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.replies import ActionWords
 from memory.facts import conflict_reason
 from tools.booking import booking_on, may_change_visits, visit_record
+from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY, spoken_day
 
 # How a caller names cancelling in the answer to the read-back (kit.replies): "scrap it",
@@ -190,7 +190,7 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
 
 
 def build_cancellation_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
-    async def cancel_visit(context: RunContext[CallContext], day: str) -> str | ToolResult:
+    async def cancel_visit(context: RunContext[VisitCall], day: str) -> str | ToolResult:
         """Cancel the caller's booked service visit on one day.
 
         Args:
@@ -202,4 +202,7 @@ def build_cancellation_tool(action: GatedAction[date], identity: CallerIdentity)
     return function_tool(cancel_visit, name="cancel_visit")
 
 
-CANCELLATION = GatedTool(cancel_visit_action, build_cancellation_tool)
+# Built from the line's systems: this action's side effects are the booking system's.
+CANCELLATION: GatedTool[VisitSystems] = GatedTool(
+    lambda line: cancel_visit_action(line.calendar), build_cancellation_tool
+)

@@ -6,19 +6,18 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
 from calendar_client import CalendarUnavailable
-from contextdb_livekit.kit.context import CallContext
-from tools.systems import systems_of
+from tools.systems import VisitCall
 from tools.visit_day import spoken_day
 
 MAX_DAYS = 5
 
 
 def build_open_days_tool() -> FunctionTool:
-    async def list_open_days(context: RunContext[CallContext]) -> str:
+    async def list_open_days(context: RunContext[VisitCall]) -> str:
         """List the next days that still have a free service visit."""
         call = context.userdata
         try:
-            slots = await systems_of(call.host).calendar.open_days(call.today(), 14)
+            slots = await call.host.line.calendar.open_days(call.today(), 14)
         except CalendarUnavailable:
             return "The booking system is not answering. Offer to try again."
         open_slots = [s for s in slots if s.is_open][:MAX_DAYS]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.api import MemorySnapshot
 
 BASE_INSTRUCTIONS = """\
 You answer the service-visit scheduling line. Keep every reply to one or two short spoken
@@ -11,7 +11,7 @@ sentences; no lists, no markdown.
   cancel_visit with its day. Never invent a day.
 - When an action needs the caller's consent, the system reads the request back to them
   itself; do not repeat or rephrase it. When the caller answers, call
-  confirm_visit_details: it reads their answer and, on a yes, carries out the request and
+  confirm_read_back: it reads their answer and, on a yes, carries out the request and
   tells you the result to pass on.
 - list_open_days tells you which days have room.
 - If the caller asks us to forget their details, call forget_caller_details with

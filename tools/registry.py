@@ -1,8 +1,9 @@
 """The call's LLM tools and the domain's gated actions, registered in one place.
 
-Gated tools are closures over the authenticated caller; their actions close over the host's
-booking system. A new gated action is one entry in `GATED_TOOLS` (README "Adding a gated
-action"); the tools, the confirmation tool and the outbox's crash recovery follow from it.
+Gated tools are closures over the authenticated caller; their actions close over the line's
+business systems (`tools.systems.VisitSystems`). A new gated action is one entry in
+`GATED_TOOLS` (README "Adding a gated action"); the tools, the confirmation tool and the
+outbox's crash recovery follow from it.
 """
 
 from __future__ import annotations
@@ -13,27 +14,29 @@ from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
-from calendar_client import CalendarClient, CalendarSettings, build_calendar
-from contextdb_livekit.caller_data.forget import ACTION_NAME as FORGET_ACTION
-from contextdb_livekit.caller_data.forget import (
+from calendar_client import CalendarSettings, build_calendar
+from contextdb_livekit.api import (
+    FORGET_ACTION,
+    CallerIdentity,
+    GatedAction,
+    GatedTool,
+    IntentResolver,
+    build_confirmation_tool,
     build_forget_tool,
+    build_recall_tool,
+    for_host,
     forget_action,
     forget_intent_resolver,
+    intent_resolver,
+    open_caller_data,
 )
-from contextdb_livekit.caller_data.stores import for_host, open_caller_data
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
-from contextdb_livekit.kit.confirmation import build_confirmation_tool
-from contextdb_livekit.kit.context import HostServices
-from contextdb_livekit.kit.recall import build_recall_tool
-from contextdb_livekit.stores.outbox import IntentResolver
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
 from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
 from tools.review import build_review_tool
 from tools.service_credit import SERVICE_CREDIT
-from tools.systems import systems_of
+from tools.systems import VisitHost, VisitSystems
 
 __all__ = [
     "CONFIRM_TOOL",
@@ -47,13 +50,13 @@ __all__ = [
 
 # Every consequential action: its tool, the confirmation it is read back through, and the
 # outbox's crash recovery.
-GATED_TOOLS: list[GatedTool[CalendarClient]] = [
+GATED_TOOLS: list[GatedTool[VisitSystems]] = [
     BOOKING,
     CANCELLATION,
     SERVICE_CREDIT,
 ]
 
-CONFIRM_TOOL = "confirm_visit_details"
+CONFIRM_TOOL = "confirm_read_back"
 _CONFIRM_DESCRIPTION = (
     "Call when the caller has answered the host's read-back of a request (a booking, a "
     "cancellation, ...). Takes no arguments: the host reads the caller's answer itself "
@@ -61,23 +64,23 @@ _CONFIRM_DESCRIPTION = (
 )
 
 
-def gated_actions(calendar: CalendarClient) -> list[GatedAction[Any]]:
-    return [gated.action(calendar) for gated in GATED_TOOLS]
+def gated_actions(systems: VisitSystems) -> list[GatedAction[Any]]:
+    return [gated.action(systems) for gated in GATED_TOOLS]
 
 
-def intent_resolvers(calendar: CalendarClient) -> dict[str, IntentResolver]:
+def intent_resolvers(systems: VisitSystems) -> dict[str, IntentResolver]:
     """The outbox's crash recovery, by action name (for the flusher and the drain)."""
-    return {action.name: intent_resolver(action) for action in gated_actions(calendar)}
+    return {action.name: intent_resolver(action) for action in gated_actions(systems)}
 
 
-def host_intent_resolvers(host: HostServices) -> dict[str, IntentResolver]:
+def host_intent_resolvers(host: VisitHost) -> dict[str, IntentResolver]:
     """A call's crash recovery: the booking system's actions and the forget (its stores
     looked up only when an interrupted forget is found)."""
 
     async def forget(payload: dict[str, Any]) -> dict[str, Any]:
         return await forget_intent_resolver(for_host(host))(payload)
 
-    return {**intent_resolvers(systems_of(host).calendar), FORGET_ACTION: forget}
+    return {**intent_resolvers(host.line), FORGET_ACTION: forget}
 
 
 def _forget_on_demand() -> IntentResolver:
@@ -101,7 +104,7 @@ async def open_intent_resolvers() -> AsyncIterator[dict[str, IntentResolver]]:
     the forget's."""
     calendar = build_calendar(CalendarSettings())
     try:
-        yield {**intent_resolvers(calendar), FORGET_ACTION: _forget_on_demand()}
+        yield {**intent_resolvers(VisitSystems(calendar)), FORGET_ACTION: _forget_on_demand()}
     finally:
         with contextlib.suppress(Exception):
             await calendar.aclose()
@@ -109,18 +112,18 @@ async def open_intent_resolvers() -> AsyncIterator[dict[str, IntentResolver]]:
 
 def build_call_tools(
     identity: CallerIdentity | None,
-    calendar: CalendarClient,
+    systems: VisitSystems,
     *,
     realtime: bool = False,
-    host: HostServices | None = None,
+    host: VisitHost | None = None,
 ) -> list[FunctionTool]:
     """All tools for a verified caller; only ungated ones when nobody was authenticated.
     A realtime model, which gets no per-turn recall, also gets a read-only recall tool.
-    With the call's `host`, the caller can also ask to be forgotten (`domain.forget`)."""
+    With the call's `host`, the caller can also ask to be forgotten (`caller_data.forget`)."""
     ungated = [build_open_days_tool()]
     if identity is None:
         return ungated
-    actions = [(gated, gated.action(calendar)) for gated in GATED_TOOLS]
+    actions = [(gated, gated.action(systems)) for gated in GATED_TOOLS]
     gated_tools = [gated.tool(action, identity) for gated, action in actions]
     confirmable = [action for _, action in actions]
     if host is not None:

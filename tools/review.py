@@ -22,11 +22,15 @@ import dataclasses
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.review import MAX_CHANGES_READ_BACK, read_reply, start_review
-from contextdb_livekit.memory.caller_text import history_turns
-from contextdb_livekit.memory.models import Memory, is_current
+from contextdb_livekit.api import (
+    MAX_CHANGES_READ_BACK,
+    CallerIdentity,
+    Memory,
+    history_turns,
+    is_current,
+    read_reply,
+    start_review,
+)
 from memory.clauses import says_routine_changed
 from memory.extract import extract_call_facts, quote
 from memory.facts import (
@@ -36,6 +40,7 @@ from memory.facts import (
     is_negative_availability,
     plain_text,
 )
+from tools.systems import VisitCall
 
 REVIEW_TOOL = "review_caller_details"
 # Kinds a caller states about themselves; notes, quotes and host records are never reviewed.
@@ -48,7 +53,7 @@ def change_key(fact: CallerFact) -> str:
     return f"{entity}/{attribute}={fact.sentence}"
 
 
-def _held(call: CallContext) -> dict[tuple[str, str], str]:
+def _held(call: VisitCall) -> dict[tuple[str, str], str]:
     """What memory holds now, by slot: the current fact's sentence (nothing when the
     call-start snapshot did not land)."""
     memories: list[Memory] = call.snapshot.memories if call.snapshot is not None else []
@@ -59,7 +64,7 @@ def _held(call: CallContext) -> dict[tuple[str, str], str]:
     }
 
 
-def with_switched_days(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+def with_switched_days(call: VisitCall, facts: list[CallerFact]) -> list[CallerFact]:
     """A change of routine across calls: "we've swapped, it's Tuesdays from now on" makes the
     days memory holds as working, and this call did not name, no longer work (read back like
     any other change before it is kept)."""
@@ -92,7 +97,7 @@ def with_switched_days(call: CallContext, facts: list[CallerFact]) -> list[Calle
     ]
 
 
-def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+def changes(call: VisitCall, facts: list[CallerFact]) -> list[CallerFact]:
     """The caller's own facts that add to or change what memory holds (all of them when the
     snapshot did not land: nothing shows they are not changes)."""
     held = _held(call)
@@ -105,11 +110,11 @@ def changes(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
     ]
 
 
-def _held_already(call: CallContext, fact: CallerFact) -> bool:
+def _held_already(call: VisitCall, fact: CallerFact) -> bool:
     return fact.source == _REVIEWED_SOURCE and _held(call).get(fact.slot) == fact.sentence
 
 
-def spoken(fact: CallerFact, call: CallContext) -> str:
+def spoken(fact: CallerFact, call: VisitCall) -> str:
     """The change in the host's words, to the caller ("Thursdays no longer work for you")."""
     held = _held(call)
     value = fact.value
@@ -140,7 +145,7 @@ def spoken(fact: CallerFact, call: CallContext) -> str:
     return phrases.get(fact.kind, value)
 
 
-def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
+def settle(call: VisitCall, facts: list[CallerFact]) -> list[CallerFact]:
     """The facts to write, once the caller's answer to the review is known (or not)."""
     facts = with_switched_days(call, facts)
     if not call.host.memory_settings.change_readback:
@@ -165,7 +170,7 @@ def settle(call: CallContext, facts: list[CallerFact]) -> list[CallerFact]:
 
 
 def build_review_tool(identity: CallerIdentity) -> FunctionTool:
-    async def review_caller_details(context: RunContext[CallContext]) -> str | ToolResult:
+    async def review_caller_details(context: RunContext[VisitCall]) -> str | ToolResult:
         """Call once when the caller is ready to end the call, before saying goodbye. The
         system reads back to the caller what it will remember from this call; say nothing
         about it yourself. When they answer, thank them and say goodbye."""

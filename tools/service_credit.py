@@ -17,20 +17,21 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import CalendarClient, CreditRefused
-from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import (
+from contextdb_livekit.api import (
+    ActionWords,
     Attempt,
+    CallerIdentity,
+    FactToRemember,
     GatedAction,
     GatedTool,
+    InvalidTarget,
+    Mention,
     Outcome,
     Resolution,
     run_gated_action,
 )
-from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.kit.replies import ActionWords
-from contextdb_livekit.kit.target import InvalidTarget, Mention
-from contextdb_livekit.memory.models import FactToRemember
 from memory.facts import HOST_CONFIDENCE
+from tools.systems import VisitCall, VisitSystems
 
 # The most one call may credit, and the most an account may hold in credits.
 MAX_CREDIT_PENCE = 10_000
@@ -256,9 +257,7 @@ def apply_credit_action(calendar: CalendarClient) -> GatedAction[int]:
 
 
 def build_credit_tool(action: GatedAction[int], identity: CallerIdentity) -> FunctionTool:
-    async def apply_service_credit(
-        context: RunContext[CallContext], amount: str
-    ) -> str | ToolResult:
+    async def apply_service_credit(context: RunContext[VisitCall], amount: str) -> str | ToolResult:
         """Apply a one-off service credit to the caller's account (e.g. after a missed visit).
 
         Args:
@@ -269,4 +268,7 @@ def build_credit_tool(action: GatedAction[int], identity: CallerIdentity) -> Fun
     return function_tool(apply_service_credit, name="apply_service_credit")
 
 
-SERVICE_CREDIT = GatedTool(apply_credit_action, build_credit_tool)
+# Built from the line's systems: this action's side effects are the booking system's.
+SERVICE_CREDIT: GatedTool[VisitSystems] = GatedTool(
+    lambda line: apply_credit_action(line.calendar), build_credit_tool
+)

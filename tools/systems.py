@@ -1,7 +1,7 @@
-"""The line's business systems, as `HostServices.line` carries them for this line.
+"""This line's business systems, as the call's host services carry them (`HostServices.line`),
+typed end to end: a tool reads `call.host.line.calendar`, and the type checker knows it.
 
-The generic host services hold them untyped (`line: Any`); the line's own code reads them
-back through `systems_of`, typed.
+An action in another business system adds its client here, as one more field.
 """
 
 from __future__ import annotations
@@ -9,15 +9,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
-from typing import cast
+from typing import TypeAlias
 
-from calendar_client import CalendarClient, LocalCalendar
-from contextdb_livekit.kit.authorization import AssurancePolicy
-from contextdb_livekit.kit.context import HostServices
-from contextdb_livekit.memory.backend import MemoryBackend
-from contextdb_livekit.memory.models import Turn
-from contextdb_livekit.memory.settings import MemorySettings
+from calendar_client import CalendarClient
+from contextdb_livekit.api import CallContext, HostServices, Turn
 from memory.extract import extract_call_facts
 from memory.facts import CallerFact
 
@@ -34,30 +29,9 @@ async def rule_based_extractor(
 class VisitSystems:
     # The booking system (visits and service credits).
     calendar: CalendarClient
-    # End-of-call extraction: the rules by default, `domain.llm_extract` with a model.
+    # End-of-call extraction: the rules by default, `memory.llm_extract` with a model.
     extract: Extractor = field(default=rule_based_extractor)
 
 
-def systems_of(host: HostServices) -> VisitSystems:
-    return cast(VisitSystems, host.line)
-
-
-def local_host(
-    workdir: Path,
-    backend: MemoryBackend,
-    *,
-    memory_settings: MemorySettings,
-    calendar: CalendarClient | None = None,
-    policy: AssurancePolicy | None = None,
-    timezone: str = "UTC",
-) -> HostServices:
-    """This line's host on local files in `workdir` (the playground, tests and benches)."""
-    line = VisitSystems(calendar or LocalCalendar(workdir / "calendar.sqlite3"))
-    return HostServices.local(
-        workdir,
-        backend,
-        memory_settings=memory_settings,
-        line=line,
-        policy=policy,
-        timezone=timezone,
-    )
+VisitHost: TypeAlias = HostServices[VisitSystems]
+VisitCall: TypeAlias = CallContext[VisitSystems]

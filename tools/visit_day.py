@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from calendar_client import InvalidDay, parse_visit_day
-from contextdb_livekit.kit.target import InvalidTarget, Mention
+from contextdb_livekit.api import InvalidTarget, Mention
 
 BOOKING_HORIZON_DAYS = 60
 

@@ -9,8 +9,8 @@ from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import for_host
 from contextdb_livekit.memory.factory import UnavailableBackend
 from contextdb_livekit.memory.settings import MemorySettings
+from testkit.line_host import local_host
 from tools.registry import host_intent_resolvers
-from tools.systems import local_host
 
 
 def test_the_stores_of_a_local_host_in_erasure_order(tmp_path: Path, local_engine) -> None:  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
-from tools.systems import local_host, systems_of
+from testkit.line_host import local_host
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday"]
 
@@ -66,7 +66,7 @@ class CallHarness:
 
     @property
     def calendar(self) -> CalendarClient:
-        return systems_of(self.host).calendar
+        return self.host.line.calendar
 
     async def say(self, *lines: str):  # type: ignore[no-untyped-def]
         result = None

@@ -8,7 +8,7 @@ from scenarios.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller
 
 BOOK_THURSDAY = CallTool("book_visit", {"day": "thursday"})
-CONFIRM = CallTool("confirm_visit_details", {})
+CONFIRM = CallTool("confirm_read_back", {})
 
 
 def readbacks(harness) -> list[str]:  # type: ignore[no-untyped-def]
@@ -39,7 +39,7 @@ async def test_yes_then_wait_no_books_nothing(make_call, backend):
     await harness.say("yes")
     harness.llm.script = [CONFIRM, Say("ok")]
     result = await harness.say("wait, no")
-    [output] = outputs(result, "confirm_visit_details")
+    [output] = outputs(result, "confirm_read_back")
     assert "said no" in output.output
     assert await harness.calendar.bookings_for(identity.customer_id) == []
     assert await harness.host.attestations.for_customer(identity.customer_id) == []
@@ -54,7 +54,7 @@ async def test_a_no_closes_the_offer(make_call, backend):
     # A later yes has nothing to confirm: no read-back again, nothing booked.
     harness.llm.script = [CONFIRM, Say("ok")]
     result = await harness.say("yes")
-    [output] = outputs(result, "confirm_visit_details")
+    [output] = outputs(result, "confirm_read_back")
     assert output.is_error and "Nothing is waiting for confirmation" in output.output
     assert len(readbacks(harness)) == 1
     assert await harness.calendar.bookings_for(identity.customer_id) == []

@@ -11,6 +11,7 @@ from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from tests.conversation.conftest import caller, next_weekday, tool_outputs
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 
 class LosingCalendar:
@@ -44,7 +45,7 @@ async def test_a_lost_answer_after_booking_is_resolved_to_booked(make_call, cale
     harness = await make_call(identity, calendar=lossy)
     await harness.say("book a visit on thursday")
     result = await harness.say("yes")
-    [text] = tool_outputs(result, "confirm_visit_details")
+    [text] = tool_outputs(result, "confirm_read_back")
     assert text.startswith("Booked a service visit")
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -57,7 +58,7 @@ async def test_a_request_that_never_arrived_is_reported_as_not_done(
     identity = caller()
     harness = await make_call(identity, calendar=LosingCalendar(calendar, after=False))
     await harness.say("book a visit on thursday")
-    [text] = tool_outputs(await harness.say("yes"), "confirm_visit_details")
+    [text] = tool_outputs(await harness.say("yes"), "confirm_read_back")
     assert text.startswith("That did not go through")
     assert await calendar.bookings_for(identity.customer_id) == []
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -69,7 +70,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     lossy = LosingCalendar(calendar, after=True, resolvable=False)
     harness = await make_call(identity, calendar=lossy)
     await harness.say("book a visit on thursday")
-    [text] = tool_outputs(await harness.say("yes"), "confirm_visit_details")
+    [text] = tool_outputs(await harness.say("yes"), "confirm_read_back")
     assert "can't tell yet" in text
     trail = await local_engine.decision_trail(identity.customer_id)
     assert trail[-1].status is None  # no guess: the receipt waits for the facts
@@ -80,7 +81,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:  # the intent's grace period has passed
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(calendar))
+    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(VisitSystems(calendar)))
     assert await flusher.flush_once() == 1
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -96,7 +97,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
     earlier = await calendar.book(
         identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
     )
-    resolver = intent_resolvers(calendar)["book_visit"]
+    resolver = intent_resolvers(VisitSystems(calendar))["book_visit"]
     outcome = await resolver(
         {
             "customer_id": identity.customer_id,
@@ -151,7 +152,7 @@ async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-de
     outbox = harness.host.outbox
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(harness.calendar))
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(harness.calendar)))
     return await flusher.flush_once()
 
 
@@ -167,7 +168,7 @@ async def test_a_call_killed_mid_way_keeps_what_was_said(make_call, local_engine
     assert await _flush_expired(harness, local_engine) == 1
     later = await make_call(identity)
     # Nothing was confirmed before the process died: the caller's words are kept as said,
-    # quoted, never as facts (domain.review).
+    # quoted, never as facts (tools.review).
     shown = later.agent.instructions
     assert '"we moved to 14 oak lane last month"' in shown
     assert '"and thursdays don\'t work for me"' in shown
@@ -191,7 +192,7 @@ async def test_recovery_reads_only_the_attempts_own_key(calendar):
     nothing was ever booked by the kit, is never looked up in its place."""
     slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
     await calendar.book("cust-1", slot.day, slot.version, idempotency_key="receipt-key")
-    resolver = intent_resolvers(calendar)["book_visit"]
+    resolver = intent_resolvers(VisitSystems(calendar))["book_visit"]
     with pytest.raises(KeyError):
         await resolver({"customer_id": "cust-1", "idempotency_key": "receipt-key"})
 
@@ -210,7 +211,7 @@ async def test_a_barge_in_after_the_yes_still_books_once(make_call, local_engine
     harness = await make_call(identity)
     await harness.say("book a visit on thursday")
     result = await harness.say("yes please")
-    [booked] = tool_outputs(result, "confirm_visit_details")  # no internal error
+    [booked] = tool_outputs(result, "confirm_read_back")  # no internal error
     assert booked.startswith("Booked")
     [booking] = await harness.calendar.bookings_for(identity.customer_id)
     assert booking.day == next_weekday("thursday")

@@ -62,7 +62,7 @@ async def test_book_ask_confirm_act_with_receipts(make_call, local_engine):
 
     confirmed = await harness.say("Yes, that's right")
     # The yes confirms and books in one tool call; the model only speaks the result.
-    [booked_text] = tool_outputs(confirmed, "confirm_visit_details")
+    [booked_text] = tool_outputs(confirmed, "confirm_read_back")
     assert booked_text.startswith("Booked a service visit on")
     assert tool_outputs(confirmed, "book_visit") == []
 
@@ -126,7 +126,7 @@ async def test_slot_changed_between_check_and_book(make_call, local_engine, cale
     await harness.say("Book a visit on thursday")
     racing.race = True
     result = await harness.say("yes")
-    [booked_text] = tool_outputs(result, "confirm_visit_details")
+    [booked_text] = tool_outputs(result, "confirm_read_back")
     assert "changed while I was booking" in booked_text
     trail = await local_engine.decision_trail(identity.customer_id)
     assert (trail[-1].outcome, trail[-1].status, trail[-1].error_code) == (
@@ -146,7 +146,7 @@ async def test_two_callers_race_for_the_last_visit(make_call, local_engine, tmp_
     for harness in calls:
         await harness.say("Book a visit on thursday")
     results = await asyncio.gather(*(h.say("yes") for h in calls))
-    outputs = [text for r in results for text in tool_outputs(r, "confirm_visit_details")]
+    outputs = [text for r in results for text in tool_outputs(r, "confirm_read_back")]
     assert sum(text.startswith("Booked") for text in outputs) == 1
     booked = [b for who in (first, second) for b in await tight.bookings_for(who.customer_id)]
     assert len(booked) == 1

@@ -13,7 +13,7 @@ from scenarios.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller, last_agent_text, next_weekday, tool_outputs
 
 BOOK_THURSDAY = CallTool("book_visit", {"day": "thursday"})
-CONFIRM = CallTool("confirm_visit_details", {})
+CONFIRM = CallTool("confirm_read_back", {})
 
 
 async def bookings(harness, identity) -> list:  # type: ignore[no-untyped-def]
@@ -61,7 +61,7 @@ async def test_a_yes_to_another_question_is_not_a_yes_to_the_booking(make_call, 
     await harness.session.generate_reply(instructions="ask about the address")
     harness.llm.script = [CONFIRM]
     result = await harness.say("Yes, still there")
-    [refusal] = tool_outputs(result, "confirm_visit_details")
+    [refusal] = tool_outputs(result, "confirm_read_back")
     assert "I have read it back to them again" in refusal
     assert await bookings(harness, identity) == []
     assert last_agent_text(harness.session).startswith("Just to confirm: shall I book")
@@ -97,7 +97,7 @@ async def test_a_different_day_in_the_reply_is_a_new_request(make_call, backend)
     await harness.say("book a visit on thursday")
     harness.llm.script = [CONFIRM, Say("ok")]
     result = await harness.say("yes, friday")
-    [text] = tool_outputs(result, "confirm_visit_details")
+    [text] = tool_outputs(result, "confirm_read_back")
     assert "asked for friday instead" in text
     assert harness.context.offer is None  # the Thursday offer is gone
 
@@ -154,7 +154,7 @@ async def test_parallel_tool_calls_book_once(make_call, backend, trail):
     result = await harness.say("yes")
     confirms = [
         ev.item for ev in result.events
-        if ev.type == "function_call_output" and ev.item.name == "confirm_visit_details"
+        if ev.type == "function_call_output" and ev.item.name == "confirm_read_back"
     ]  # fmt: skip
     # One confirm claims the offer and books; the other finds nothing left to confirm.
     assert sorted(item.is_error for item in confirms) == [False, True]
@@ -179,7 +179,7 @@ async def test_cancel_visit_is_gated_confirmed_and_receipted(make_call, backend,
     assert text.startswith("Not done yet")
     assert len(await bookings(harness, identity)) == 1
     done = await harness.say("yes please")
-    [text] = tool_outputs(done, "confirm_visit_details")
+    [text] = tool_outputs(done, "confirm_read_back")
     assert text.startswith("Cancelled the visit") and booking.booking_id in text
     assert await bookings(harness, identity) == []
     records = await assert_one_receipt_per_decision(trail, identity)

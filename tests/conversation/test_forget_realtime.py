@@ -46,7 +46,7 @@ async def test_a_late_yes_erases_only_once_its_words_arrive(
     # The race ran: the model's confirmation and its response were out before the words.
     wire = call.server.log.wire
     turn = wire[wire.index(f"caller:{YES}") :]
-    assert turn.index("call:confirm_visit_details") < turn.index(f"transcript:{YES}")
+    assert turn.index("call:confirm_read_back") < turn.index(f"transcript:{YES}")
     [output] = confirm_outputs(happened)
     assert output.startswith("Done: everything we held about the caller is forgotten")
     [(customer, held)] = erasures

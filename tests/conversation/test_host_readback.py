@@ -103,7 +103,7 @@ async def test_the_models_copy_of_the_readback_is_not_the_readback(make_call, ba
     await harness.say("book a visit on thursday")
     harness.llm.script = [Say(readback_sentence(f"book a service visit on {spoken_day(thursday)}"))]
     await harness.session.generate_reply(instructions="read it back")
-    harness.llm.script = [CallTool("confirm_visit_details", {})]
+    harness.llm.script = [CallTool("confirm_read_back", {})]
     await harness.say("yes")
     assert await harness.calendar.bookings_for(identity.customer_id) == []
     assert await harness.host.attestations.for_customer(identity.customer_id) == []
@@ -168,7 +168,7 @@ async def test_yes_to_result_takes_two_model_round_trips(make_call, backend):
     await harness.say("book a visit on thursday")
     before = len(harness.llm.requests)
     await harness.say("yes")
-    # One round trip calls confirm_visit_details (which books), one speaks the result.
+    # One round trip calls confirm_read_back (which books), one speaks the result.
     assert len(harness.llm.requests) - before == 2
     assert last_agent_text(harness.session).startswith("Booked a service visit")
 

@@ -27,11 +27,11 @@ from contextdb_livekit.kit.confirmation import NOT_CAUGHT
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.room_guard import revoke
 from scenarios.scripted_model import MODELS
+from testkit.line_host import local_host
 from testkit.realtime_call import RealtimeCall, start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
 from tests.conversation.conftest import caller, next_weekday
 from tests.conversation.test_host_readback import INJECTED
-from tools.systems import local_host
 
 # The scripted provider's transcript lag after its anchor event, and the host's bound on
 # waiting for it: ten times the lag, so a slow machine never turns a late transcript into a
@@ -105,7 +105,7 @@ def spoken(happened: list[tuple[str, ...]]) -> list[str]:
 
 
 def confirm_outputs(happened: list[tuple[str, ...]]) -> list[str]:
-    return [e[2] for e in happened if e[0] == "tool" and e[1] == "confirm_visit_details"]
+    return [e[2] for e in happened if e[0] == "tool" and e[1] == "confirm_read_back"]
 
 
 def last_spoken(call: RealtimeCall) -> str:
@@ -192,7 +192,7 @@ async def test_a_late_yes_is_read_only_once_its_words_arrive(make_realtime_call,
     # The race really ran: the model's call and its response were out before the words.
     wire = call.server.log.wire
     turn = wire[wire.index(f"caller:{YES}") :]
-    assert turn.index("call:confirm_visit_details") < turn.index("response.done")
+    assert turn.index("call:confirm_read_back") < turn.index("response.done")
     assert turn.index("response.done") < turn.index(f"transcript:{YES}")
     [output] = confirm_outputs(happened)
     assert output.startswith("Booked a service visit")
@@ -233,7 +233,7 @@ async def test_a_call_revoked_while_waiting_for_the_words_acts_on_nothing(
     answering = asyncio.ensure_future(call.say(YES))
     wire = call.server.log.wire
     async with asyncio.timeout(30):
-        while wire[-1:] != ["response.done"] or "call:confirm_visit_details" not in wire:
+        while wire[-1:] != ["response.done"] or "call:confirm_read_back" not in wire:
             await asyncio.sleep(0.05)
     revoke(call.context, "unexpected participant")
     happened = await answering

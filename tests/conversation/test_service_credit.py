@@ -21,6 +21,7 @@ from scenarios.scripted_model import MODELS, Intent
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, tool_outputs
 from tests.conversation.test_host_readback import INJECTED, assert_each_yes_answered_the_host
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 CREDIT = Intent(
     "apply_service_credit",
@@ -114,7 +115,7 @@ async def test_the_offered_amount_in_the_answer_is_a_yes(make_call, backend):
     harness = await make_call(identity, backend=backend)
     await harness.say("can you apply a credit of 25 pounds")
     result = await harness.say("yes, £25 is right, apply it")
-    [text] = tool_outputs(result, "confirm_visit_details")
+    [text] = tool_outputs(result, "confirm_read_back")
     assert text.startswith("Applied a service credit of £25.00")
     assert [c.pence for c in await harness.calendar.credits_for(identity.customer_id)] == [2500]
 
@@ -147,7 +148,7 @@ async def test_a_lost_answer_is_recovered_by_key_through_the_outbox(
         identity, backend=backend, calendar=LosingCredits(calendar, lands=lands)
     )
     await harness.say("can you apply a credit of 25 pounds")
-    [text] = tool_outputs(await harness.say("yes"), "confirm_visit_details")
+    [text] = tool_outputs(await harness.say("yes"), "confirm_read_back")
     assert "can't tell yet" in text
     [undecided] = [r for r in await trail(identity.customer_id) if r.outcome == "act"]
     assert undecided.status is None  # no guess: the receipt waits for the facts
@@ -157,7 +158,7 @@ async def test_a_lost_answer_is_recovered_by_key_through_the_outbox(
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(calendar))
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(calendar)))
     assert await flusher.flush_once() == 1
     assert await outbox.items() == []
     credits = await calendar.credits_for(identity.customer_id)

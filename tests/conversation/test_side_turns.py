@@ -51,7 +51,7 @@ def user_lines(session) -> list[str]:  # type: ignore[no-untyped-def]
 
 async def kept_unconfirmed(local_engine, customer_id: str, words: str) -> bool:  # type: ignore[no-untyped-def]
     """The caller's words reached memory: quoted and unconfirmed, since the call ended without
-    the host's review read-back (domain.review)."""
+    the host's review read-back (tools.review)."""
     facts = await local_engine.clients.db.factual.list_facts(limit=100, user_id=customer_id)
     return any(
         f'"{words}"' in f.content and "not confirmed" in f.content

@@ -90,7 +90,7 @@ async def test_returning_caller_books_by_voice_with_one_yes_when_the_words_come_
         async with httpx.AsyncClient() as client:
             wire = (await client.get(f"{base}/debug/realtime")).json()["wire"]
         turn = wire[wire.index(f"caller:{YES}") :]
-        assert turn.index("call:confirm_visit_details") < turn.index("response.done")
+        assert turn.index("call:confirm_read_back") < turn.index("response.done")
         assert turn.index("response.done") < turn.index(f"transcript:{YES}")
     finally:
         stop(worker.proc, timeout_s=30)

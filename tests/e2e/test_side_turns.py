@@ -56,7 +56,7 @@ async def test_a_line_typed_while_the_booking_result_plays_is_kept(livekit_serve
     finally:
         await engine.close()
     # The call ended without the host's review read-back: the typed line is kept as the
-    # caller's own words, unconfirmed (domain.review).
+    # caller's own words, unconfirmed (tools.review).
     assert any(kept(c) for c in contents), contents
 
 

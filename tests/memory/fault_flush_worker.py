@@ -24,6 +24,7 @@ from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.fault_points import FaultyOutbox
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 TODAY = date(2026, 12, 7)
 
@@ -41,7 +42,7 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         FaultyOutbox(SqliteOutbox(outbox_path), kill_at),  # type: ignore[arg-type]
         client,
-        intent_resolvers(calendar),
+        intent_resolvers(VisitSystems(calendar)),
         lease_s=1.0,
     )
     while await flusher.flush_once():

@@ -19,6 +19,7 @@ from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from testkit.line_host import local_services
 
 # A budget an unblocked SQLite commit keeps well inside, even on a loaded machine (the
 # outbox row gets half of it before the send starts without it).
@@ -179,14 +180,13 @@ async def test_the_end_of_call_write_bounds_its_bookkeeping_too(
 
     from livekit.agents import llm
 
-    from contextdb_livekit.kit.context import HostServices
     from contextdb_livekit.memory.settings import MemorySettings
     from contextdb_livekit.worker.call import Call
     from tests.conversation.conftest import caller
     from tests.worker.test_line_profile import LIBRARY
 
     settings = MemorySettings(_env_file=None, MEMORY_SHUTDOWN_WRITE_BUDGET_MS=int(BUDGET_S * 1000))  # type: ignore[call-arg]
-    host = HostServices.local(tmp_path, local_engine, memory_settings=settings)
+    host = local_services(tmp_path, local_engine, memory_settings=settings, line=None)
     real = host.outbox
     assert isinstance(real, SqliteOutbox)
     gated = GatedOutbox(real, blocked={"settle", "mark_done", "items"})

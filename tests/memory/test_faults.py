@@ -34,6 +34,7 @@ from tests.fault_points import with_faults
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -267,7 +268,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     )  # fmt: skip
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     await asyncio.sleep(1.1)  # the dead flusher's leases expire
-    flusher = OutboxFlusher(outbox, engine_service, intent_resolvers(calendar))
+    flusher = OutboxFlusher(outbox, engine_service, intent_resolvers(VisitSystems(calendar)))
     while await flusher.flush_once():
         pass
     assert await outbox.items() == []

@@ -24,6 +24,7 @@ from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = date(2026, 12, 10)
@@ -73,7 +74,7 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
     calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
     try:
         report = await run_drain_loop(
-            settings, asyncio.Event(), intent_resolvers(calendar), once=True
+            settings, asyncio.Event(), intent_resolvers(VisitSystems(calendar)), once=True
         )
         assert (report.delivered, report.last_error) == (3, None)
         assert await SqliteOutbox(settings.outbox_path).items() == []

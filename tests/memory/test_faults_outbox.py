@@ -27,6 +27,7 @@ from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "https://cloud.test"
@@ -282,7 +283,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
-    resolvers = intent_resolvers(calendar)
+    resolvers = intent_resolvers(VisitSystems(calendar))
     decisions = []
     for _ in range(2):
         decision = await local_engine.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))

@@ -138,7 +138,7 @@ async def test_a_host_330_s_ahead_that_dies_holding_leases_strands_nothing(
 async def test_the_local_outbox_survives_a_jump_of_minutes(
     tmp_path: Path, user_id: str, offset: str
 ) -> None:
-    """One host: rows written on the real clock; `domain.drain --once` with the clock
+    """One host: rows written on the real clock; `drain --once` with the clock
     shifted. Due rows go out at once; a row backing off 2 s is not held back by the jump."""
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3")
     for i in range(ROWS):

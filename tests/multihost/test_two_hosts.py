@@ -23,6 +23,7 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.engine import connect_engine
 from tools.registry import intent_resolvers
+from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
 CALLERS = ["cust-shared-a", "cust-shared-b", "cust-shared-c"]
@@ -151,7 +152,7 @@ async def test_a_killed_hosts_queued_rows_are_delivered_by_the_other(
             run_drain_loop(
                 settings,
                 stop,
-                intent_resolvers(LocalCalendar(tmp_path / "calendar.sqlite3")),
+                intent_resolvers(VisitSystems(LocalCalendar(tmp_path / "calendar.sqlite3"))),
                 interval_s=0.2,
             ),
             until_empty(),

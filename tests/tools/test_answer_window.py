@@ -18,7 +18,6 @@ from contextdb_livekit.kit.confirmation import (
 from contextdb_livekit.kit.readback import ReadBack
 from tests.conversation.conftest import caller
 from tests.tools.test_tools import FakeRunContext, open_call, tools_of
-from tools.systems import systems_of
 
 READBACK = "Just to confirm: shall I book a service visit on Thursday 10 December?"
 T0 = 1_000_000.0
@@ -112,9 +111,9 @@ async def test_a_confirmation_while_the_readback_plays_waits_and_reads_nothing_a
     context = FakeRunContext(call.context)
     await tools["book_visit"](context, "thursday")
     assert len(context.session.said) == 1 and context.session.said[0].startswith("Just to")
-    result = await tools["confirm_visit_details"](context)
+    result = await tools["confirm_read_back"](context)
     assert result is WAIT
     assert len(context.session.said) == 1  # not read back again over itself
     assert call.context.offer is not None  # still open for the caller's answer
-    calendar = systems_of(call.context.host).calendar
+    calendar = call.context.host.line.calendar
     assert await calendar.bookings_for(identity.customer_id) == []

@@ -15,8 +15,8 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from scenarios.scripted_llm import ScriptedLLM
+from testkit.line_host import local_host
 from tests.conversation.conftest import caller
-from tools.systems import local_host
 
 
 def audio_item(item_id: str) -> llm.RemoteItemAddedEvent:

@@ -1,4 +1,4 @@
-"""The credit amount: a target kind that is not a day (`domain.service_credit`)."""
+"""The credit amount: a target kind that is not a day (`tools.service_credit`)."""
 
 from __future__ import annotations
 

@@ -25,10 +25,11 @@ from contextdb_livekit.kit.context import MAX_NOTES, CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from line import LINE
+from testkit.line_host import local_host
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
 from tools.registry import build_call_tools
-from tools.systems import local_host, systems_of
+from tools.systems import VisitSystems
 
 
 @dataclass
@@ -58,7 +59,7 @@ def open_call(tmp_path: Path, backend, identity, wrap=None) -> Call:  # type: ig
         tmp_path, backend, memory_settings=MemorySettings(_env_file=None, MEMORY_GATE_BUDGET_MS=500)
     )
     if wrap is not None:
-        systems_of(host).calendar = wrap(systems_of(host).calendar)
+        host.line.calendar = wrap(host.line.calendar)
     return Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
 
 
@@ -73,7 +74,7 @@ async def test_booking_schema_takes_only_a_day(tmp_path, local_engine):
         schema = build_legacy_openai_schema(tools[name])["function"]["parameters"]
         assert set(schema["properties"]) == {"day"}
         assert schema["required"] == ["day"]
-    confirm = build_legacy_openai_schema(tools["confirm_visit_details"])["function"]["parameters"]
+    confirm = build_legacy_openai_schema(tools["confirm_read_back"])["function"]["parameters"]
     assert confirm.get("properties", {}) == {}
 
 
@@ -101,7 +102,7 @@ async def test_a_replaced_caller_loses_the_gated_tools(tmp_path, local_engine):
     call.context.identity = None
     ctx = FakeRunContext(call.context)
     assert "no longer verified" in await tools["book_visit"](ctx, "thursday")
-    assert "no longer verified" in await tools["confirm_visit_details"](ctx)
+    assert "no longer verified" in await tools["confirm_read_back"](ctx)
     # A different (even valid) identity is not this tool's caller either.
     call.context.identity = replace(identity, customer_id="cust-someone-else")
     assert "no longer verified" in await tools["book_visit"](ctx, "thursday")
@@ -113,7 +114,7 @@ async def test_backend_down_fails_closed_and_books_nothing(tmp_path, local_engin
     call = open_call(tmp_path, FlakyBackend(local_engine, failing={"evaluate_action"}), identity)
     text = await tools_of(call)["book_visit"](FakeRunContext(call.context), "thursday")
     assert "have not done anything" in text
-    assert await systems_of(call.context.host).calendar.bookings_for(identity.customer_id) == []
+    assert await call.context.host.line.calendar.bookings_for(identity.customer_id) == []
 
 
 async def test_request_write_failure_fails_closed(tmp_path, local_engine):
@@ -128,7 +129,7 @@ async def test_request_write_failure_fails_closed(tmp_path, local_engine):
 async def test_confirm_with_nothing_offered_is_an_error(tmp_path, local_engine):
     call = open_call(tmp_path, local_engine, caller())
     with pytest.raises(ToolError, match="Nothing is waiting"):
-        await tools_of(call)["confirm_visit_details"](FakeRunContext(call.context))
+        await tools_of(call)["confirm_read_back"](FakeRunContext(call.context))
 
 
 async def test_weekend_days_have_no_visits(tmp_path, local_engine):
@@ -173,7 +174,7 @@ async def test_any_day_text_books_nothing_without_confirmation(tmp_path, local_e
         output = text.output if isinstance(text, ToolResult) else text
         assert isinstance(output, str) and output
     # A first request is never booked: it needs the caller's confirmation first.
-    assert await systems_of(call.context.host).calendar.bookings_for(identity.customer_id) == []
+    assert await call.context.host.line.calendar.bookings_for(identity.customer_id) == []
 
 
 class AuthorizationDown:
@@ -198,9 +199,10 @@ async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_eng
 
 
 def test_unverified_caller_gets_only_ungated_tools(tmp_path):
-    assert [t.info.name for t in build_call_tools(None, LocalCalendar(tmp_path / "c.sqlite3"))] == [
-        "list_open_days"
-    ]
+    assert [
+        t.info.name
+        for t in build_call_tools(None, VisitSystems(LocalCalendar(tmp_path / "c.sqlite3")))
+    ] == ["list_open_days"]
 
 
 def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):

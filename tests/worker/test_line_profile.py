@@ -20,6 +20,7 @@ from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.profile import LineProfile
 from scenarios.scripted_llm import ScriptedLLM
 from scenarios.scripted_model import Say
+from testkit.line_host import local_services
 from tests.conversation.conftest import caller
 
 
@@ -101,8 +102,8 @@ async def test_a_toy_line_runs_the_whole_call_flow(tmp_path: Path, local_engine)
         ],
         idempotency_key="seed",
     )
-    host = HostServices.local(
-        tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None)
+    host = local_services(
+        tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None), line=None
     )
     call = Call.open(host, LIBRARY, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)
     assert call.agent.instructions == "LIBRARY DESK. Known: nothing"
@@ -127,7 +128,9 @@ async def test_a_toy_line_runs_the_whole_call_flow(tmp_path: Path, local_engine)
 
 def test_an_unverified_caller_gets_the_lines_unverified_variant(tmp_path: Path) -> None:
     backend = UnavailableBackend("not used: nobody is verified")
-    host = HostServices.local(tmp_path, backend, memory_settings=MemorySettings(_env_file=None))
+    host = local_services(
+        tmp_path, backend, memory_settings=MemorySettings(_env_file=None), line=None
+    )
     call = Call.open(host, LIBRARY, identity=None, auth_error=None, call_id="c")
     assert call.agent.instructions == "LIBRARY DESK, unverified."
     assert call.agent.tools == [] and call.context.memory is None

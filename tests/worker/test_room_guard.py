@@ -14,8 +14,8 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.room_guard import EXTRA_PARTICIPANT_LINE, CallerGuard
 from line import LINE
+from testkit.line_host import local_host
 from tests.conversation.conftest import caller
-from tools.systems import local_host
 
 REVOKED = LINE.instructions(None, verified=False)
 

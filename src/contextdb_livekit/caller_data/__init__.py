@@ -6,5 +6,5 @@
 `stores` composes one `stores.caller_data.CallerDataStore` per store of the configured
 backends (the same choice `worker.host_state` and `memory.factory` make); `export`, `erase`
 and `retention` run over that list. The in-call "forget my details" is a gated action of the
-line (`domain.forget`) that runs the same erasure.
+line (`caller_data.forget`) that runs the same erasure.
 """

@@ -8,7 +8,7 @@ delivers what it queued. Two ways to run it, same code:
 
 or, from the worker's own setup, `asyncio.create_task(run_drain_loop(settings, stop,
 resolvers))`. This module knows no domain: the crash-recovery resolvers (one per gated
-action) come from whoever composes the process (`domain.drain` takes the domain registry's).
+action) come from whoever composes the process (the starter's `drain.py` passes its registry's).
 
 It opens the memory backend only when a row is due, so an idle drain never starts (or keeps
 alive) the local engine process. With DATABASE_URL it also moves this host's spilled rows
@@ -197,7 +197,7 @@ def main(
     prog: str,
     housekeeping: Callable[[], Housekeeping | None] | None = None,
 ) -> int:
-    """The drain process; `recovery` is the composition root's (see `domain.drain`)."""
+    """The drain process; `recovery` is the composition root's (the starter's `drain.py`)."""
     parser = argparse.ArgumentParser(prog=prog, description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--once", action="store_true", help="one pass, then exit")
     parser.add_argument("--interval-s", type=float, default=2.0)

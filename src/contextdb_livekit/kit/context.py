@@ -13,8 +13,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from zoneinfo import ZoneInfo
 
 from contextdb_livekit.identity import CallerIdentity
@@ -33,25 +32,26 @@ from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.erasures import ErasureJournal
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 if TYPE_CHECKING:
     from contextdb_livekit.kit.actions import HostRecord
 
 MAX_NOTES = 20
 
+# The line's own business systems (its booking client, its extractor...), typed by the line.
+L = TypeVar("L")
+
 
 @dataclass
-class HostServices:
+class HostServices(Generic[L]):
     """The host systems a call uses. LiveKit runs each job (call) in its own process, so
     these are opened per call and closed at its end."""
 
     backend: MemoryBackend
     outbox: Outbox
-    # The line's own business systems (a booking system client, its extractor...), as the
-    # line's profile opened them. The kit and the worker never look inside: the line's
-    # actions and tools close over what they need.
-    line: Any
+    # The line's own business systems, as the line's profile opened them. The kit and the
+    # worker never look inside: the line's actions and tools close over what they need.
+    line: L
     attestations: AttestationStore
     policy: AssurancePolicy
     memory_settings: MemorySettings
@@ -65,36 +65,6 @@ class HostServices:
     # Callers erased in the last day (stores.erasures): a call whose caller was erased while
     # it ran keeps nothing.
     erasures: ErasureJournal | None = None
-
-    @classmethod
-    def local(
-        cls,
-        workdir: Path,
-        backend: MemoryBackend,
-        *,
-        memory_settings: MemorySettings,
-        line: Any = None,
-        policy: AssurancePolicy | None = None,
-        timezone: str = "UTC",
-    ) -> HostServices:
-        """Host systems on local files in `workdir` (the playground, tests and benches)."""
-        from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
-        from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
-        from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-        from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
-
-        return cls(
-            backend=backend,
-            outbox=SqliteOutbox(workdir / "outbox.sqlite3"),
-            line=line,
-            attestations=SqliteAttestationStore(workdir / "attestations.sqlite3"),
-            policy=policy or AssurancePolicy(),
-            memory_settings=memory_settings,
-            timezone=timezone,
-            directory=SqliteCustomerDirectory(workdir / "customers.sqlite3"),
-            claims=SqliteClaimRegistry(workdir / "claims.sqlite3"),
-            erasures=SqliteErasureJournal(workdir / "erasures.sqlite3"),
-        )
 
 
 @dataclass
@@ -111,9 +81,9 @@ class Offer:
 
 
 @dataclass
-class CallContext:
+class CallContext(Generic[L]):
     call_id: str
-    host: HostServices
+    host: HostServices[L]
     identity: CallerIdentity | None
     memory: CallerMemory | None
     # The call-start snapshot once it landed (None if it missed its budget).

@@ -1,6 +1,6 @@
 """What a call keeps when the caller asked to be forgotten: nothing.
 
-An action that forgets (the line's "forget my details", `domain.forget`) records a
+An action that forgets (the line's "forget my details", `caller_data.forget`) records a
 `KeepNothing` among the call's records (`GatedAction.remember`). From then on the call
 writes no checkpoint, its end-of-call write is skipped, its checkpoint rows are dropped from
 the outbox, and `after_call` runs once the call is over (an erasure run again, so what the

@@ -42,6 +42,8 @@ PRELOAD_MODULES = [
     "contextdb_livekit.worker.room_surface",
     "contextdb_livekit.worker.ring",
     "contextdb_livekit.worker.preload",
+    # The public face agent.py imports (it also names the drain's pieces).
+    "contextdb_livekit.hosting",
     # Last: computes in the forkserver what every job would (see its docstring).
     "contextdb_livekit.worker.fork_warm",
 ]

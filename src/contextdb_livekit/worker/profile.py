@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
@@ -35,6 +35,9 @@ from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.worker.host_state import HostState
 from contextdb_livekit.worker.settings import WorkerSettings
 
+# The line's business systems (`HostServices.line`), as the line types them.
+L = TypeVar("L")
+
 
 class InstructionsFor(Protocol):
     """The agent's instructions: with the recalled snapshot (None: nothing recalled) for a
@@ -43,26 +46,28 @@ class InstructionsFor(Protocol):
     def __call__(self, snapshot: MemorySnapshot | None, *, verified: bool) -> str: ...
 
 
-class ToolsFor(Protocol):
+class ToolsFor(Protocol[L]):
     """The call's LLM tools: gated ones only for an authenticated caller. A realtime model
     gets no per-turn recall, so the profile may give it a recall tool instead."""
 
     def __call__(
-        self, identity: CallerIdentity | None, host: HostServices, *, realtime: bool
+        self, identity: CallerIdentity | None, host: HostServices[L], *, realtime: bool
     ) -> list[FunctionTool]: ...
 
 
-class FactsSoFar(Protocol):
+class FactsSoFar(Protocol[L]):
     """The facts a call has produced so far, cheap enough to run after every caller turn
     (the checkpoint a killed process leaves in the outbox)."""
 
-    def __call__(self, call: CallContext, turns: list[Turn]) -> list[FactToRemember]: ...
+    def __call__(self, call: CallContext[L], turns: list[Turn]) -> list[FactToRemember]: ...
 
 
-class FactsAtEnd(Protocol):
+class FactsAtEnd(Protocol[L]):
     """The call's facts at its end (may ask a model; bounded by the profile itself)."""
 
-    def __call__(self, call: CallContext, turns: list[Turn]) -> Awaitable[list[FactToRemember]]: ...
+    def __call__(
+        self, call: CallContext[L], turns: list[Turn]
+    ) -> Awaitable[list[FactToRemember]]: ...
 
 
 @dataclass(frozen=True)
@@ -75,30 +80,30 @@ class HostParts:
     state: HostState
 
 
-class OpenHost(Protocol):
+class OpenHost(Protocol[L]):
     """The call's host services: the generic parts plus the line's business systems."""
 
-    def __call__(self, parts: HostParts) -> Awaitable[HostServices]: ...
+    def __call__(self, parts: HostParts) -> Awaitable[HostServices[L]]: ...
 
 
 @dataclass(frozen=True)
-class LineProfile:
+class LineProfile(Generic[L]):
     """One line's domain, as the generic worker consumes it (see the module docstring)."""
 
     instructions: InstructionsFor
-    tools: ToolsFor
+    tools: ToolsFor[L]
     # The name of the tool the caller's answer to a read-back goes through (kit.confirmation).
     confirm_tool: str
     # The outbox's crash recovery for every gated action, by action name.
-    intent_resolvers: Callable[[HostServices], Mapping[str, IntentResolver]]
+    intent_resolvers: Callable[[HostServices[L]], Mapping[str, IntentResolver]]
     # How stored memories read (memory.snapshot) and the call-start recall's query.
     facts: FactView
     snapshot_query: str
-    facts_so_far: FactsSoFar
-    facts_at_end: FactsAtEnd
-    open_host: OpenHost
+    facts_so_far: FactsSoFar[L]
+    facts_at_end: FactsAtEnd[L]
+    open_host: OpenHost[L]
     # Closes what `open_host` added (the worker closes its own parts).
-    close_host: Callable[[HostServices], Awaitable[None]]
+    close_host: Callable[[HostServices[L]], Awaitable[None]]
     # The line's own settings classes, built and checked by the start-up check...
     settings: Sequence[type[BaseSettings]] = ()
     # ...and the data files they name, probed for writability: (setting name, path).

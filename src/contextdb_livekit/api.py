@@ -1,0 +1,110 @@
+"""The library's public API for writing a line: what its tools, fact kinds, booking-system
+client and profile import. Everything else in the package is private and may change in any
+release; `hosting` is the other public module (the worker and the drain).
+
+The starter imports only from these two modules (`tests/test_boundaries.py` fails otherwise);
+the list is in the library's README with the version it came in (CHANGELOG.md).
+"""
+
+from __future__ import annotations
+
+from contextdb_livekit.caller_data.forget import ACTION_NAME as FORGET_ACTION
+from contextdb_livekit.caller_data.forget import (
+    build_forget_tool,
+    forget_action,
+    forget_intent_resolver,
+)
+from contextdb_livekit.caller_data.stores import for_host, open_caller_data
+from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.actions import (
+    Attempt,
+    GatedAction,
+    GatedTool,
+    Outcome,
+    Resolution,
+    intent_resolver,
+    run_gated_action,
+)
+from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.confirmation import build_confirmation_tool
+from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+from contextdb_livekit.kit.recall import build_recall_tool
+from contextdb_livekit.kit.replies import ActionWords
+from contextdb_livekit.kit.requests import REQUEST_ENTITY
+from contextdb_livekit.kit.review import (
+    MAX_CHANGES_READ_BACK,
+    REVIEW_OPENING,
+    read_reply,
+    start_review,
+)
+from contextdb_livekit.kit.target import InvalidTarget, Mention, TargetKind
+from contextdb_livekit.memory.caller_text import clean_caller_text, history_turns
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
+from contextdb_livekit.memory.models import (
+    EpistemicSource,
+    FactToRemember,
+    Memory,
+    MemorySnapshot,
+    Turn,
+    is_current,
+)
+from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
+from contextdb_livekit.memory.snapshot import FactView, neutralise
+from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
+from contextdb_livekit.stores.outbox import IntentResolver
+from contextdb_livekit.stores.private_files import private_file
+from contextdb_livekit.worker.profile import HostParts, LineProfile
+
+__all__ = [
+    "FORGET_ACTION",
+    "MAX_CHANGES_READ_BACK",
+    "REQUEST_ENTITY",
+    "REVIEW_OPENING",
+    "ActionWords",
+    "AssurancePolicy",
+    "Attempt",
+    "CallContext",
+    "CallerIdentity",
+    "EpistemicSource",
+    "FactToRemember",
+    "FactView",
+    "GatedAction",
+    "GatedTool",
+    "HostParts",
+    "HostServices",
+    "HostSystemUnavailable",
+    "IdentityError",
+    "IntentResolver",
+    "InvalidTarget",
+    "LineProfile",
+    "Memory",
+    "MemorySnapshot",
+    "Mention",
+    "Outcome",
+    "OutcomeUnknown",
+    "Resolution",
+    "RetentionPolicy",
+    "SlotRetention",
+    "TargetKind",
+    "Turn",
+    "build_confirmation_tool",
+    "build_forget_tool",
+    "build_recall_tool",
+    "clean_caller_text",
+    "for_host",
+    "forget_action",
+    "forget_intent_resolver",
+    "history_turns",
+    "intent_resolver",
+    "is_current",
+    "is_procedure_note",
+    "neutralise",
+    "open_caller_data",
+    "private_file",
+    "read_reply",
+    "redact_bounded",
+    "redact_secrets",
+    "run_gated_action",
+    "start_review",
+]
