@@ -8,7 +8,8 @@ the caller asks for a visit on Thursday, the host reads it back, the caller says
 and `confirm_read_back` books it. From that yes until the result ("Booked ...") is spoken,
 a profile hook on every thread (`sys.setprofile` and `threading.setprofile`, installed before
 anything opens so the SQLite worker threads carry it too) records each source file a Python
-function of which runs; only files under src/contextdb_livekit/ are kept. The booking is
+function of which runs; only the library's (src/contextdb_livekit/) and the starter's files
+are kept. The booking is
 checked (one booking, exactly one `succeeded` receipt, every decision closed) before anything
 is printed.
 
@@ -16,8 +17,8 @@ Printed: the files that ran, by package folder; which of them the engine service
 imports (`engine_sources()`: with the in-process engine both sides run in one process). Then,
 unless --no-engine-service, the same call once more with the engine in its own service process
 (started here with the same hook, recording toggled by signals): the worker side's files and
-the engine process's files, each by package folder. Last, "lines a fork rewrites": non-blank
-lines and files of .py under domain/ against the rest of the package.
+the engine process's files, each by package folder. Last, "lines a fork owns": non-blank lines
+and files of .py of the starter (the repository root) against the library's.
 
 Numbers only, no assertions on timings.
 """
@@ -40,8 +41,15 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-PACKAGE_DIR = (Path(__file__).resolve().parents[1] / "src" / "contextdb_livekit").resolve()
-FOLDERS = ("domain", "kit", "memory", "delivery", "stores", "identity", "worker")
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE_DIR = (ROOT / "src" / "contextdb_livekit").resolve()
+# The starter: the line's own code at the repository root (README "Layout").
+STARTER = ("agent.py", "line.py", "drain.py", "tools", "memory", "calendar_client")
+FOLDERS = (
+    *(f"starter/{name}" for name in STARTER),
+    *(f"lib/{name}" for name in ("kit", "memory", "delivery", "stores", "identity", "worker")),
+    *("lib/caller_data", "lib/(package root)"),
+)
 
 
 class FileTrace:
@@ -69,16 +77,23 @@ class FileTrace:
 
 
 def project_only(files: Iterable[str]) -> list[Path]:
+    """The library's and the starter's files, relative to the repository root."""
     kept = set()
     for name in files:
         path = Path(name).resolve()
-        if path.suffix == ".py" and path.is_relative_to(PACKAGE_DIR):
-            kept.add(path.relative_to(PACKAGE_DIR))
+        if path.suffix != ".py" or not path.is_relative_to(ROOT):
+            continue
+        relative = path.relative_to(ROOT)
+        if path.is_relative_to(PACKAGE_DIR) or relative.parts[0] in STARTER:
+            kept.add(relative)
     return sorted(kept)
 
 
 def folder_of(relative: Path) -> str:
-    return relative.parts[0] if len(relative.parts) > 1 else "(package root)"
+    if relative.parts[0] in STARTER:
+        return f"starter/{relative.parts[0]}"
+    inside = relative.relative_to("src/contextdb_livekit")
+    return f"lib/{inside.parts[0] if len(inside.parts) > 1 else '(package root)'}"
 
 
 def print_files(title: str, files: list[Path], mark: Callable[[Path], str] | None = None) -> None:
@@ -86,11 +101,11 @@ def print_files(title: str, files: list[Path], mark: Callable[[Path], str] | Non
     by_folder: dict[str, list[Path]] = {}
     for path in files:
         by_folder.setdefault(folder_of(path), []).append(path)
-    for folder in (*FOLDERS, "(package root)"):
-        if folder in by_folder or folder in FOLDERS:
-            print(f"  {folder:<15}{len(by_folder.get(folder, [])):>3}")
-    for folder in sorted(set(by_folder) - {*FOLDERS, "(package root)"}):
-        print(f"  {folder:<15}{len(by_folder[folder]):>3}")
+    for folder in FOLDERS:
+        if folder in by_folder:
+            print(f"  {folder:<24}{len(by_folder[folder]):>3}")
+    for folder in sorted(set(by_folder) - set(FOLDERS)):
+        print(f"  {folder:<24}{len(by_folder[folder]):>3}")
     for path in files:
         print(f"    {path.as_posix()}{mark(path) if mark else ''}")
 
@@ -337,18 +352,21 @@ def line_counts() -> None:
             1 for p in paths for line in p.read_text(encoding="utf-8").splitlines() if line.strip()
         )
 
-    every = sorted(PACKAGE_DIR.rglob("*.py"))
-    domain = [p for p in every if p.relative_to(PACKAGE_DIR).parts[0] == "domain"]
-    rest = [p for p in every if p not in domain]
-    print()
-    print("== lines a fork rewrites (non-blank lines of .py under src/contextdb_livekit/) ==")
-    print(
-        f"  domain/          {count(domain):>6} lines in {len(domain):>3} files  (a fork rewrites)"
+    starter = sorted(
+        path
+        for name in STARTER
+        for path in ((ROOT / name).rglob("*.py") if (ROOT / name).is_dir() else [ROOT / name])
     )
-    print(f"  everything else  {count(rest):>6} lines in {len(rest):>3} files  (a fork keeps)")
-    for folder in (*FOLDERS[1:], "(package root)"):
-        files = [p for p in rest if folder_of(p.relative_to(PACKAGE_DIR)) == folder]
-        print(f"    {folder:<15}{count(files):>6} lines in {len(files):>3} files")
+    library = sorted(PACKAGE_DIR.rglob("*.py"))
+    print()
+    print("== lines a fork owns (non-blank lines of .py) ==")
+    print(f"  starter (root)   {count(starter):>6} lines in {len(starter):>3} files  (a fork owns)")
+    for folder in FOLDERS[: len(STARTER)]:
+        files = [p for p in starter if folder_of(p.relative_to(ROOT)) == folder]
+        print(f"    {folder:<24}{count(files):>6} lines in {len(files):>3} files")
+    largest = max(starter, key=lambda p: count([p]))
+    print(f"    largest: {largest.relative_to(ROOT)} ({count([largest])} lines)")
+    print(f"  library (src/)   {count(library):>6} lines in {len(library):>3} files  (upgraded)")
 
 
 # --- main -----------------------------------------------------------------------------------
@@ -370,7 +388,7 @@ async def main(engine_service: bool) -> None:
             finally:
                 await engine.close()
         files = trace.project_files()
-        engine_side = {p.resolve().relative_to(PACKAGE_DIR) for p in engine_sources()}
+        engine_side = {p.resolve().relative_to(ROOT) for p in engine_sources()}
         ran_engine = [p for p in files if p in engine_side]
 
         print("== one call, in-process local engine (pycontextdb in this process) ==")
