@@ -149,7 +149,7 @@ class CallerFact:
             content=self.sentence + stamp,
             source=self.source,
             confidence=self.confidence,
-            # Only a request (kit.requests) can gate an action; every caller fact is context.
+            # Only a request (kit.request_slots) can gate an action; every caller fact is context.
             action_relevant=False,
             entity=entity,
             attribute=attribute,
@@ -283,7 +283,7 @@ def fact_kind(memory: Memory) -> FactKind | None:
     if entity == "availability" and attribute in WEEKDAYS:
         return "availability"
     if entity == REQUEST_ENTITY:
-        return None  # a request of one call (kit.requests): never a preference, never shown
+        return None  # a request of one call (kit.request_slots): never a preference, never shown
     if entity == "caller" and attribute.startswith("note_"):
         return "note"
     if entity == "caller" and attribute.startswith("quote_"):

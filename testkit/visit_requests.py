@@ -1,4 +1,4 @@
-"""A visit request's slot and fact, as the kit writes them (`kit.requests`), for a day.
+"""A visit request's slot and fact, as the kit writes them (`kit.request_slots`), for a day.
 
 Used by the memory tests and benches that need "this call's request for Thursday" without a
 call; the gated actions write the same through `kit.actions`.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.kit.requests import request_fact, request_slot
+from contextdb_livekit.kit.request_slots import request_fact, request_slot
 from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from tools.visit_day import VISIT_DAY
 

@@ -31,7 +31,7 @@ from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
-from contextdb_livekit.kit.requests import REQUEST_ENTITY
+from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
 from contextdb_livekit.kit.review import (
     MAX_CHANGES_READ_BACK,
     REVIEW_OPENING,

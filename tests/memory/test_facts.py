@@ -177,7 +177,7 @@ def test_snapshot_hides_superseded_flagged_and_requests():
     flagged = memory(
         CallerFact("note", "x", "agent_inferred", 0.6, TODAY, key="k"), "c", injection_suspect=True
     )
-    # What the kit writes for a request (kit.requests): one call's, never shown.
+    # What the kit writes for a request (kit.request_slots): one call's, never shown.
     asked = memory(
         action_request("book_visit", "book a service visit", date(2026, 12, 10), "c", today=TODAY),
         "d",

@@ -184,7 +184,7 @@ def test_the_sentences_the_fact_model_writes_are_never_flagged() -> None:
         CallerFact("visit_cancelled", "REF-1", "third_party", 0.95, day, key="2026-12-10"),
     ]  # fmt: skip
     written = [fact.to_write().content for fact in sentences]
-    # and the kit's request fact (kit.requests), as a gated action writes it
+    # and the kit's request fact (kit.request_slots), as a gated action writes it
     request = action_request(
         "book_visit", "book a service visit", date(2026, 12, 10), "c", today=day
     )

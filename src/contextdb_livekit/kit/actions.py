@@ -37,7 +37,7 @@ from contextdb_livekit.kit.context import CallContext, Offer
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.readback import read_back
 from contextdb_livekit.kit.replies import ActionWords
-from contextdb_livekit.kit.requests import request_fact, request_slot
+from contextdb_livekit.kit.request_slots import request_fact, request_slot
 from contextdb_livekit.kit.target import InvalidTarget, TargetKind
 from contextdb_livekit.memory.errors import MemoryLayerError
 from contextdb_livekit.memory.gate import GateDecision

@@ -48,8 +48,8 @@ from livekit.agents.types import (
 from livekit.agents.voice.transcription import TranscriptSynchronizer
 
 from contextdb_livekit.memory.caller_text import clean_caller_text
+from contextdb_livekit.worker.barge_in import deliver_text, keeper_for
 from contextdb_livekit.worker.room_guard import CallerGuard
-from contextdb_livekit.worker.side_turns import deliver_text, keeper_for
 from contextdb_livekit.worker.typed_input import TypedInput
 
 log = logging.getLogger("contextdb_livekit.worker.room_surface")
@@ -77,7 +77,7 @@ def caller_text_input(
 ) -> Callable[[AgentSession, room_io.TextInputEvent], Coroutine[Any, Any, None]]:
     """lk.chat: the admitted caller's connection only, cleaned and bounded, then LiveKit's
     own handling (claim the turn, interrupt, reply), or, while a side effect is speaking,
-    queued behind it (contextdb_livekit.worker.side_turns)."""
+    queued behind it (contextdb_livekit.worker.barge_in)."""
 
     async def on_text(session: AgentSession, event: room_io.TextInputEvent) -> None:
         if not guard.admits(event.participant):

@@ -34,7 +34,7 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, room_io
 from livekit.agents.voice.events import CloseEvent, UserInputTranscribedEvent
 from livekit.agents.voice.room_io.types import _default_text_input_cb
 
-log = logging.getLogger("contextdb_livekit.worker.side_turns")
+log = logging.getLogger("contextdb_livekit.worker.barge_in")
 
 # After an uninterruptible speech ends, how long LiveKit may still commit a turn heard
 # during it (its end-of-turn delay) before the keeper queues the turn itself.
