@@ -150,13 +150,13 @@ async def test_drain_process_once_and_long_running(tmp_path: Path, user_id: str)
     try:
         once = await asyncio.to_thread(
             subprocess.run,
-            [sys.executable, "-m", "drain", "--once"],
+            [sys.executable, str(ROOT / "drain.py"), "--once"],
             cwd=tmp_path, env=drain_env(tmp_path), capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert once.returncode == 0, once.stderr
         assert "delivered 3 row(s)" in once.stdout
         proc = subprocess.Popen(
-            [sys.executable, "-m", "drain",
+            [sys.executable, str(ROOT / "drain.py"),
              "--interval-s", "0.2", "--stop-budget-s", "2"],
             cwd=tmp_path, env=drain_env(tmp_path), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,

@@ -53,7 +53,7 @@ def facts_payload(i: int) -> dict:
 
 
 def drain_once(env: dict[str, str], cwd: Path, offset: str | None) -> str:
-    argv = [sys.executable, "-m", "drain", "--once"]
+    argv = [sys.executable, str(ROOT / "drain.py"), "--once"]
     done = subprocess.run(
         (faketime(offset) if offset else []) + argv,
         cwd=cwd, env=env, capture_output=True, text=True, timeout=180,

@@ -112,7 +112,7 @@ class Host:
         if sweep_after_s is not None:
             env["CONTEXTDB_DECISION_SWEEP_AFTER_S"] = str(sweep_after_s)
         done = subprocess.run(
-            [sys.executable, "-m", "drain", "--once"],
+            [sys.executable, str(ROOT / "drain.py"), "--once"],
             cwd=self.workdir, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stdout + done.stderr[-3000:]
