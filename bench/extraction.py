@@ -31,7 +31,8 @@ from datetime import date
 from pathlib import Path
 
 from memory.extract import Turn, extract_call_facts
-from memory.facts import WEEKDAYS, CallerFact, counted_thing
+from memory.facts import CallerFact, counted_thing
+from memory.lexicon import WEEKDAYS
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)

@@ -59,12 +59,7 @@ from contextdb_livekit.stores.sqlite.engine import (
 )
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
-from memory.facts import (
-    CALLER_CONFIDENCE,
-    CALLER_FACTS,
-    SNAPSHOT_QUERY,
-    CallerFact,
-)
+from memory.facts import CALLER_CONFIDENCE, CALLER_FACTS, SNAPSHOT_QUERY, CallerFact
 from testkit.visit_requests import action_request, action_request_slot
 
 MEMORIES_PER_CALLER = 20

@@ -2,7 +2,7 @@
 
 The rule-based extractor runs offline and is the floor: `memory.llm_extract` replaces it
 with one structured-output model call whenever an LLM key is configured, and falls back to
-it. Sentences are read by `memory.clauses` (negators and their scope, clause order, change
+it. Sentences are read by `memory.reader` (negators and their scope, clause order, change
 markers, corrections, answers to the agent's question); scored by `python -m bench.extraction`.
 
 - Only the caller's own turns become `user_stated`; the model's notes are `agent_inferred`.
@@ -35,12 +35,6 @@ from contextdb_livekit.api import (
     neutralise,
     redact_bounded,
 )
-from memory.clauses import (
-    CallReader,
-    corrects_last_turn,
-    kinds_mentioned,
-    says_change,
-)
 from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
@@ -49,11 +43,13 @@ from memory.facts import (
     CallerFact,
     FactKind,
 )
+from memory.reader import CallReader
+from memory.turn_cues import corrects_last_turn, kinds_mentioned, says_change
 
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40
 
-# Sentences end at . ! ? ; — clauses inside a sentence are `memory.clauses`' business.
+# Sentences end at . ! ? ; — clauses inside a sentence are `memory.reader`' business.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
 _CALLER_SAID = re.compile(
@@ -94,7 +90,7 @@ def facts_in_sentence(
     call_id: str,
     reader: CallReader | None = None,
 ) -> list[CallerFact]:
-    """The typed facts one sentence states, read in the call's context (`memory.clauses`)."""
+    """The typed facts one sentence states, read in the call's context (`memory.reader`)."""
     found: list[CallerFact] = []
     for said in (reader or CallReader()).read(sentence):
         if not said.sure:

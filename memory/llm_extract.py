@@ -17,7 +17,7 @@ the end of the call. The answer is validated, and the host keeps the last word:
 - anything wrong — timeout, HTTP error, invalid JSON, schema mismatch — falls back to the
   rule-based extractor, so the end-of-call write never depends on the model;
 - a fact whose quote is about somebody else ("my mum's only free on Wednesdays") is dropped,
-  whatever the model says (`memory.clauses.about_someone_else`); who lets the engineer in
+  whatever the model says (`memory.turn_cues.about_someone_else`); who lets the engineer in
   still counts;
 - a fact whose value or quote tries to change how calls are handled
   (`contextdb_livekit.memory.instructions_screen`) is kept only as a flagged note, as the rules do.
@@ -36,19 +36,15 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from contextdb_livekit.api import is_procedure_note, neutralise, redact_bounded, redact_secrets
-from memory.clauses import ABOUT_THE_VISIT, about_someone_else, normal
 from memory.extract import (
     Turn,
     extract_call_facts,
     flagged_note,
 )
-from memory.facts import (
-    AGENT_CONFIDENCE,
-    CALLER_CONFIDENCE,
-    WEEKDAYS,
-    CallerFact,
-    StatedKind,
-)
+from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, CallerFact, StatedKind
+from memory.lexicon import ABOUT_THE_VISIT, WEEKDAYS
+from memory.sentences import normal
+from memory.turn_cues import about_someone_else
 
 log = logging.getLogger("memory.llm_extract")
 

@@ -24,7 +24,8 @@ from contextdb_livekit.api import (
     Resolution,
     run_gated_action,
 )
-from memory.facts import HOST_CONFIDENCE, CallerFact, conflict_reason
+from memory.cautions import conflict_reason
+from memory.facts import HOST_CONFIDENCE, CallerFact
 from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY, spoken_day
 

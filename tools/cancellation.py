@@ -23,7 +23,7 @@ from contextdb_livekit.api import (
     Resolution,
     run_gated_action,
 )
-from memory.facts import conflict_reason
+from memory.cautions import conflict_reason
 from tools.booking import booking_on, may_change_visits, visit_record
 from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY, spoken_day

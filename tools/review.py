@@ -31,15 +31,10 @@ from contextdb_livekit.api import (
     read_reply,
     start_review,
 )
-from memory.clauses import says_routine_changed
+from memory.cautions import is_negative_availability
 from memory.extract import extract_call_facts, quote
-from memory.facts import (
-    CONFIRMED_CONFIDENCE,
-    CallerFact,
-    fact_kind,
-    is_negative_availability,
-    plain_text,
-)
+from memory.facts import CONFIRMED_CONFIDENCE, CallerFact, fact_kind, plain_text
+from memory.turn_cues import says_routine_changed
 from tools.systems import VisitCall
 
 REVIEW_TOOL = "review_caller_details"

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import FactToRemember, Memory
 from contextdb_livekit.stores.sqlite.engine import open_engine
-from memory.clauses import says_change
+from memory.cautions import conflict_reason
 from memory.extract import Turn, extract_call_facts
-from memory.facts import CALLER_FACTS, CallerFact, conflict_reason, fact_kind
+from memory.facts import CALLER_FACTS, CallerFact, fact_kind
+from memory.turn_cues import says_change
 from testkit.visit_requests import action_request
 
 TODAY = date(2026, 12, 3)

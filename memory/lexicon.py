@@ -1,0 +1,530 @@
+"""The words the rule reader knows: days, hedges, negators and their atoms, change and
+correction markers, requests and wishes, who is speaking about whom, and the vocabulary of
+each fact kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
+_DAY_RE = re.compile(rf"\b({_DAY})\b")
+
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|probably|not sure|unsure|not certain|i think|i guess|i reckon|"
+    r"i suppose|might|dunno|do not know|let me (?:check|think|ask|have a think|see)|"
+    r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|"
+    r"see(?=\s*$|\s+(?:if|what|how|whether|about)\b))|have to check|"
+    r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
+    r"(?:it|that) depends|depending on|whatever|either way|fairly sure|pretty sure|"
+    r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
+    r"as far as i know|i believe)\b"
+)
+_QUESTION_START = re.compile(
+    r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
+    r"(?:you|i|we|it|he|she|they|there|the|a|an|my|our|your|someone|anyone|somebody)\b|"
+    r"(?:what|which|when|where|who|how|why)\b)"
+)
+# Negative predicates (atoms that carry their own negation are matched whole).
+_NEG_ATOMS = re.compile(
+    rf"\bno (?:more )?{_DAY}\b|"  # "no Fridays please": the day itself is negated
+    r"\b(?:an? (?:\w+ )?issue|stopping (?:me|us)|(?:a )?no go|no good|(?:a )?dead loss|"
+    # "please don't offer me a Friday", "don't be putting me down for a Monday".
+    r"do not (?:be )?(?:offer\w*|giv\w+|book\w*|put\w*|send\w*|schedul\w+)|"
+    r"over my dead body|(?:a )?non[- ]runner|"
+    r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
+    r"a (?:\w+ )?no|both a no|non starter|"
+    r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
+    r"(?:do )?not bother(?: with)?|under no circumstances|"
+    r"a (?:\w+ )?nightmare|a (?:\w+ )?problem|problems?|hopeless|impossible|unavailable|"
+    r"busy|tied up|away|out|at work|working|on nights|on shifts?|bad|terrible|awful|"
+    r"rubbish|awkward|difficult|tricky|avoid|forget|keep (?:\w+ )?(?:clear|free)|dreadful|horrible|"
+    r"hard|inconvenient|unworkable|a (?:\w+ )?pain|a (?:\w+ )?struggle|hectic|manic|chaotic|"
+    r"packed|fully booked|booked up|tough|a (?:\w+ )?bad shout|stuck at \w+|"
+    r"(?:am|are|is|be)\s+(?:always\s+|usually\s+|normally\s+)?at\s+(?:the|my|our|his|her|a)\s+"
+    r"(?!home\b)\w+|"
+    r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session))\b"
+)
+# Positive predicates that carry their own negation ("I don't mind Thursdays").
+_POS_ATOMS = re.compile(
+    r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
+    r"not fussy|no bother)\b"
+)
+_NEGATED_POSITIVE = re.compile(
+    r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
+)
+_NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?)\b")
+_POS = re.compile(
+    r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
+    r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    r"any ?time|find (?:me|us) in|catch (?:me|us)|"
+    r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
+    r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
+    r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
+    r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
+    r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
+)
+_PHRASAL_OUT = re.compile(
+    r"\b(?:took|take|taken|sort|find|work|try|get|lock|keep|shut|go|went|come|be) out\s*$"
+)
+# "in", "off" and "there" are predicates only after a copula ("I'm in", "I'm off").
+_WEAK_POS = {"in", "off", "there", "about", "do", "make", "manage", "home"}
+_COPULA = r"(?:am|are|is|be|been|being|was|were|not|never|always|usually|normally|also|all|both)"
+_NEGATOR = re.compile(
+    r"\b(?:not|never|no|nobody|no one|noone|nothing|neither|nor|none|no longer|unable|stopped|"
+    r"stop|quit|gave up|give up|given up|giving up|without|"
+    r"changed(?=\s*$|\s+(?:now|recently|completely|though)\b))\b"
+)
+# "not only Mondays", "not just Fridays": neither a negation nor exclusive.
+_NOT_ONLY = re.compile(r"\bnot (?:only|just)\b")
+# "better than Mondays", "instead of Fridays": the day after is not what the clause says.
+_COMPARED = re.compile(
+    rf"\b(?:(?<!other )than|instead of|rather than|over)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b"
+)
+_PAST = re.compile(
+    r"\b(?:used to|previously|once(?! a\b)|in the past|formerly|back then|"
+    r"(?:i|we) (?:was|were)(?! (?:thinking|going|wondering|saying|told|just|meaning)))\b|"
+    r"\bbefore(?:\s+(?:that|then|now))?\s*$"
+)
+_PRESENT = re.compile(
+    r"\b(?:now|these days|nowadays|from now on|going forward|any more|any longer|since|as of|"
+    r"again|at the moment|currently|in future|from here on)\b"
+)
+_EXCLUSIVE = re.compile(
+    r"\b(?:only|just|exclusively|solely|no other days?|nothing else|one free day|no other time|"
+    r"the one day|nothing but)\b"
+)
+_EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
+_EXCEPTION = re.compile(
+    rf"\b(?:except(?: for)?|apart from|other than|bar|besides|excluding|aside from|save for|"
+    rf"but)\s+(?:on\s+)?(?:an?\s+|the\s+)?"
+    rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
+)
+_EXCEPTION_WITH_PREDICATE = re.compile(
+    rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
+    rf"(?:are|is|will be|would be|should be|do|does)\b"
+)
+_UNIVERSAL = re.compile(
+    r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
+)
+_WISH = re.compile(
+    r"\b(?:would|might)\b|(?<!\bi )(?<!\bwe )\bcould\b|\bthis time\b|\bfor the visit\b"
+)
+_REQUEST = re.compile(
+    r"\b(?:book|booking|booked|schedule|reschedule|put me (?:down|in)|send|sending|come|coming|"
+    r"visit|appointment|slot|cancel|reserve|arrange|pencil|let us (?:do|go|say)|"
+    r"let's (?:do|go|say)|how about|what about|i will take|i want|i would like|"
+    r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one)\b"
+)
+_GENERIC = re.compile(
+    rf"\b(?:{_DAY[:-2]})s\b|\b(?:a|any|every|most)\s+(?:{_DAY[:-2]})\b|\b(?:ever|never|"
+    rf"in future|from now on|going forward|any more|no more|under no circumstances|usually|"
+    rf"always|generally|normally|in general)\b"
+)
+_SPECIFIC = re.compile(
+    rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
+    rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\b({_DAY})\s+(?:morning|afternoon|evening|week)\b(?!s)|"
+    rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+(?:last\s+|next\s+)?"
+    rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+)
+_JOB = re.compile(
+    rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
+    rf"(?:every\s+)?{_DAY}\b"
+)
+_BARE_DAYS = re.compile(
+    rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
+    rf"same for|same goes for|same with|ditto)\s+)*"
+    rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
+    rf"normally|mainly))*"
+    rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
+)
+# A change of routine: a day said to work now replaces the days that worked before.
+# A negator on the day itself: "no Fridays", "not Mondays", "never on a Tuesday".
+_NEGATED_DAY = re.compile(
+    rf"\b(?:no|not|never|nor|neither)\s+(?:on\s+)?(?:the\s+|any\s+|an?\s+)?{_DAY}\b|"
+    rf"\b(?:stopped|quit|gave up|given up|no longer)\s+(?:\w+\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
+    rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
+)
+_MOVED_DAYS = re.compile(
+    rf"\b(?:moved|switched|changed|swapped|gone|changing|moving|switching)\s+(?:\w+\s+){{0,2}}?"
+    rf"from\s+(?:an?\s+)?({_DAY})\s+(?:over\s+)?to\s+(?:an?\s+)?({_DAY})\b"
+)
+_DAY_NEGATOR = re.compile(rf"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b")
+# A negator with the day or list of days it governs ("not Monday, Wednesday or Friday").
+_DAY_NEGATOR_DAY = re.compile(
+    rf"\b(?:not|no|never|nor|neither)\s+(?:on\s+)?(?:an?\s+)?{_DAY}"
+    rf"(?:\s+(?:(?:and|or|nor)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY})*\b"
+)
+_TURN_CORRECTION = re.compile(
+    r"^(?:(?:oh|no|well|ah)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
+    r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
+    r"not quite|that is wrong|that is not right)\b"
+)
+_SWITCH = re.compile(
+    r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
+    r"these days|nowadays|it is now|now it is|it will have to be|has to be|have to be)\b"
+)
+_PREFER = re.compile(r"\b(?:prefer|preferred|best|better|ideal|ideally|favou?rite)\b")
+_SIMILE = re.compile(r"\blike an? (?:\w+ ){0,2}\w+")
+_TIME_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|lunchtime|early|late)\b")
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|though|then|no|oh)\s+)*(?:they|those|that|it|this)\b"
+)
+# Words a clause may consist of and still be only what is left of an earlier one.
+_REMNANT_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "not never no any more longer now these days nowadays again though really actually "
+        "sorry from on going forward at all they them those that it this are is do does did "
+        "will would was were have has be been i we am definitely certainly anyway still either "
+        "even just please mate for me us thanks changed",
+    )
+)
+
+
+# -- values ----------------------------------------------------------------------------------
+
+_NUMBERS = {
+    "one": 1, "a single": 1, "single": 1, "the one": 1, "two": 2, "three": 3, "four": 4,
+    "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+}  # fmt: skip
+_NUMBER = r"(\d{1,2}|a single|one|two|three|four|five|six|seven|eight|nine|ten)"
+_UNITS = (
+    r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
+    r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
+    r"storage heaters?|"
+    r"hot water cylinders?|cylinders?|thermostats?|solar panels?|bathrooms?|bedrooms?|"
+    r"shower rooms?|towel rails?)"
+)
+_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+# "two more radiators": the talk is about radiators, but not how many there are.
+_SINGLE = re.compile(
+    r"\b(?:a|an|one)\s+(?:(?:combi|new|gas|small|little|big|single|electric)\s+)?"
+    r"(boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
+    r"hot water cylinder|cylinder|thermostat|solar panel)\b(?!s)"
+)
+_PARTIAL_COUNT = re.compile(
+    r"\b(?:each|every|per|apiece|upstairs|downstairs|in the (?:\w+ )?(?:kitchen|lounge|"
+    r"bedroom|bathroom|hall|diner|living room|front room|back room|annexe|extension|office))\b"
+)
+_COUNT_MENTION = re.compile(rf"\b{_NUMBER} (?:more |extra |new |old )?{_UNITS}\b")
+# "down from three radiators to two", "up to 6 rads now": the number after "to" is current.
+_COUNT_CHANGE = re.compile(
+    rf"\b(?:down|up|gone|went|going|cut|dropped)\s+(?:from\s+{_NUMBER}(?:\s+{_UNITS})?\s+)?"
+    rf"to\s+(?:just\s+|only\s+)?(?:the\s+)?{_NUMBER}(?:\s+{_UNITS})?\b"
+)
+# "three or four radiators", "5 to 6 rads": a range is a guess, not a count.
+_COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
+_BOILER_TYPE = re.compile(
+    r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
+    r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
+    r"(?:boiler|system)|"
+    r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
+    r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
+)
+_WHERE = re.compile(
+    r"^(?:it is\s+|it's\s+)?((?:round|around|in|under|by|behind|on|outside|inside|next to|"
+    r"beside|near|above|below)\b.*)$"
+)
+# A bare room or place answering "Where's the meter?" ("Kitchen, in the cupboard").
+_BARE_PLACE = re.compile(
+    r"^(?:the |in the |it is in the )?(?:kitchen|hall|hallway|garage|cellar|basement|porch|"
+    r"utility(?: room)?|pantry|loft|shed|garden|outside|downstairs|upstairs)$"
+)
+_WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next to|in the|at the)\b")
+_METER = re.compile(
+    r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+"
+    r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
+    r"(?P<verb>(?:(?:is|has|have|was|were) (?:been )?)?moved(?: to)?(?: it is)?|"
+    r"is|are|has been|have been|was|were|used to be|now is|lives|sits)?\s*(?:now\s+)?"
+    r"(?P<place>(?:(?<=moved to )the|round|around|at|in|under|by|behind|on|outside|inside|next to|"
+    r"beside|near|above|"
+    r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
+)
+_BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
+                         r"so|which makes|making)\s+)*(?:the\s+)?"
+                         r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
+                         r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
+_BRANDS = (
+    "vaillant", "worcester bosch", "worcester", "baxi", "ideal", "viessmann", "glow-worm",
+    "glow worm",
+    "glowworm", "potterton", "navien", "rinnai", "bosch", "daikin", "mitsubishi", "carrier",
+    "trane", "lennox", "rheem", "ariston", "alpha", "intergas", "vokera",
+)  # fmt: skip
+# How a brand is written when callers shorten or run it together.
+_BRAND_NAMES = {
+    "worcester": "Worcester Bosch",
+    "worcester bosch": "Worcester Bosch",
+    "glow-worm": "Glow-worm",
+    "glowworm": "Glow-worm",
+    "glow worm": "Glow-worm",
+}
+# Words that are brands only when the talk is about equipment ("Friday would be ideal").
+_AMBIGUOUS_BRANDS = frozenset({"ideal", "alpha", "carrier", "trane", "mitsubishi", "bosch"})
+_BRAND = re.compile(
+    r"\b(" + "|".join(re.escape(b) for b in _BRANDS) + r")\b((?:\s+[a-z]*\d[\w-]*|\s+ecotec\w*|"
+    r"\s+greenstar\w*|\s+logic\w*|\s+duo-tec\w*|\s+vitodens\w*)*)"
+)
+_EQUIPMENT = re.compile(
+    r"\b(?:boiler|heat pump|furnace|unit|system|combi|model|make|brand|water heater|"
+    r"air conditioner|installed|fitted)\b"
+)
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+_ORDINAL_WORDS = (
+    r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\d{1,2}(?:st|nd|rd|th)"
+)
+_ORDINAL = f"({_ORDINAL_WORDS})"
+_FLOOR = re.compile(
+    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
+    rf"(basement)(?= (?:flat|apartment))|(?:live|living|are|am|is) in the (basement))\b"
+)
+_BARE_ORDINAL = re.compile(
+    rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
+    rf"(?:\s+(?:one|now|actually))*$"
+)
+_FLOOR_NOT_OURS = re.compile(
+    r"\b(?:boiler|meter|tank|radiator|cupboard|fuse box|stopcock|pump|thermostat|valve)\b"
+)
+_FLAT = re.compile(
+    r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
+)
+_BARE_FLAT = re.compile(r"^(?:(?:it is|number|flat|we are|i am|in)\s+)*(\d{1,4}[a-z]?)$")
+_FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
+_STREET = (
+    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
+    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|"
+    r"view|rise|parade|square|vale|wharf|quay|green|park|close))\b"
+)
+# "It's 9 Mill Lane": a whole clause that is a street address.
+_BARE_ADDRESS = re.compile(
+    rf"^(?:(?:it is|that is|the address is|address|the new address is|new address is|number|no|"
+    rf"er|um|its|we are at|i am at|we are now at|it is number)\s+)*{_STREET}"
+    rf"(?:\s+(?:now|these days))?$"
+)
+_HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
+_ADDRESS = re.compile(
+    r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
+    r"were at|"
+    r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
+    r"(?:i|we) relocated to|(?:i|we) live at)\s+"
+    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
+    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
+)
+_CONTACT = [
+    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
+    (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
+    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on)|calling|calls|"
+                r"(?:call|ring|called|rang|phoned) the (?:landline|mobile|house phone|home phone)|"
+                r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
+                r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
+]  # fmt: skip
+# Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
+_PHONE = re.compile(
+    r"\b(landline|home phone|house phone|home number|the house|mobile|cell|mobile phone)\b"
+)
+_CALL_VERB = re.compile(
+    r"\b(?:call|calls|called|calling|ring|rang|ringing|phone me|phone the|phoned|reach me|get me|"
+    r"try|bell)\b"
+)
+_DENIED_CHANNEL = re.compile(
+    r"\b(?:not|no longer|rather than|instead of)\s+(?:on\s+|by\s+|to\s+)?(?:the\s+|my\s+|a\s+)?"
+    r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
+)
+_PHONE_PREFERRED = re.compile(
+    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s| is| number is)?\s+"
+    r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
+    r"best way|please)\b"
+)
+_ONE_OFF_CONTACT = re.compile(
+    r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
+    r"with)\b|"
+    r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
+    r"message|send)\b|"
+    r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
+    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b"
+)
+_CONTACT_CONTEXT = re.compile(
+    r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
+    r"mobile|landline|us|"
+    r"good|fine|send|a text|an email|on the phone)\b"
+)
+# A value said to be gone, replaced, past or denied: the mention is not the current value.
+_OLD_BEFORE = re.compile(
+    r"\b(?:not|no longer|never|old|had|used to (?:have|be|live)|got rid of|took out|take out|"
+    r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from|previously|"
+    r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
+)
+_NEW_BEFORE = re.compile(
+    r"\b(?:with|by|for|to|into|now|put in|got|have|has|is|are|new|installed|fitted)\s+"
+    r"(?:(?:a|an|the|our|my|new|just|only)\s+)*$"
+)
+_OLD_AFTER = re.compile(
+    r"^\s*(?:(?:boiler|unit|heat pump|one|combi)\s+)?(?:is gone|has gone|gone|is no more|"
+    r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
+    r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
+    r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
+    r"(?:house|place|flat|home|address))\b"
+)
+_HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
+_ACCESS = re.compile(
+    r"\b(door code|gate code|key ?safe|lock ?box|alarm code|access code|the key is|key under|"
+    r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door|knock|"
+    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks)\b"
+)
+_PARKING = re.compile(
+    r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
+    r"visitor (?:bay|space|parking|permit)|double yellows?|pay and display|parking permit|"
+    r"permits?)\b"
+)
+_NOT_PARKING = re.compile(
+    r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
+    r"\b(?:business|retail|industrial|trading|science|the) park\b"
+)
+_ANIMALS = (
+    r"dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|budgies?|birds?|rabbits?|bunn(?:y|ies)|"
+    r"hamsters?|guinea pigs?|tortoises?|snakes?|lizards?|chickens?|hens?|ferrets?|"
+    r"labradors?|spaniels?|terriers?|german shepherds?|shepherds?|collies?|poodles?|"
+    r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
+    r"staffies|staffy|dachshunds?|pets?|animals?"
+)
+# Words that answer a question without saying anything of their own.
+_ASSENT_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "yes yeah yep yup no nope nah ok okay sure fine problem of course absolutely that is "
+        "it all right alright definitely certainly not really thanks please oh well correct",
+    )
+)
+_NOT_AN_ANIMAL = re.compile(r"\b[a-z] for \w+\b|(?:^|\s)pet\s*$|\b(?:love|pet|petal|hun|mate)$")
+_PAST_PET = re.compile(r"\b(?:used to have|died|passed away|put down|rehomed|we lost)\b")
+_PETS = re.compile(rf"(?<!\bas a )\b(?:{_ANIMALS})\b")  # not "free as a bird"
+_NO_PETS = re.compile(
+    r"\b(?:no|not (?:have|got) any|not any|nor any|without) (?:pets|animals)\b|"
+    r"\bpet free\b"
+)
+_PERSON = (
+    r"(?:my|our|the|caller's|his|her|their)\s+(?:[a-z]+\s+)?(husband|wife|partner|son|daughter|"
+    r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|"
+    r"grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|nanny|cleaner|neighbou?r|"
+    r"caretaker|landlord|landlady|housemate|flatmate|au pair|friend|boyfriend|girlfriend|"
+    r"uncle|aunt|niece|nephew|concierge|porter|housekeeper|childminder|mother-in-law|"
+    r"father-in-law|son-in-law|daughter-in-law|builder)\b"
+)
+_PRESENCE = re.compile(
+    rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+(?:"
+    # Where they will be needs a verb: "my husband will be in", not "my friend in Leeds".
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
+    rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
+    rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
+    rf"evenings?|{_DAY}|to let|and|so|anyway)\b)|home|at home|there|around|about|"
+    rf"in the house)|"
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
+    rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"meet (?:you|your engineer|the engineer|him|her|them)|"
+    rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
+)
+# "it'll be my dad at the house", "grandad will be in": who will be there, said another way.
+_WHO_WILL_BE = re.compile(
+    r"\bit will be (?:my|our|the) (?:\w+ )?(?:husband|wife|partner|son|daughter|mum|dad|mother|"
+    r"father|brother|sister|nan|gran|grandad|grandma|lodger|tenant|carer|neighbou?r|landlord|"
+    r"landlady|friend)\b|"
+    r"^(?:my |our )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
+    r"(?:sister|brother|mother|father|son|daughter) in law) (?:will|is|would|can) "
+    r"(?:be )?(?:in|home|there|around|about|here)\b"
+)
+_SOMEONE_HOME = re.compile(
+    r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
+    r"(?:in|home|around|there|about)\b"
+)
+_PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|son|daughter|mum|"
+                        rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip
+
+
+# Somebody else is what a clause is about ("my neighbour can't do Mondays", "my mum's only free
+# on Wednesdays", "she's on the fifth floor"): never the caller's fact, unless the caller is
+# in it too ("my wife and I can't do Mondays").
+_OTHER_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
+    r"(?:next door(?:'s)?|the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
+    r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
+    r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
+    r"the (?:flat|house|place|people|one) (?:above|below|upstairs|downstairs|next door|"
+    r"opposite|across the road)(?: me| us| ours)?|"
+    r"(?:(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+){0,2}|me\s+)"
+    r"(?:husband|wife|partner|son|daughter|"
+    r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
+    r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"
+    r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
+    r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
+    r"mate|pal|"
+    r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
+)
+# Somebody else's something, anywhere in a clause ("... my sister's got a Baxi").
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:(?:my|our|his|her|their|me)\s+(?:[a-z]+\s+)?(?:husband|wife|partner|son|daughter|mum|"
+    r"mom|mother|dad|father|brother|sister|gran|nan|grandma|grandad|neighbou?rs?|friend|mate|"
+    r"landlord|landlady|auntie|aunt|uncle|cousin|in-laws?|mother-in-law|father-in-law|"
+    r"son-in-law|daughter-in-law|colleague|boss)|next door|the (?:flat|house|people) "
+    r"(?:above|below|upstairs|downstairs|next door))(?:'s| is| has| have| had| got)\b"
+)
+_OWN_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|yes|yeah|no)\s+)*"
+    r"(?:i|we|me|us|my|our|ours|mine|it|there|that|this)\b"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves|ours|mine)\b")
+# What another person's words may still tell us about the caller's own visit.
+ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
+
+
+# What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
+_REPORTED = re.compile(
+    r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
+    r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b"
+)
+
+
+# A correction said a few words into a turn ("oh no wait sorry", "let me recount").
+_CORRECTION_WORDS = (
+    r"(?:sorry|actually|wait|hang on|hold on|my mistake|i got that wrong|i meant|i mean|"
+    r"correction|scratch that|scrap that|on second thoughts?|not quite|that is wrong|"
+    r"that is not right|that is not it|let me recount|recount|recounted|thinking about it|"
+    r"or rather|come to think of it)"
+)
+_EARLY_CORRECTION = re.compile(
+    rf"^(?:(?:oh|no|nope|wait|um|umm|er|erm|ah|well|sorry|actually|just|ok|okay|right|"
+    rf"yes|yeah|hmm|so)\s+){{0,5}}(?:\w+\s+)?{_CORRECTION_WORDS}\b"
+)
+_ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
+# Markers that make a second, different value in the same turn a change, not a contradiction.
+_CHANGE = re.compile(
+    rf"\b{_CORRECTION_WORDS}\b|"
+    r"^(?:oh\s+|well\s+)?no\b|"
+    r"\b(?:instead|now|any more|no longer|swapped|switched|changed|from now on|"
+    r"used to|these days|nowadays|going forward|before|new|old)\b"
+)
+# Words that show a turn is about a kind of fact, whether or not the reader can type it.
+_KIND_WORDS: dict[str, re.Pattern[str]] = {
+    "availability": _DAY_RE,
+    "preferred_day": _DAY_RE,
+    "equipment_count": re.compile(
+        r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|count|"
+        r"counted|recount)\b"
+    ),
+    "equipment_make": re.compile(r"\b(?:make|brand|model|sticker|label|badge|it is an?)\b"),
+    "boiler_type": re.compile(r"\b(?:combi|system|conventional|tank|cylinder|back boiler)\b"),
+    "meter_location": re.compile(r"\b(?:meter|cupboard|under|outside|inside|by the|next to)\b"),
+    "floor": re.compile(r"\b(?:floor|ground|basement|upstairs|downstairs|storey|level)\b"),
+    "flat": re.compile(r"\b(?:flat|apartment|unit|number|\d+[a-z]?)\b"),
+    "address": re.compile(r"\b(?:\d+|number|road|street|lane|avenue|close|drive|way)\b"),
+    "contact_preference": re.compile(
+        r"\b(?:call|ring|phone|text|texts|email|e mail|mobile|landline|number|message)\b"
+    ),
+}

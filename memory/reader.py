@@ -1,0 +1,895 @@
+"""How the rule extractor reads a caller: sentences → clauses → typed statements.
+
+The sentence is cut in `memory.sentences`, its words are `memory.lexicon`'s, what a turn or a
+question says is `memory.turn_cues`'; this module reads clauses into statements.
+
+`memory.extract` turns what `CallReader` reads into `CallerFact`s. It models the language
+rather than listing sentences:
+
+- **Clauses, in order.** A sentence is cut at commas, dashes and clause conjunctions ("but",
+  "so", "because"); the later clause wins its slot. A clause that opens with a correction
+  ("sorry", "I mean", "no wait", "or rather", "scratch that", "actually") also takes back what
+  the clause before it said of the same kind ("Tuesdays work - I mean Thursdays").
+- **Polarity = predicate × negators × tense.** A day's predicate is positive ("works",
+  "free", "home", "can do") or negative ("busy", "away", "no good", "a non-starter", "avoid");
+  every negator in the clause ("not", "never", "no", "nobody", "neither", "no longer",
+  "unable", "stopped") flips it once; a change marker ("used to", "before", "previously",
+  "once", a plural day in the past tense) says the statement was true and is no longer, so it
+  flips once more ("we used to be free on Tuesdays" → Tuesdays do not work). "Since",
+  "these days", "from now on", "any more" and "now" mark the present and never flip.
+- **Scope.** An exception ("any day except Monday", "every day bar Friday") makes the
+  excepted day the opposite of the rest; "only"/"just"/"no other day" make a positive day
+  exclusive ("Fridays only"). A clause with no day of its own ("but not any more", "these
+  days they don't", "that's no good", "no other day") refers back to the last day mentioned
+  in the turn — or in the agent's question the caller is answering ("Any days to avoid?" →
+  "Fridays") — and inherits its predicate when it has none.
+- **Requests are not preferences.** A positive day in a clause that asks for a visit (book,
+  send, slot, "for this one", a specific date such as "this Friday" or "the 9th"), or that
+  answers the agent's offer of that day, states nothing; a negative one still does when it is
+  general ("never a Monday", "not on Fridays").
+- **Values** (count, make, floor, flat, address, channel): the last mention in the sentence
+  that is not negated, past or replaced wins ("we had two boilers, down to one now", "we
+  swapped the Baxi for a Vaillant", "flat 9 now, not flat 3"); a bare value after a
+  correction or a question takes the kind of what it corrects or answers ("the third floor,
+  sorry, the fourth"; "How many boilers?" → "just the two").
+- Questions and hedged clauses ("maybe", "not sure", "probably", "I reckon") state nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from memory.facts import StatedKind, counted_thing
+from memory.lexicon import (
+    _ACCESS,
+    _ADDRESS,
+    _AMBIGUOUS_BRANDS,
+    _ASSENT_WORDS,
+    _BARE_ADDRESS,
+    _BARE_COUNT,
+    _BARE_DAYS,
+    _BARE_FLAT,
+    _BARE_ORDINAL,
+    _BARE_PLACE,
+    _BOILER_TYPE,
+    _BRAND,
+    _BRAND_NAMES,
+    _CALL_VERB,
+    _COMPARED,
+    _CONTACT,
+    _CONTACT_CONTEXT,
+    _COUNT,
+    _COUNT_CHANGE,
+    _COUNT_MENTION,
+    _COUNT_RANGE,
+    _DAY,
+    _DAY_NEGATOR,
+    _DAY_NEGATOR_DAY,
+    _DAY_RE,
+    _DENIED_CHANNEL,
+    _EQUIPMENT,
+    _EXCEPTION,
+    _EXCEPTION_WITH_PREDICATE,
+    _EXCLUSIVE,
+    _EXCLUSIVE_ATOMS,
+    _FLAT,
+    _FLAT_NUMBER,
+    _FLOOR,
+    _FLOOR_NOT_OURS,
+    _GENERIC,
+    _HAVE_HAD,
+    _HEDGE,
+    _HOUSE_NUMBER,
+    _METER,
+    _MOVED_DAYS,
+    _NEG_ATOMS,
+    _NEGATED_DAY,
+    _NEGATED_POSITIVE,
+    _NEGATOR,
+    _NEW_BEFORE,
+    _NO_PETS,
+    _NOT_AN_ANIMAL,
+    _NOT_ONLY,
+    _NOT_PARKING,
+    _NUMBER,
+    _NUMBERS,
+    _OLD_AFTER,
+    _OLD_BEFORE,
+    _ONE_OFF_CONTACT,
+    _ORDINALS,
+    _OWN_SUBJECT,
+    _PARKING,
+    _PARTIAL_COUNT,
+    _PAST,
+    _PAST_PET,
+    _PERSON_RE,
+    _PETS,
+    _PHONE,
+    _PHONE_PREFERRED,
+    _POS,
+    _PREFER,
+    _PRESENCE,
+    _PRESENT,
+    _PRONOUN_SUBJECT,
+    _QUESTION_START,
+    _REMNANT_WORDS,
+    _REQUEST,
+    _SIMILE,
+    _SINGLE,
+    _SOMEONE_ELSES,
+    _SOMEONE_HOME,
+    _SPECIFIC,
+    _SWITCH,
+    _TIME_OF_DAY,
+    _TURN_CORRECTION,
+    _UNITS,
+    _UNIVERSAL,
+    _WEAK_POS,
+    _WHERE,
+    _WHERE_WORDS,
+    _WHO_WILL_BE,
+    _WISH,
+    ABOUT_THE_VISIT,
+)
+from memory.sentences import (
+    _ANSWER_THEN_WORDS,
+    _FILLER,
+    _PARTICLE,
+    Clause,
+    Statement,
+    clauses,
+    normal,
+)
+from memory.turn_cues import (
+    Asked,
+    _boiler_type_value,
+    _predicate,
+    _weekday,
+    about_someone_else,
+    read_question,
+)
+
+
+@dataclass
+class _Reading:
+    days: list[str]
+    base: int | None
+    polarity: int | None = None  # what the clause said of its days, negators included
+    asked: bool = False  # the agent's question, not the caller's own clause
+    echo: bool = False  # "Tuesday?": the caller's next clause is about it
+    excepted: bool = False  # "apart from Mondays, ...": what follows is said of the others
+
+
+@dataclass
+class CallReader:
+    """Reads one call's caller sentences in order; what a clause refers back to is kept here."""
+
+    asked: Asked = field(default_factory=Asked)
+    antecedent: _Reading | None = None
+    last_value_kind: str | None = None
+    last_unit: str | None = None
+    retracted: list[tuple[str, str | None]] = field(default_factory=list)
+    _previous: list[Statement] = field(default_factory=list)
+    _kinds_here: set[str] = field(default_factory=set)  # value kinds named in this sentence
+    _requested_here: set[str] = field(default_factory=set)  # days asked for in this turn
+    _last_reading: _Reading | None = None  # the caller's last clause about days, this call
+    _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
+    _switch_here: bool = False  # this sentence says the routine changed
+    _last_address: str = ""
+    _sentence: str = ""  # the sentence being read, normalised
+    _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
+    _this_turn: list[Statement] = field(default_factory=list)
+    _last_turn: list[Statement] = field(default_factory=list)  # the caller's last turn's facts
+    _turn_opening: bool = False
+    _correcting_turn: bool = False
+    _equipment_talk: bool = False  # this sentence is about equipment
+    _more_here: bool = False  # more clauses follow in this sentence
+
+    def agent_said(self, text: str) -> None:
+        self.asked = read_question(text)
+
+    def new_turn(self) -> None:
+        if self._this_turn:
+            self._last_turn = self._this_turn
+        self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
+        self.antecedent = None
+        if self.asked.base is not None:
+            self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
+        if self.asked.topic is not None:
+            self.last_value_kind, self.last_unit = self.asked.topic, self.asked.unit
+        self._requested_here = set()
+
+    def take_retracted(self) -> list[tuple[str, str | None]]:
+        out, self.retracted = self.retracted, []
+        return out
+
+    def read(self, sentence: str) -> list[Statement]:
+        """What one sentence states, in the order said (later statements win their slot)."""
+        text = normal(sentence)
+        if not text:
+            return []
+        question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        if question:
+            # "Tuesday? No way": a day asked back is what the next clause is about.
+            if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
+                asked = _DAY_RE.search(text)
+                assert asked is not None  # the full match above contains a day
+                day = _weekday(asked.group(1))
+                self.antecedent = _Reading([day], None, echo=True)
+            return []
+        found_first: list[Statement] = []
+        answer = _ANSWER_THEN_WORDS.match(text)
+        if answer and self._turn_opening and self.antecedent and self.antecedent.asked:
+            # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
+            base = self.antecedent.base or 1
+            sign = -base if answer.group(1) in ("no", "nope", "nah") else base
+            found_first = [_availability(d, sign) for d in self.antecedent.days]
+        if self._turn_opening:
+            # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
+            self._correcting_turn = bool(_TURN_CORRECTION.match(text))
+            self._turn_opening = False
+        parts = clauses(text)
+        if any(_is_pure_hedge(c.text) for c in parts):
+            return []
+        found: list[Statement] = list(found_first)
+        self._kinds_here = set()
+        self._switch_here = bool(_SWITCH.search(text))
+        self._sentence = text
+        self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
+            m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
+        )
+        someone_else = hedged = False
+        for index, clause in enumerate(parts):
+            self._more_here = index < len(parts) - 1
+            # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
+            hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
+            said = [] if hedged else self._clause(clause)
+            # "The flat above me, number 9, has had the same problem": a clause with no
+            # subject of its own after one about somebody else is still theirs.
+            if about_someone_else(clause.text):
+                someone_else = True
+            elif _OWN_SUBJECT.match(clause.text) or _DAY_RE.search(clause.text):
+                someone_else = False
+            if someone_else:
+                said = [s for s in said if s.kind in ABOUT_THE_VISIT]
+            elif _SOMEONE_ELSES.search(clause.text):
+                # "we have a vaillant my sister has a baxi": somebody else's thing in the same
+                # clause; whose value is whose is a guess.
+                said = [
+                    dataclasses.replace(s, sure=False)
+                    if s.kind not in ABOUT_THE_VISIT and s.kind != "availability"
+                    else s
+                    for s in said
+                ]
+            if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
+                # A correction takes back what the clause before said of the same kind.
+                kinds = {s.kind for s in said}
+                if kinds & {"availability", "preferred_day"}:
+                    kinds |= {"availability", "preferred_day"}  # "Mondays only. No, both fine"
+                slots = {(s.kind, s.key) for s in said}
+                for earlier in self._previous:
+                    if earlier.kind in kinds and (earlier.kind, earlier.key) not in slots:
+                        slot = (earlier.kind, earlier.key)
+                        found = [s for s in found if (s.kind, s.key) != slot]
+                        self.retracted.append(slot)
+            if said:
+                self._previous = said
+                found.extend(said)
+                restated = {(s.kind, s.key) for s in said if s.sure}
+                self.retracted = [slot for slot in self.retracted if slot not in restated]
+            elif not _FILLER.fullmatch(clause.text):
+                # A correction takes back only the clause right before it.
+                self._previous = []
+        if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
+            # What the caller's last turn said of the same kind, in another slot, is taken back.
+            slots = {(s.kind, s.key) for s in found}
+            for earlier in self._last_turn:
+                slot = (earlier.kind, earlier.key)
+                if earlier.kind in {s.kind for s in found} and slot not in slots:
+                    self.retracted.append(slot)
+        kept = [c.text for c in parts if not _HEDGE.search(c.text)]
+        # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
+        found.extend(_free_text(sentence, kept, self.asked.topic))
+        self._this_turn.extend(found)
+        return found
+
+    # -- one clause ----------------------------------------------------------------------
+
+    def _clause(self, clause: Clause) -> list[Statement]:
+        text = clause.text
+        particle = _PARTICLE.match(text)
+        if particle and self.asked.proposed is not None and self.asked.topic == "boiler_type":
+            # "Is it a combi boiler?" "Yes, it is.": the agent's word, confirmed by the caller.
+            return [] if particle.group(1) else [Statement("boiler_type", self.asked.proposed)]
+        if particle:
+            antecedent = self.antecedent
+            if antecedent is not None and antecedent.base is not None and antecedent.asked:
+                # An answer to the agent's yes/no question about days.
+                sign = antecedent.base * (-1 if particle.group(1) else 1)
+                return [_availability(d, sign) for d in antecedent.days]
+            return []
+        self._guessed = False
+        out = self._days(text, clause.corrects)
+        if self._guessed:
+            # Not sure: the words are kept instead, and whatever was said of these days
+            # before in the call is not current either.
+            out = [dataclasses.replace(s, sure=False) for s in out]
+            self.retracted += [(s.kind, s.key) for s in out]
+        out += self._values(text, clause.corrects)
+        return out
+
+    def _days(self, text: str, corrects: bool) -> list[Statement]:
+        text = _NOT_ONLY.sub("also", text)
+        text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
+        said_before = _said_of(self._last_reading)
+        if moved := _MOVED_DAYS.search(text):
+            # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
+            old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
+            self._working_days = (self._working_days - {old}) | {new}
+            return [_availability(old, -1), _availability(new, 1)]
+        specific = {_weekday(d) for m in _SPECIFIC.finditer(text) for d in m.groups() if d}
+        compared = {_weekday(m.group(1)) for m in _COMPARED.finditer(text)}
+        mentioned = [_weekday(d) for d in _DAY_RE.findall(text)]
+        days = list(dict.fromkeys(d for d in mentioned if d not in specific | compared))
+        if mentioned and not days:
+            return []  # a date ("this Friday", "Monday the 9th"), not a weekday in general
+        exceptions = [
+            _weekday(day)
+            for m in _EXCEPTION.finditer(text)
+            for day in _DAY_RE.findall(m.group(1))
+            # "but" excepts only after "any day", "anything", "every day", ...
+            if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
+        ]
+        base, negators = _predicate(text)
+        if base is not None and base < 0 and negators == 1 and _NEGATED_POSITIVE.search(text):
+            # "i can't do thursdays, i'm working them": the negator belongs to "do", and the
+            # two say the same thing; it does not flip "working".
+            negators = 0
+        # "not Mondays, not Fridays": each negator governs its own day, one negation in all.
+        negators -= max(0, len(_DAY_NEGATOR.findall(text)) - 1)
+        past = bool(_PAST.search(text)) or _plural_past(text)
+        exclusive = bool(_EXCLUSIVE.search(text)) and not _only_counts(text)
+        topic = self.antecedent is not None and self.antecedent.echo
+        referring = not days and (
+            bool(_PRONOUN_SUBJECT.match(text))
+            or _is_remnant(text)
+            or bool(_EXCLUSIVE_ATOMS.search(text))
+            or (topic and (base is not None or negators > 0))
+        )
+        if referring and self.antecedent is not None:
+            days = list(self.antecedent.days)
+            if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
+                base = self.antecedent.base
+        if not days:
+            return []
+        bare = bool(_BARE_DAYS.fullmatch(text))
+        if (
+            exceptions
+            and base is None
+            and negators == 0
+            and not set(days) - set(exceptions)
+            and not _UNIVERSAL.search(text)
+        ):
+            # "Apart from Mondays, I'm not free at all": the sign comes in the next clause,
+            # and is said of every other day.
+            self.antecedent = _Reading(days, None, echo=True, excepted=True)
+            return []
+        if base is None and negators == 0 and not exclusive and not exceptions:
+            inherited = _said_of(self.antecedent)
+            if inherited is None and corrects:
+                inherited = _said_of(self._last_reading)  # "can't do Weds, I mean Tuesdays"
+            if bare and re.search(r"\bplease\b", text):
+                self._requested_here.update(days)  # "Friday, please": a request for a visit
+                return []
+            if bare and inherited is not None and not self._more_here:
+                # A bare day answers the agent's question or continues the last clause.
+                base = inherited
+            elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
+                base = 1  # "now it's Tuesdays"
+            elif bare:
+                # "Friday, not a chance": a day said first is what the next clause is about.
+                self.antecedent = _Reading(days, None, echo=True)
+                return []
+
+        # "nothing stopping me on a Saturday": a negator with no predicate the reader knows,
+        # not on the day itself, is a guess about polarity, never a typed fact.
+        self._guessed = (
+            (base is None and negators > 0 and not _NEGATED_DAY.search(text))
+            # "saturday's fine it's sunday that's no good": two days, both signs, one clause.
+            or (
+                len(days) > 1
+                and bool(_NEG_ATOMS.search(text))
+                and _predicate(_NEG_ATOMS.sub(" ", text)) == (1, 0)
+            )
+            or _sign_in_doubt(text, days, base, negators, exclusive, bool(exceptions))
+            # "oh wait no, i meant thursdays fridays are fine": which day the correction names
+            # and which the predicate is said of is a guess.
+            or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
+            or (self.antecedent is not None and self.antecedent.excepted and referring)
+        )
+        polarity = None
+        if base is not None or negators:
+            polarity = (base or 1) * (-1) ** negators
+            if past and base is not None:
+                polarity = -polarity
+        request = bool(_REQUEST.search(text))
+        generic = bool(_GENERIC.search(text))
+        self.antecedent = self._last_reading = _Reading(days, base, polarity)
+        if exceptions and not (past and polarity is None):
+            rest = polarity if polarity is not None else 1
+            out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
+            others = [d for d in days if d not in exceptions]
+            if polarity is not None and not request:
+                out += [_availability(d, polarity) for d in others]
+            return out
+        if polarity is None:
+            # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
+            own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
+            if exclusive and own and not past and len(days) == 1:
+                if corrects:
+                    # "Just Monday, sorry": of the days said before, this one, not "only".
+                    return [] if said_before is None else [_availability(days[0], said_before)]
+                return _exclusive(days[0])
+            return []
+        if polarity > 0:
+            if _WISH.search(text) and not re.search(rf"\b(?:{_DAY[:-2]})s\b", text):
+                # "a Monday would be perfect": a wish for this visit, not a standing fact.
+                request = True
+            if request:
+                self._requested_here.update(days)
+                return []
+            if any(d in self.asked.offered or d in self._requested_here for d in days) and (
+                not generic
+            ):
+                return []  # "yes, Friday's fine" to the offer of Friday, or after asking for it
+            if exclusive and len(days) == 1:
+                if corrects:
+                    return [_availability(days[0], 1)]  # "Just Monday, sorry": of the two said
+                return _exclusive(days[0])
+            prefers = _PREFER.search(text) and not _TIME_OF_DAY.search(text)
+            if (prefers or (self.asked.best and bare)) and len(days) == 1 and not past:
+                return [Statement("preferred_day", days[0])]
+            replaced: list[Statement] = []
+            if self._switch_here:
+                # "we've swapped, it's Tuesdays from now on": Thursdays (said earlier) no longer.
+                replaced = [_availability(d, -1) for d in sorted(self._working_days - set(days))]
+                self._working_days -= {s.key or "" for s in replaced}
+            self._working_days.update(days)
+            return [*replaced, *(_availability(d, 1) for d in days)]
+        if request and not generic:
+            return []
+        return [_availability(d, -1) for d in days]
+
+    def _values(self, text: str, corrects: bool) -> list[Statement]:
+        out: list[Statement] = []
+        # Counts, one per thing counted ("two boilers and five radiators").
+        counts: dict[str, str] = {}
+        if not _COUNT_RANGE.search(text):
+            for count in _all_current(_COUNT, text):
+                counts[counted_thing(count.group(2))] = _count_value(count.group(1), count.group(2))
+            for change in _COUNT_CHANGE.finditer(text):
+                unit = change.group(4) or change.group(2) or self.last_unit or "units"
+                counts[counted_thing(unit)] = _count_value(change.group(3), unit)
+        for mentioned in _COUNT_MENTION.finditer(text):
+            self._mentioned("equipment_count", mentioned.group(2))
+        if _COUNT.search(self._sentence) and not _COUNT_RANGE.search(text):
+            # "a heat pump, twelve radiators and two thermostats": in a list of counts, "a"
+            # counts one.
+            for single in _all_current(_SINGLE, text):
+                thing = single.group(1)
+                counts.setdefault(counted_thing(thing), _count_value("1", thing))
+        if counts:
+            # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
+            # the count, or a sum the caller left to us, is a guess.
+            sure = not _partial_count(self._sentence)
+            out += [
+                Statement("equipment_count", value, key=k, sure=sure) for k, value in counts.items()
+            ]
+        elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
+            unit = self.last_unit or "units"
+            out.append(
+                Statement("equipment_count", _count_value(bare.group(1), unit), counted_thing(unit))
+            )
+        # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
+        if kind := _last_current(_BOILER_TYPE, text):
+            out.append(Statement("boiler_type", _boiler_type_value(kind)))
+        # Where the meter is ("the meter's round the back now").
+        meter = _METER.search(text)
+        where: str | None = None
+        if meter is not None:
+            self._mentioned("meter_location")
+            if meter.group("verb") not in ("was", "were", "used to be") and not _is_old(
+                text, meter
+            ):
+                # The place runs on past the clause: "at the bottom of the garden, by the shed".
+                whole = _METER.search(self._sentence)
+                where = (whole or meter).group("place")
+                before = self._sentence[: (whole or meter).start()]
+                if _WHERE_WORDS.search(before):
+                    # "it's outside in the meter box by the gate": the place starts before.
+                    where = re.sub(r"^(?:it is|its|it's)\s+", "", self._sentence)
+        elif (
+            self._bare_ok("meter_location", corrects)
+            and not _METER.search(self._sentence)
+            and (_WHERE.match(text) or _BARE_PLACE.match(text))
+        ):
+            # "In the garage." to "Where's your meter?"; "Kitchen, in the cupboard…".
+            where = re.sub(r"^(?:it is|it's)\s+", "", self._sentence)
+        if where is not None:
+            where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", where.strip(" ."))
+            out.append(Statement("meter_location", where.strip()))
+        # Make.
+        make = _last_current(_BRAND, text, self._brand_ok)
+        if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
+            self._mentioned("equipment_make")
+        if make is not None:
+            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            # The model as said, each word capitalised ("ecotec plus 832" → "Ecotec Plus 832").
+            model = " ".join(w.capitalize() for w in (make.group(2) or "").split())
+            out.append(Statement("equipment_make", f"{brand} {model}".strip()))
+        # Floor (of the caller's home, not of the boiler cupboard or the meter room).
+        if not _FLOOR_NOT_OURS.search(text) and meter is None:
+            floor = _last_current(_FLOOR, text)
+            if _FLOOR.search(text):
+                self._mentioned("floor")
+            if floor is not None:
+                out.append(Statement("floor", _floor_value(floor)))
+            elif (bare := _BARE_ORDINAL.match(text)) and self._bare_ok("floor", corrects):
+                out.append(Statement("floor", _floor_value_from(bare.group(1))))
+        # Flat, apartment or unit number.
+        flat = _last_current(_FLAT, text)
+        if _FLAT.search(text) or re.search(r"\b(?:flat|apartment)\b", text):
+            self._mentioned("flat")
+        if flat is not None:
+            out.append(Statement("flat", f"{flat.group(1).capitalize()} {flat.group(2).upper()}"))
+        elif (number := _FLAT_NUMBER.search(text)) and "flat" in self._kinds_here:
+            out.append(Statement("flat", f"Flat {number.group(1).upper()}"))
+        elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
+            out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
+        # Address.
+        # "Number nine, Willow Way": the street runs on past the comma.
+        whole = _BARE_ADDRESS.match(self._sentence.replace(",", "").rstrip(" .!"))
+        address = (
+            _last_current(_ADDRESS, text)
+            or _BARE_ADDRESS.match(text)
+            or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+        )
+        if address is not None:
+            self._mentioned("address")
+            self._last_address = _title_address(address.group(1))
+            out.append(Statement("address", self._last_address))
+        elif (
+            (number := _HOUSE_NUMBER.match(text))
+            and self._last_address
+            and self._bare_ok("address", corrects)
+        ):
+            # "9 Mill Lane, sorry, 19": the corrected number on the same street.
+            street = self._last_address.split(" ", 1)[1]
+            self._last_address = f"{number.group(1)} {street}"
+            out.append(Statement("address", self._last_address))
+        # Contact channel.
+        channel = self._channel(text)
+        if channel is not None:
+            out.append(Statement("contact_preference", channel))
+        return out
+
+    def _mentioned(self, kind: str, unit: str | None = None) -> None:
+        self.last_value_kind = kind
+        self._kinds_here.add(kind)
+        if unit is not None:
+            self.last_unit = unit
+
+    def _bare_ok(self, kind: str, corrects: bool) -> bool:
+        """A bare value ("the fourth", "just the two") answers the agent's question about its
+        kind, follows a mention of its kind in the same sentence ("not the third floor, the
+        fourth"), or corrects the caller's last value of that kind."""
+        return (
+            self.asked.topic == kind
+            or kind in self._kinds_here
+            or (corrects and self.last_value_kind == kind)
+        )
+
+    def _brand_ok(self, match: re.Match[str]) -> bool:
+        """A brand that is also an ordinary word ("ideal", "alpha") counts only when the talk is
+        about equipment: in this sentence, the agent's question, or the caller's last value."""
+        return match.group(1) not in _AMBIGUOUS_BRANDS or (
+            self._equipment_talk
+            or self.asked.topic == "equipment_make"
+            or self.last_value_kind == "equipment_make"
+        )
+
+    def _channel(self, text: str) -> str | None:
+        mentions: list[tuple[int, str]] = []
+        for pattern, channel in _CONTACT:
+            for match in pattern.finditer(text):
+                if _is_old(text, match):
+                    continue
+                mentions.append((match.start(), channel))
+        if not mentions and _PHONE_PREFERRED.search(text):
+            # "My mobile's the best bet", "no, the landline's better": a phone named as the
+            # way to reach the caller.
+            preferred = _PHONE_PREFERRED.search(text)
+            assert preferred is not None
+            home = preferred.group(1) not in ("mobile", "cell", "mobile phone")
+            return None if _is_old(text, preferred) else ("landline" if home else "mobile")
+        if not mentions or not (
+            _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
+        ):
+            return None
+        if _ONE_OFF_CONTACT.search(text):
+            # "phone me when you arrive", "I'll text you the code": one call, not a preference.
+            return None
+        start, channel = max(mentions)
+        # Negation is the channel's own ("don't text me", "never by email"): a denied old
+        # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
+        if _negated_before(text, start):
+            return None
+        kept = _DENIED_CHANNEL.sub(" ", text)
+        for pattern, _ in _CONTACT:
+            for match in pattern.finditer(text):
+                if _is_old(text, match):
+                    kept = kept.replace(_old_span(text, match), " ")
+        base, _ = _predicate(kept)
+        if base is not None and base < 0:
+            return None
+        if channel == "phone call" and _CALL_VERB.search(text):
+            phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
+            if phones:
+                phone = phones[-1].group(1)
+                home = phone not in ("mobile", "cell", "mobile phone")
+                return "landline" if home else "mobile"
+        return channel
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _said_of(reading: _Reading | None) -> int | None:
+    """What a bare day after `reading` continues: the polarity the clause said (a question's
+    base is already signed)."""
+    if reading is None:
+        return None
+    return reading.polarity if reading.polarity is not None else reading.base
+
+
+def _sign_in_doubt(
+    text: str, days: list[str], base: int | None, negators: int, exclusive: bool, excepted: bool
+) -> bool:
+    """A second, cruder reading of the clause's sign that must agree with the first: where
+    they could disagree, the sign is a guess and the caller's words are kept instead of a
+    typed fact (a day stored the wrong way round is the failure to design out)."""
+    if base is not None and base < 0 and negators > 0 and not _atom_negated(text):
+        # "mondays are a nightmare i'm never home": a negative word and a negator that is not
+        # its own ("thursdays aren't a problem" is).
+        return True
+    if negators > 1:
+        # "we can't do neither thursday nor friday", "never not in": negative concord or a
+        # double negative; either way not a reading to store.
+        return True
+    if base is not None and base > 0 and negators == 1 and _positives_both_ways(text):
+        # "tuesdays are fine i'm never home before six": one positive word negated and another
+        # not; two clauses run together, and which one the day belongs to is a guess.
+        return True
+    negated = {
+        _weekday(day)
+        for m in _DAY_NEGATOR_DAY.finditer(text)
+        for day in _DAY_RE.findall(m.group(0))
+    }
+    if len(days) > 1 and negated and set(days) - negated:
+        # "it's thursdays now not tuesdays": a negator on some of the days only.
+        return True
+    if re.search(
+        rf"\b(?:not any ?more|no longer|not now)\s+(?:\w+\s+)?{_DAY}\s+(?:are|is|will be|work)\b",
+        text,
+    ):
+        # "used to be a nightmare but not anymore, fridays are fine now": the negator ends
+        # what came before, it does not negate the days after it.
+        return True
+    if re.search(rf"\b(?:i meant|i mean|sorry|no)\s+({_DAY}) (?!\1)({_DAY})\b", text):
+        # "i meant thursdays fridays are fine": two days with nothing between them are two
+        # clauses run together; which sign goes with which day is a guess.
+        return True
+    sign = (base or 1) * (-1) ** negators if (base is not None or negators) else None
+    if (
+        exclusive
+        and sign is not None
+        and sign < 0
+        and not excepted
+        and not re.search(r"\b(?:only|just)\s+(?:not|never|no|do not|can not|cannot)\b", text)
+    ):
+        # "it's only ever mondays, everything else i'm at work": only-X with a negative.
+        return True
+    # "most of the time, but Mondays are definitely fine": the excepted days carry their own
+    # predicate.
+    return excepted and bool(_EXCEPTION_WITH_PREDICATE.search(text))
+
+
+def _positives_both_ways(text: str) -> bool:
+    """The clause has a positive word with a negator of its own ("never home") and one
+    without ("fine")."""
+    negated, plain = False, False
+    for match in _POS.finditer(text):
+        if re.match(r"\s+(?:not|never)\b", text[match.end() :]):
+            continue  # "do not work": an auxiliary, not the predicate
+        if _negated_before(text, match.start()):
+            negated = True
+        elif match.group(0) not in _WEAK_POS and not _REQUEST.fullmatch(match.group(0)):
+            plain = True  # a strong positive word said plainly ("fine", "free", "suits")
+    return negated and plain
+
+
+def _negated_before(text: str, start: int, negator: re.Pattern[str] = _NEGATOR) -> bool:
+    """A negator among the three words before `start` ("don't text me", "never home")."""
+    return bool(negator.search(" ".join(text[:start].split()[-3:])))
+
+
+_PLAIN_NEGATOR = re.compile(r"\b(?:not|never|no|nothing|nobody|none)\b")
+
+
+def _atom_negated(text: str) -> bool:
+    """Every negative word in the clause carries its own negator ("aren't a problem")."""
+    atoms = list(_NEG_ATOMS.finditer(text))
+    return bool(atoms) and all(_negated_before(text, m.start(), _PLAIN_NEGATOR) for m in atoms)
+
+
+def _availability(day: str, sign: int) -> Statement:
+    if sign < 0:
+        return Statement("availability", "unavailable", key=day, negative=True)
+    return Statement("availability", "available", key=day)
+
+
+def _exclusive(day: str) -> list[Statement]:
+    return [Statement("preferred_day", f"{day} only"), _availability(day, 1)]
+
+
+def _is_pure_hedge(text: str) -> bool:
+    rest = _HEDGE.sub(" ", text)
+    rest = re.sub(r"\b(?:i|we|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
+    return bool(_HEDGE.search(text)) and not rest.strip()
+
+
+def _is_remnant(text: str) -> bool:
+    """What is left of a clause whose day and predicate were said before it ("but not any
+    more", "these days they don't", "from now on they are")."""
+    words = text.split()
+    return (
+        bool(words)
+        and len(words) <= 7
+        and all(w in _REMNANT_WORDS for w in words)
+        and bool(_NEGATOR.search(text) or _PRESENT.search(text) or _PRONOUN_SUBJECT.match(text))
+    )
+
+
+def _only_counts(text: str) -> bool:
+    return bool(re.search(rf"\b(?:only|just)\s+(?:the\s+)?{_NUMBER}\b", text)) and not re.search(
+        rf"\b(?:only|just)\s+(?:on\s+)?(?:an?\s+)?{_DAY}", text
+    )
+
+
+def _plural_past(text: str) -> bool:
+    """A day-in-general said in the past tense ("Fridays were fine"): no longer so."""
+    return bool(
+        re.search(
+            rf"\b(?:{_DAY[:-2]})s\s+(?:were|used|suited|worked)\b|"
+            rf"\b(?:{_DAY[:-2]})s\s+(?:\w+\s+)?(?:were|suited|worked)\b",
+            text,
+        )
+    )
+
+
+def _old_span(text: str, match: re.Match[str]) -> str:
+    """An old mention with the words that made it old ("do not check my texts")."""
+    before = text[: match.start()].split()[-4:]
+    return " ".join([*before, match.group(0)])
+
+
+def _is_old(text: str, match: re.Match[str]) -> bool:
+    before = text[: match.start()]
+    after = text[match.end() :]
+    if _NEW_BEFORE.search(before):
+        return False
+    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
+        return True
+    return bool(_OLD_AFTER.match(after))
+
+
+def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    return [m for m in pattern.finditer(text) if not _is_old(text, m)]
+
+
+def _last_current(
+    pattern: re.Pattern[str],
+    text: str,
+    ok: Callable[[re.Match[str]], bool] | None = None,
+) -> re.Match[str] | None:
+    current = None
+    for match in pattern.finditer(text):
+        if ok is not None and not ok(match):
+            continue
+        if not _is_old(text, match):
+            current = match
+    return current
+
+
+def _partial_count(sentence: str) -> bool:
+    """A count of a part of the house ("three upstairs"), or a number with no thing after a
+    count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
+    first = _COUNT.search(sentence)
+    if first is None or not _PARTIAL_COUNT.search(sentence):
+        return False
+    if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
+        r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
+    ):
+        return True
+    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
+        return True  # "two storage heaters in each bedroom": a product
+    rest = sentence[first.end() :]
+    return any(
+        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
+        for m in re.finditer(rf"\b{_NUMBER}\b", rest)
+    )
+
+
+def _count_value(raw: str, unit: str) -> str:
+    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
+    if count > 1 and not noun.endswith("s"):
+        noun += "s"
+    return f"{count} {noun}"
+
+
+def _floor_value_from(word: str) -> str:
+    number = _ORDINALS.get(word) or int(re.sub(r"\D", "", word))
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix} floor"
+
+
+def _floor_value(match: re.Match[str]) -> str:
+    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
+    if word in ("basement",):
+        return "basement"
+    if word in ("ground", "lower ground", "top"):
+        return f"{word} floor"
+    return _floor_value_from(word)
+
+
+def _title_address(raw: str) -> str:
+    return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
+
+
+def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
+    """Parking, pets, who will be home and access: the caller's sentence is the value, when
+    a clause that is not hedged names one (for pets, the last such clause decides between
+    "no pets" and the sentence)."""
+    found: dict[StatedKind, str] = {}
+    for text in parts:
+        other = about_someone_else(text)
+        # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
+        text = _NOT_AN_ANIMAL.sub(" ", text)
+        if not set(text.split()) - _ASSENT_WORDS:
+            continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
+        if (
+            ((_PRESENCE.search(text) or _WHO_WILL_BE.search(text)) and not _NEGATOR.search(text))
+            or _SOMEONE_HOME.search(text)
+            or (
+                topic == "who_home"
+                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+            )
+        ):
+            found["who_home"] = sentence
+        if _ACCESS.search(text) and not _METER.search(text):
+            found["access_notes"] = sentence
+        if other:
+            continue
+        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
+            found["parking"] = sentence
+        if _NO_PETS.search(text):
+            found["pets"] = "No pets"
+        elif _PAST_PET.search(text):
+            continue  # "We used to have a dog but he died": not a pet now
+        elif _PETS.search(text) or topic == "pets":
+            found["pets"] = sentence
+    return [Statement(kind, value) for kind, value in found.items()]

@@ -1,0 +1,237 @@
+"""A caller's sentence, cut for reading: normalised text (contractions, numbers said as
+words, day ranges) and its clauses in order, each marked when it opens with a correction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from text_to_num import alpha2digit
+
+from memory.facts import StatedKind
+from memory.lexicon import _DAY, _DAY_RE, _EXCEPTION_WITH_PREDICATE, _UNIVERSAL, WEEKDAYS
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One typed thing a clause says: a kind, its value and (availability) the weekday."""
+
+    kind: StatedKind
+    value: str
+    key: str | None = None
+    negative: bool = False
+    # False when the reading rests on a guess (a negator that does not govern the day, with
+    # no predicate the reader knows): `memory.extract` keeps the caller's words instead.
+    sure: bool = True
+
+
+# -- normalising -----------------------------------------------------------------------------
+
+_CONTRACTIONS = [
+    (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"),
+    (re.compile(r"\bwon'?t\b"), "will not"),
+    (re.compile(r"\bshan't\b"), "shall not"),
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|ai|need)n'?t\b"),
+     r"\1 not"),
+    (re.compile(r"'m\b"), " am"),
+    (re.compile(r"'re\b"), " are"),
+    (re.compile(r"'ve\b"), " have"),
+    (re.compile(r"'ll\b"), " will"),
+    (re.compile(r"(\w)'d\b"), r"\1 would"),
+    (re.compile(rf"\b(it|that|there|he|she|what|who|nobody|everybody|everyone|someone|here|"
+                rf"where|this|everything|nothing|{_DAY})'s\b"), r"\1 is"),
+    (re.compile(r"'s (?=(?:a|an|the|my|our|gone|no|not|never|only|usually|always|normally|"
+                r"home|in|there|out|off|fine|good|ok|okay|been|just|free|called|down|up|now|"
+                r"number|on|at|a|really|definitely|also|still|due|broken|round|around|under|behind|outside|"
+                r"inside|next|beside|by|near|upstairs|downstairs)\b)"), " is "),
+    (re.compile(r"\banymore\b"), "any more"),
+    # Speech-to-text drops the apostrophe: "its in the garage" is "it is in the garage".
+    (re.compile(r"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
+                r"ok|okay|no|not|never|only|just|always|gone|been|broken)\b)"), "it is "),
+    (re.compile(r"\bno-go\b"), "no go"),
+    (re.compile(r"\bno-?no\b"), "no go"),
+    (re.compile(r"\bnon-starter\b"), "non starter"),
+    (re.compile(r"\bwrite-off\b"), "write off"),
+    (re.compile(r"\be-mail"), "email"),
+    (re.compile(r"\b(?:uh+|um+|erm+|uhm+|er)\b"), " "),
+]  # fmt: skip
+
+
+# Small numbers after a word that takes a number ("flat four", "number nine"): a maintained
+# parser (text2num) reads the rest, but leaves one to ten as words on purpose.
+_SMALL_NUMBER = re.compile(
+    r"\b(flat|apartment|unit|number|no|house)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
+)
+_SMALL = {w: str(n) for n, w in enumerate(
+    ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=1
+)}  # fmt: skip
+
+
+_NUMBER_LETTER = re.compile(
+    r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) (?P<l>[a-h])\b(?=\s*(?:[.,!?]|$))|"
+    r"\b(?P<lead2>)(?P<n2>\d{1,4}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){0,3}(?:road|street|lane|avenue|"
+    r"close|drive|way|crescent|terrace|grove|gardens|place|row|mews|hill)\b)"
+)
+
+
+def _join_letter(match: re.Match[str]) -> str:
+    if match.group("n") is not None:
+        return f"{match.group('lead')}{match.group('n')}{match.group('l')}"
+    return f"{match.group('n2')}{match.group('l2')} "
+
+
+_DAY_RANGE = re.compile(
+    r"(?<!from )\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s? "
+    r"(?:to|through|till|until|thru) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b"
+)
+
+
+def _range_days(match: re.Match[str]) -> str:
+    start, end = WEEKDAYS.index(match.group(1)), WEEKDAYS.index(match.group(2))
+    if end <= start:
+        return match.group(0)
+    days = list(WEEKDAYS[start : end + 1])
+    return " and ".join(days)
+
+
+def normal(text: str) -> str:
+    text = " ".join(text.casefold().replace("\u2019", "'").split())
+    for pattern, replacement in _CONTRACTIONS:
+        text = pattern.sub(replacement, text)
+    # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
+    text = alpha2digit(text, "en")
+    text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
+    # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
+    # move, read by `_MOVED_DAYS`).
+    text = _DAY_RANGE.sub(_range_days, text)
+    text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
+    # "flat 23 b", "21 a high street": the letter is part of the number.
+    text = _NUMBER_LETTER.sub(_join_letter, text)
+    text = re.sub(r"\bhalf a dozen\b", "6", text)
+    text = re.sub(r"\b(?:a|one) dozen\b", "12", text)
+    text = re.sub(r"\btwin (?=boilers|heat pumps|tanks|cylinders)", "2 ", text)
+    return " ".join(text.split())
+
+
+# -- clauses ---------------------------------------------------------------------------------
+
+_CORRECTION = (
+    r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|scrap that|actually|"
+    r"hang on|"
+    r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
+)
+_CORRECTION_START = re.compile(
+    rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
+)
+_SPLIT = re.compile(
+    r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
+    r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
+    rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
+    # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork))"
+    rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
+    r"hold on|no hang on|"
+    r"i forgot|i was thinking|actually no|no actually)\b)"
+)
+_DAY_LIST = re.compile(
+    rf"(?:(?:and|or|nor)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}"
+    rf"(?:\s+(?:and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*"
+    r"(?:\s+(?:any more|any longer|now|either|too|as well|please|at all))*"
+)
+# The head of a list that runs on past a comma: a bare day, or "none of", "neither", "both"
+# before one ("never on a Thursday" is whole already).
+_NEGATED_LIST_HEAD = re.compile(
+    rf"(?:(?:none of|neither|either|both|all of|any of)\s+(?:on\s+)?(?:an?\s+)?)?{_DAY}"
+)
+_DAY_LIST_HEAD = re.compile(rf"^(?:(?:and|or|nor)\s+)?{_DAY}(?:\s+(?:and|or|nor)\s+{_DAY})*\b")
+_EXCEPTED = re.compile(rf"but\s+(?:not\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b")
+_LEADING_PARTICLE = re.compile(
+    r"^(?:(?:no|nope|yes|yeah|oh|well|ok|okay)\s+)+(?=(?:they|them|it|that|i|we|you|this|those|"
+    r"there|he|she|the|my|our|sorry|actually)\b)"
+)
+# "no, Saturday's fine": "no" before a day with a verb of its own answers, it does not negate.
+_LEADING_NO_BEFORE_DAY = re.compile(
+    rf"^no\s+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
+)
+# "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
+_ANSWER_THEN_WORDS = re.compile(r"^(yes|yeah|yep|no|nope|nah)\s+(?!(?:no|yes|yeah)\b)\w")
+# A clause that is only a value: a day, an ordinal or a number, maybe after "just".
+_BARE_VALUE = re.compile(
+    rf"(?:(?:just|only|no|oh|er|um)\s+)*"
+    rf"(?:{_DAY}|\d{{1,3}}(?:st|nd|rd|th)?|the \d{{1,3}}(?:st|nd|rd|th))"
+)
+_FILLER = re.compile(
+    r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
+    r"sorry|no no|not really|correct|that is right)"
+)
+_PARTICLE = re.compile(r"^(?:(no|nope|nah|not really)|(yes|yeah|yep|yup|correct|that is right))$")
+
+
+@dataclass
+class Clause:
+    text: str
+    corrects: bool = False
+
+
+def clauses(sentence: str) -> list[Clause]:
+    out: list[Clause] = []
+    pending = False
+    for raw in _SPLIT.split(sentence):
+        text = raw.strip(" .!")
+        if (
+            out
+            and _EXCEPTED.match(text)
+            and _UNIVERSAL.search(out[-1].text)
+            and not _EXCEPTION_WITH_PREDICATE.match(text)
+        ):
+            out[-1].text += " " + text  # "any day but Tuesday" is one clause
+            continue
+        if out and text in ("please", "thanks", "thank you"):
+            out[-1].text += " " + text  # "Friday, please": one clause, a request
+            continue
+        if out and (
+            (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
+            or (
+                # "None of Monday, Tuesday or Wednesday work": the list runs on.
+                _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+            )
+        ):
+            # "I can't do Monday, Tuesday or Wednesday any more": one clause over the list.
+            out[-1].text += " " + text
+            continue
+        text = re.sub(
+            r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
+        )
+        if not text:
+            continue
+        corrects = pending
+        if (
+            out
+            and len(out) == 1
+            and re.fullmatch(r"sorry", text)
+            and _BARE_VALUE.fullmatch(out[0].text)
+        ):
+            # "Third, sorry", "Just Monday, sorry": the value said first is the correction.
+            out[0].corrects = pending = True
+            continue
+        if match := _CORRECTION_START.match(text):
+            corrects, text = True, text[match.end() :].strip()
+            if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
+                pending = True
+                continue
+        if re.fullmatch(r"(?:no|nope|oh|no no)", text):
+            # A bare "no" answers a question, or corrects what comes next ("fine - no, sorry";
+            # "no, the fifth").
+            out.append(Clause(text, corrects))
+            pending = True
+            continue
+        pending = False
+        # "no they aren't", "yes it is": an answer particle, not a negator of what follows.
+        text = _LEADING_PARTICLE.sub("", text)
+        text = _LEADING_NO_BEFORE_DAY.sub("", text)
+        out.append(Clause(text, corrects))
+    return out

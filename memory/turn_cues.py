@@ -1,0 +1,207 @@
+"""What a turn or the agent's question says before any fact is read: a turn that corrects the
+last one, the kinds a text talks about, a change of routine, somebody else as the subject,
+what the agent asked (`read_question`), and what a day's predicate says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from contextdb_livekit.api import REVIEW_OPENING
+from memory.lexicon import (
+    _ADDING,
+    _BOILER_TYPE,
+    _BRAND,
+    _CHANGE,
+    _COPULA,
+    _DAY,
+    _DAY_RE,
+    _EARLY_CORRECTION,
+    _EXCLUSIVE_ATOMS,
+    _FIRST_PERSON,
+    _JOB,
+    _KIND_WORDS,
+    _NEG_ATOMS,
+    _NEG_WITH_NOT,
+    _NEGATOR,
+    _OTHER_SUBJECT,
+    _PHRASAL_OUT,
+    _POS,
+    _POS_ATOMS,
+    _REPORTED,
+    _SPECIFIC,
+    _SWITCH,
+    _TURN_CORRECTION,
+    _UNITS,
+    _WEAK_POS,
+    WEEKDAYS,
+)
+from memory.sentences import clauses, normal
+
+
+def corrects_last_turn(turn: str) -> bool:
+    """ "Oh no wait, sorry…", "Let me recount…": the turn corrects the caller's last one."""
+    text = " ".join(re.sub(r"[^\w\s']", " ", normal(turn)).split())
+    opens = bool(_TURN_CORRECTION.match(text) or _EARLY_CORRECTION.match(text))
+    return opens and not _ADDING.search(text)
+
+
+def kinds_mentioned(text: str) -> set[str]:
+    """The kinds of fact a text is about, read loosely (a mention, not a reading)."""
+    normalised = normal(text)
+    kinds = {kind for kind, words in _KIND_WORDS.items() if words.search(normalised)}
+    if _BRAND.search(normalised):
+        kinds.add("equipment_make")
+    return kinds
+
+
+def says_change(text: str) -> bool:
+    """A sentence that marks a correction or a change, so its value replaces an earlier one."""
+    normalised = normal(text)
+    return bool(_CHANGE.search(normalised)) or any(c.corrects for c in clauses(normalised))
+
+
+def says_routine_changed(sentence: str) -> bool:
+    """ "We've swapped, it's Tuesdays from now on": the days that worked before no longer do."""
+    return bool(_SWITCH.search(normal(sentence)))
+
+
+def about_someone_else(clause: str) -> bool:
+    if _REPORTED.match(clause):
+        return True
+    match = _OTHER_SUBJECT.match(clause)
+    return match is not None and not _FIRST_PERSON.search(clause[match.end() :])
+
+
+# -- what the agent asked --------------------------------------------------------------------
+
+
+@dataclass
+class Asked:
+    """The agent's last question: what a short answer is about."""
+
+    days: tuple[str, ...] = ()
+    base: int | None = None  # the predicate the question asks about
+    topic: str | None = None  # a value kind ("equipment_count", "floor", ...)
+    unit: str | None = None
+    offered: tuple[str, ...] = ()  # days in an offer or read-back: a yes is not a preference
+    best: bool = False  # "Which days suit you best?": a day named in answer is the favourite
+    proposed: str | None = None  # "Is it a combi?": the value a bare yes takes the agent's word for
+
+
+_OFFER = re.compile(
+    r"\bfor (?:the|this|your) (?:booking|visit|appointment|engineer|job)\b|"
+    r"\b(?:shall i|should i|would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
+    r"there is a slot|how about|what about|i have|book|cancel)\b"
+)
+
+
+def read_question(text: str) -> Asked:
+    t = normal(text)
+    if t.startswith(normal(REVIEW_OPENING)):
+        return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
+    days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
+    if t.endswith("?") and re.search(
+        r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
+        r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
+        t,
+    ):
+        return Asked(topic="contact_preference")
+    if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
+        return Asked(offered=days)
+    if not t.rstrip().endswith("?"):
+        return Asked()
+    if match := re.search(rf"\bhow many {_UNITS}", t):
+        return Asked(topic="equipment_count", unit=match.group(1))
+    if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
+        return Asked(topic="equipment_make")
+    if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
+        return Asked(topic="flat")
+    if re.search(r"\bmeters?\b", t):
+        return Asked(topic="meter_location")
+    if re.search(r"\b(?:what|which) (?:type|kind|sort) of boiler\b", t):
+        return Asked(topic="boiler_type")
+    if re.match(r"^(?:is|so is) (?:it|that|your boiler|the boiler) an? ", t) and (
+        kind := _BOILER_TYPE.search(t)
+    ):
+        # "Is it a combi boiler?": a bare "yes" takes the agent's word for it.
+        return Asked(topic="boiler_type", proposed=_boiler_type_value(kind))
+    if re.search(r"\b(?:what|which) floor\b", t):
+        return Asked(topic="floor")
+    if re.search(r"\b(?:park|parking)\b", t):
+        return Asked(topic="parking")
+    if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
+        return Asked(topic="pets")
+    if days:
+        # "Is anyone home on Fridays?": a yes or no is said of the days.
+        sign, negators = _predicate(t)
+        return Asked(days=days, base=(sign or 1) * (-1) ** negators)
+    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
+        return Asked(topic="who_home")
+    if re.search(r"\b(?:days?|weekdays?)\b", t):
+        sign, negators = _predicate(t)
+        best = bool(re.search(r"\b(?:best|prefer|preferred|particularly good|favou?rite)\b", t))
+        return Asked(days=days, base=(sign or 1) * (-1) ** negators, best=best)
+    return Asked()
+
+
+def _weekday(token: str) -> str:
+    day = token.lower()
+    return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
+
+
+def _predicate(text: str) -> tuple[int | None, int]:
+    """The clause's predicate sign (None: it has none) and how many negators it carries."""
+    sign: int | None = None
+    rest = text
+    if _POS_ATOMS.search(rest):
+        sign, rest = 1, _POS_ATOMS.sub(" ", rest)
+    for match in _NEG_ATOMS.finditer(rest):
+        if (
+            match.group(0) == "out"
+            and _PHRASAL_OUT.search(text[: match.end()])
+            and not re.search(r"\b(?:am|are|is|be|been|was|were)\s+(?:\w+\s+)?out\b", text)
+        ):
+            continue  # "took out", "sort out": not "we're out"
+        if match.group(0) in ("away", "working", "problems") and not re.search(
+            rf"\b(?:am|are|is|be|been|was|were|{_DAY})\s+(?:\w+\s+)?{match.group(0)}\b|"
+            rf"\b{match.group(0)}\s+(?:on\s+)?(?:a\s+|every\s+)?{_DAY}",
+            text,
+        ):
+            continue
+        sign = -1
+        rest = rest.replace(match.group(0), " ", 1)
+    rest = _NEG_WITH_NOT.sub(" ", rest)
+    rest = _EXCLUSIVE_ATOMS.sub(" ", rest)
+    if job := _JOB.search(rest):
+        sign = -1
+        rest = rest[: job.start("verb")] + " " + rest[job.end("verb") :]
+    if sign is None:
+        for match in _POS.finditer(rest):
+            word = match.group(0)
+            if word in _WEAK_POS and not re.search(
+                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+{re.escape(word)}\b|"
+                rf"\b(?:day|days) {re.escape(word)}\b",
+                rest,
+            ):
+                continue
+            if word in ("do", "make", "manage") and not re.search(
+                rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
+                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b)",
+                rest,
+            ):
+                continue  # "I do the car boot every Saturday": doing something else
+            sign = 1
+            break
+    negators = len(_NEGATOR.findall(rest))
+    # "not ... nor", "neither ... nor": one negation.
+    if re.search(r"\bneither\b.*\bnor\b", rest):
+        negators -= 1
+    return sign, negators
+
+
+def _boiler_type_value(match: re.Match[str]) -> str:
+    kinds = ("combi", "system", "back boiler", "conventional", "conventional", "system")
+    said = next(i for i, group in enumerate(match.groups()) if group)
+    return kinds[said] if said < len(kinds) else "conventional"
