@@ -10,8 +10,9 @@ import pytest
 from livekit.agents import llm
 from livekit.agents.voice import SpeechHandle
 
+from contextdb_livekit.kit.context import Review
 from contextdb_livekit.kit.readback import ReadBack
-from contextdb_livekit.kit.review import Review, read_reply, review_sentence, settle_review
+from contextdb_livekit.kit.review import read_reply, review_sentence, settle_review
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from scenarios.text_call import web_caller

@@ -26,14 +26,14 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from livekit.agents import RunContext, ToolError
 from livekit.agents.llm import FunctionTool, ToolResult
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import refusal_reason
-from contextdb_livekit.kit.context import CallContext, Offer
+from contextdb_livekit.kit.context import CallContext, HostRecord, Offer
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.readback import read_back
 from contextdb_livekit.kit.replies import ActionWords
@@ -41,7 +41,7 @@ from contextdb_livekit.kit.request_slots import request_fact, request_slot
 from contextdb_livekit.kit.target import InvalidTarget, TargetKind
 from contextdb_livekit.memory.errors import MemoryLayerError
 from contextdb_livekit.memory.gate import GateDecision
-from contextdb_livekit.memory.models import FactToRemember, Memory
+from contextdb_livekit.memory.models import Memory
 from contextdb_livekit.stores.outbox import IntentResolver
 
 log = logging.getLogger("contextdb_livekit.kit.actions")
@@ -106,13 +106,6 @@ class Attempt(Generic[T]):
     # The call it runs in (an action about the call itself, like "keep nothing from this
     # call", needs it); empty in crash recovery.
     call_id: str = ""
-
-
-class HostRecord(Protocol):
-    """What the call keeps of a success for its end-of-call write (a host-vouched fact);
-    None when it is no fact (`kit.keep_nothing.KeepNothing`)."""
-
-    def to_write(self) -> FactToRemember | None: ...
 
 
 def _no_caution(memories: list[Memory], target: Any) -> str | None:

@@ -13,17 +13,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 from zoneinfo import ZoneInfo
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.caller_turns import CallerTurns
 from contextdb_livekit.kit.readback import ReadBack
-from contextdb_livekit.kit.review import Review, ReviewAnswer
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
-from contextdb_livekit.memory.models import MemorySnapshot
+from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
 from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
@@ -32,9 +31,6 @@ from contextdb_livekit.stores.directory import CustomerDirectory
 from contextdb_livekit.stores.erasures import ErasureJournal
 from contextdb_livekit.stores.outbox import Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-
-if TYPE_CHECKING:
-    from contextdb_livekit.kit.actions import HostRecord
 
 MAX_NOTES = 20
 
@@ -65,6 +61,26 @@ class HostServices(Generic[L]):
     # Callers erased in the last day (stores.erasures): a call whose caller was erased while
     # it ran keeps nothing.
     erasures: ErasureJournal | None = None
+
+
+class HostRecord(Protocol):
+    """What the call keeps of a success for its end-of-call write (a host-vouched fact);
+    None when it is no fact (`kit.keep_nothing.KeepNothing`)."""
+
+    def to_write(self) -> FactToRemember | None: ...
+
+
+# The caller's answer to the host's review read-back of memory changes (`kit.review`).
+ReviewAnswer = Literal["yes", "no", "unanswered"]
+
+
+@dataclass(frozen=True)
+class Review:
+    """One host read-back of memory changes: the speech and the changes it named (the line's
+    keys, compared exactly at the end of the call)."""
+
+    readback: ReadBack
+    keys: frozenset[str]
 
 
 @dataclass

@@ -22,37 +22,24 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Literal
 
 from livekit.agents import AgentSession, llm
 
+from contextdb_livekit.kit.context import CallContext, Review, ReviewAnswer
 from contextdb_livekit.kit.readback import ReadBack, conversation
 from contextdb_livekit.kit.replies import classify_reply
 from contextdb_livekit.kit.target import InvalidTarget, Mention
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import MemoryLayerError
 
-if TYPE_CHECKING:
-    from contextdb_livekit.kit.context import CallContext
-
 log = logging.getLogger("contextdb_livekit.kit.review")
 
-ReviewAnswer = Literal["yes", "no", "unanswered"]
 # How every review read-back opens: the extractor never reads the caller's answer to it as a
 # fact about the topic it names (the line's own reader:
 # the starter's `memory.turn_cues.read_question`).
 REVIEW_OPENING = "Before you go, I'll note that"
 # One read-back names at most this many changes; the rest stay unconfirmed (quoted).
 MAX_CHANGES_READ_BACK = 4
-
-
-@dataclass(frozen=True)
-class Review:
-    """One host read-back of memory changes: the speech and the changes it named (the line's
-    keys, compared exactly at the end of the call)."""
-
-    readback: ReadBack
-    keys: frozenset[str]
 
 
 def review_sentence(changes: Sequence[str]) -> str:
