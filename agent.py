@@ -8,15 +8,11 @@ This file is wiring only; each concern lives in its own package (see README.md).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 from dotenv import load_dotenv
-from livekit import rtc
 from livekit.agents import (
     NOT_GIVEN,
     AgentServer,
@@ -29,26 +25,15 @@ from livekit.agents import (
 )
 from livekit.plugins import openai, silero
 
-from contextdb_livekit.api import CallContext, CallerIdentity, IdentityError
+from contextdb_livekit.api import CallContext
 from contextdb_livekit.hosting import (
-    Call,
-    CallerGuard,
-    RingOutcome,
     WorkerSettings,
-    attach_call_metrics,
-    authenticate_caller,
-    close_host_services,
-    identify_caller,
     install_caller_data_filter,
     install_log_redaction,
-    is_ringing,
-    open_host_services,
     openai_client,
     preload_modules,
     prepare_worker,
-    start_in_room,
-    wait_for_caller,
-    wait_until_answered,
+    run_call,
     warm_process,
 )
 from line import LINE
@@ -60,7 +45,6 @@ LINE_MODULE = "line"
 load_dotenv(".env.local")
 load_dotenv(".env")
 
-log = logging.getLogger("agent")
 # Every log record this process makes is redacted of secrets, at every level (memory.secrets).
 install_log_redaction()
 
@@ -68,8 +52,6 @@ install_log_redaction()
 # write budget (MEMORY_SHUTDOWN_WRITE_BUDGET_MS) stays well inside it.
 SHUTDOWN_PROCESS_TIMEOUT_S = 10.0
 GREETING = "Greet the caller in one short sentence and ask how you can help."
-# The outbox flusher's last pass may not hold the shutdown past this.
-FLUSHER_STOP_S = 2.0
 
 
 def prewarm(proc: JobProcess) -> None:
@@ -166,92 +148,13 @@ def turn_handling(mode: str) -> NotGivenOr[TurnHandlingOptions]:
 @server.rtc_session(agent_name=STARTUP_SETTINGS.agent_name)
 async def entrypoint(ctx: JobContext) -> None:
     settings = WorkerSettings()
-    # Opening the memory backend and host systems overlaps with joining the room.
-    host_task = asyncio.create_task(open_host_services(settings, LINE))
-    await ctx.connect()
-    participant = await wait_for_caller(ctx, settings.participant_wait_s)
-    if participant is None:
-        await close_host_services(await host_task, LINE)
-        ctx.shutdown(reason="caller never joined")
-        return
-    host = await host_task
-
-    async def authenticate(
-        p: rtc.RemoteParticipant,
-    ) -> tuple[CallerIdentity | None, IdentityError | None]:
-        return await authenticate_caller(p, ctx.room.name, settings, host)
-
-    participant, identity, auth_error = await identify_caller(ctx, participant, authenticate)
-    ctx.log_context_fields = {
-        "room": ctx.room.name,
-        "caller": identity.log_id if identity else "unverified",
-    }
-    call = Call.open(
-        host,
-        LINE,
-        identity=identity,
-        auth_error=auth_error,
-        call_id=ctx.job.id,
-        realtime=settings.use_realtime_model,
-        transcript_wait_s=settings.realtime_transcript_wait_s,
-    )
-    session = build_session(settings, ctx.proc, call.context)
-    attach_call_metrics(session, log_fields=ctx.log_context_fields, memory=call.context.metrics)
-    stop_flusher = asyncio.Event()
-    flusher_task = asyncio.create_task(call.flusher().run(stop_flusher))
-
-    async def end_of_call() -> None:
-        try:
-            await call.finish(session.history)
-        finally:
-            stop_flusher.set()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(flusher_task, timeout=FLUSHER_STOP_S)
-            await close_host_services(host, LINE)
-
-    ctx.add_shutdown_callback(end_of_call)
-    # The caller hanging up ends the job now, not when the room empties: the end-of-call
-    # write should not wait on the room's departure timeout.
-    session.on("close", lambda _: ctx.shutdown(reason="session closed"))
-    guard = CallerGuard(
+    await run_call(
         ctx,
-        session,
-        participant,
-        authenticate,
-        revoked_instructions=LINE.instructions(None, verified=False),
+        LINE,
+        settings,
+        session_for=lambda userdata: build_session(settings, ctx.proc, userdata),
+        greeting=GREETING,
     )
-    guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
-    ringing = is_ringing(participant)
-    if ringing:
-        # A phone line that rings has nobody on it yet: nothing passes to or from the
-        # participant until it is answered (worker.ring).
-        guard.hold_until_answered()
-    # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
-    transcript = await start_in_room(call, session, ctx.room, guard)
-    if transcript is not None:
-        ctx.add_shutdown_callback(transcript.aclose)
-    caller_now = ctx.room.remote_participants.get(participant.identity)
-    if ringing and caller_now is not None:
-        # Everything above (caller resolved, snapshot, session) ran in ring time; only the
-        # greeting waits for the answer. A ring that ends any other way (hung up, left, not
-        # answered within RING_TIMEOUT_S) ends the job with its memory revoked.
-        outcome = await wait_until_answered(ctx.room, caller_now, timeout_s=settings.ring_timeout_s)
-        if outcome is not RingOutcome.ANSWERED:
-            log.info("caller's line not answered (%s); ending the call", outcome.value)
-            await guard.end_unanswered(f"ring_{outcome.value}")
-            return
-        guard.line_answered()
-        caller_now = ctx.room.remote_participants.get(participant.identity)
-        log.info("caller's line answered")
-    if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
-        session.generate_reply(instructions=GREETING)
-    elif guard.revoked_reason is not None:
-        log.info("no greeting: the call is ending (%s)", guard.revoked_reason)
-    elif caller_now is None:
-        log.info("caller left before the greeting")
-    else:
-        # Still in the room, but the room closed or their connection is being re-checked.
-        log.info("no greeting: the caller's connection is not admitted")
 
 
 if __name__ == "__main__":
