@@ -35,6 +35,7 @@ ENV CONTEXTDB_LOCAL_PATH=/data/contextdb/memory.sqlite3 \
     MEMORY_OUTBOX_PATH=/data/contextdb/outbox.sqlite3 \
     MEMORY_SPILL_PATH=/data/contextdb/spill.sqlite3 \
     CALENDAR_LOCAL_PATH=/data/calendar.sqlite3 \
+    BILLING_LOCAL_PATH=/data/billing.sqlite3 \
     ATTESTATION_PATH=/data/attestations.sqlite3 \
     CUSTOMER_DIRECTORY_PATH=/data/customers.sqlite3 \
     CLAIM_REGISTRY_PATH=/data/claims.sqlite3

@@ -13,7 +13,8 @@ from pathlib import Path
 from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
-from calendar_client import CalendarSettings, build_calendar
+from billing_client import BillingSettings
+from calendar_client import CalendarSettings
 from contextdb_livekit.api import (
     AssurancePolicy,
     CallerIdentity,
@@ -30,7 +31,15 @@ from memory.llm_extract import extract_with_model
 from tools.prompt import build_instructions
 from tools.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
 from tools.review import settle
-from tools.systems import Extractor, VisitCall, VisitHost, VisitSystems, rule_based_extractor
+from tools.systems import (
+    Extractor,
+    VisitCall,
+    VisitHost,
+    VisitSystems,
+    close_systems,
+    open_systems,
+    rule_based_extractor,
+)
 
 
 def facts_so_far(call: VisitCall, turns: list[Turn]) -> list[FactToRemember]:
@@ -72,7 +81,7 @@ async def open_host(parts: HostParts) -> VisitHost:
     return HostServices(
         backend=parts.backend,
         outbox=state.outbox,
-        line=VisitSystems(build_calendar(calendar_settings), extract=model_extractor(parts)),
+        line=open_systems(model_extractor(parts)),
         attestations=state.attestations,
         policy=AssurancePolicy(caller_id_may_book=parts.worker.sip_caller_id_may_book),
         memory_settings=parts.memory_settings,
@@ -85,7 +94,7 @@ async def open_host(parts: HostParts) -> VisitHost:
 
 
 async def close_host(host: VisitHost) -> None:
-    await host.line.calendar.aclose()
+    await close_systems(host.line)
 
 
 def tools(
@@ -99,12 +108,14 @@ def recovery(host: VisitHost) -> dict[str, IntentResolver]:
 
 
 def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
-    """The local booking system's file, when no HTTP booking system is configured."""
-    return [
-        ("CALENDAR_LOCAL_PATH", s.local_path)
-        for s in settings
-        if isinstance(s, CalendarSettings) and not s.base_url
-    ]
+    """The local business systems' files, for those with no HTTP system configured."""
+    paths: list[tuple[str, Path]] = []
+    for s in settings:
+        if isinstance(s, CalendarSettings) and not s.base_url:
+            paths.append(("CALENDAR_LOCAL_PATH", s.local_path))
+        if isinstance(s, BillingSettings) and not s.base_url:
+            paths.append(("BILLING_LOCAL_PATH", s.local_path))
+    return paths
 
 
 LINE: LineProfile[VisitSystems] = LineProfile(
@@ -118,6 +129,6 @@ LINE: LineProfile[VisitSystems] = LineProfile(
     facts_at_end=facts_at_end,
     open_host=open_host,
     close_host=close_host,
-    settings=(CalendarSettings,),
+    settings=(CalendarSettings, BillingSettings),
     data_paths=data_paths,
 )

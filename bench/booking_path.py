@@ -44,7 +44,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = (ROOT / "src" / "contextdb_livekit").resolve()
 # The starter: the line's own code at the repository root (README "Layout").
-STARTER = ("agent.py", "line.py", "drain.py", "tools", "memory", "calendar_client")
+STARTER = (
+    "agent.py",
+    "line.py",
+    "drain.py",
+    "tools",
+    "memory",
+    "calendar_client",
+    "billing_client",
+)
 FOLDERS = (
     *(f"starter/{name}" for name in STARTER),
     *(f"lib/{name}" for name in ("kit", "memory", "delivery", "stores", "identity", "worker")),

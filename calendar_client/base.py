@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
-from calendar_client.models import Booking, Credit, Slot
+from calendar_client.models import Booking, Slot
 
 
 class CalendarClient(Protocol):
@@ -51,23 +51,6 @@ class CalendarClient(Protocol):
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         """The booking cancelled under `idempotency_key`, if that cancellation happened."""
-        ...
-
-    async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        """Host authorization: may this actor credit this customer's account this much?"""
-        ...
-
-    async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        """Apply one service credit. `CreditRefused` when the account can't take it;
-        repeating `idempotency_key` returns the original credit instead of crediting twice."""
-        ...
-
-    async def credits_for(self, customer_id: str) -> list[Credit]:
-        """The customer's applied credits, oldest first."""
-        ...
-
-    async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        """The credit applied under `idempotency_key`, if that credit happened."""
         ...
 
     async def aclose(self) -> None: ...

@@ -20,15 +20,6 @@
          200 booking (the cancelled one)   404/409/422 → SlotUnavailable (no such booking)
     GET  /v1/cancellations?idempotency_key=KEY
          200 {"bookings": [booking]} or {"bookings": []}   the booking cancelled under KEY
-    POST /v1/credits/authorizations/check   {"actor_id": ..., "customer_id": ..., "pence": N}
-         200 {"allowed": true | false}
-    POST /v1/credits   Idempotency-Key: <key>   {"customer_id": ..., "pence": N}
-         200/201 {"credit_id": ..., "customer_id": ..., "pence": N}
-         409/422 {"code": "credit_refused"}   → CreditRefused (nothing applied)
-    GET  /v1/customers/{customer_id}/credits
-         200 {"credits": [credit, ...]}
-    GET  /v1/credits?idempotency_key=KEY
-         200 {"credits": [credit]} or {"credits": []}   the credit applied under KEY
 
 A request that may have been sent but got no answer (read timeout, reset after sending)
 raises `CalendarOutcomeUnknown`: look the booking up by its key before saying anything.
@@ -53,8 +44,6 @@ from calendar_client.models import (
     Booking,
     CalendarOutcomeUnknown,
     CalendarUnavailable,
-    Credit,
-    CreditRefused,
     Slot,
     SlotChanged,
     SlotUnavailable,
@@ -93,19 +82,6 @@ class _BookingBody(_ResponseBody):
 
 class _BookingsBody(_ResponseBody):
     bookings: list[_BookingBody]
-
-
-class _CreditBody(_ResponseBody):
-    credit_id: str = Field(min_length=1, max_length=200)
-    customer_id: str
-    pence: int = Field(gt=0)
-
-    def to_credit(self) -> Credit:
-        return Credit(self.credit_id, self.customer_id, self.pence)
-
-
-class _CreditsBody(_ResponseBody):
-    credits: list[_CreditBody]
 
 
 class _AuthorizationBody(_ResponseBody):
@@ -214,46 +190,6 @@ class HttpCalendar:
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/cancellations", idempotency_key)
-
-    async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        response = await self._request(
-            "POST",
-            "/v1/credits/authorizations/check",
-            json={"actor_id": actor_id, "customer_id": customer_id, "pence": pence},
-        )
-        return _parse(response, _AuthorizationBody).allowed
-
-    async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        response = await self._request(
-            "POST",
-            "/v1/credits",
-            json={"customer_id": customer_id, "pence": pence},
-            headers={"Idempotency-Key": idempotency_key},
-        )
-        if response.status_code in (409, 422):
-            raise CreditRefused(f"booking system refused the credit (HTTP {response.status_code})")
-        credit = _parse(response, _CreditBody).to_credit()
-        if (credit.customer_id, credit.pence) != (customer_id, pence):
-            # Never report another customer's credit (or another amount) as this caller's.
-            raise CalendarUnavailable("booking system confirmed a different credit")
-        return credit
-
-    async def credits_for(self, customer_id: str) -> list[Credit]:
-        response = await self._request("GET", f"/v1/customers/{_path_segment(customer_id)}/credits")
-        return [body.to_credit() for body in _parse(response, _CreditsBody).credits]
-
-    async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        response = await self._request(
-            "GET", "/v1/credits", params={"idempotency_key": idempotency_key}
-        )
-        found = _parse(response, _CreditsBody).credits
-        if len(found) > 1:
-            raise CalendarUnavailable("booking system returned several credits for one key")
-        return found[0].to_credit() if found else None
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
         if not idempotency_key:

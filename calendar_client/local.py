@@ -25,8 +25,6 @@ from calendar_client.models import (
     Booking,
     CalendarError,
     CalendarUnavailable,
-    Credit,
-    CreditRefused,
     Slot,
     SlotChanged,
     SlotUnavailable,
@@ -57,13 +55,6 @@ CREATE TABLE IF NOT EXISTS cancellations (
     day TEXT NOT NULL,
     booking_key TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS credits (
-    credit_id TEXT PRIMARY KEY,
-    customer_id TEXT NOT NULL,
-    pence INTEGER NOT NULL CHECK (pence > 0),
-    idempotency_key TEXT NOT NULL UNIQUE
-);
-CREATE INDEX IF NOT EXISTS credits_by_customer ON credits(customer_id);
 CREATE TABLE IF NOT EXISTS blocked_actors (actor_id TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS account_holds (customer_id TEXT PRIMARY KEY);
 """
@@ -234,45 +225,6 @@ class LocalCalendar:
 
         return await self._run(read)
 
-    async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        # The same rule as booking: a blocked actor or an account on hold may not.
-        return await self._may_act(actor_id, customer_id)
-
-    async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        if not customer_id:
-            raise ValueError("customer_id is required")
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        if pence <= 0:
-            raise CreditRefused("a credit must be positive")
-
-        def apply(conn: sqlite3.Connection) -> Credit:
-            with _write_transaction(conn):
-                return _credit_locked(conn, customer_id, pence, idempotency_key)
-
-        return await self._run(apply)
-
-    async def credits_for(self, customer_id: str) -> list[Credit]:
-        def read(conn: sqlite3.Connection) -> list[Credit]:
-            rows = conn.execute(
-                "SELECT credit_id, customer_id, pence FROM credits WHERE customer_id = ?"
-                " ORDER BY rowid",
-                (customer_id,),
-            ).fetchall()
-            return [Credit(*row) for row in rows]
-
-        return await self._run(read)
-
-    async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        def read(conn: sqlite3.Connection) -> Credit | None:
-            row = conn.execute(
-                "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-                (idempotency_key,),
-            ).fetchone()
-            return Credit(*row) if row else None
-
-        return await self._run(read)
-
     async def aclose(self) -> None:
         # Connections live for one call each, so there is nothing held open to release.
         return None
@@ -374,28 +326,6 @@ def _cancel_locked(
         (idempotency_key, booking_id, customer_id, booking.day.isoformat(), row[3]),
     )
     return booking
-
-
-def _credit_locked(
-    conn: sqlite3.Connection, customer_id: str, pence: int, idempotency_key: str
-) -> Credit:
-    earlier = conn.execute(
-        "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-        (idempotency_key,),
-    ).fetchone()
-    if earlier is not None:
-        replay = Credit(*earlier)
-        if (replay.customer_id, replay.pence) != (customer_id, pence):
-            raise CalendarError("idempotency key was already used for a different credit")
-        return replay
-    if conn.execute("SELECT 1 FROM account_holds WHERE customer_id = ?", (customer_id,)).fetchone():
-        raise CreditRefused("the account is on hold")
-    credit = Credit(f"cr_{uuid.uuid4().hex[:12]}", customer_id, pence)
-    conn.execute(
-        "INSERT INTO credits VALUES (?, ?, ?, ?)",
-        (credit.credit_id, customer_id, pence, idempotency_key),
-    )
-    return credit
 
 
 def _read_slot(conn: sqlite3.Connection, day: date) -> Slot:

@@ -30,15 +30,6 @@ class Booking:
     day: date
 
 
-@dataclass(frozen=True)
-class Credit:
-    """A service credit applied to a customer's account, in pence."""
-
-    credit_id: str
-    customer_id: str
-    pence: int
-
-
 class CalendarError(Exception):
     """Base class for booking-system failures."""
 
@@ -54,10 +45,6 @@ class SlotChanged(CalendarError):
 
 class SlotUnavailable(CalendarError):
     """No visit can be had that day: fully booked, closed, or not a working day."""
-
-
-class CreditRefused(CalendarError):
-    """The account can't take this credit (closed, over its limit): nothing was applied."""
 
 
 class CalendarUnavailable(CalendarError, HostSystemUnavailable):

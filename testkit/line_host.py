@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TypeVar
 
+from billing_client import BillingClient, LocalBilling
 from calendar_client import CalendarClient, LocalCalendar
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import HostServices
@@ -54,6 +55,7 @@ def local_host(
     *,
     memory_settings: MemorySettings,
     calendar: CalendarClient | None = None,
+    billing: BillingClient | None = None,
     policy: AssurancePolicy | None = None,
     timezone: str = "UTC",
 ) -> VisitHost:
@@ -61,7 +63,10 @@ def local_host(
         workdir,
         backend,
         memory_settings=memory_settings,
-        line=VisitSystems(calendar or LocalCalendar(workdir / "calendar.sqlite3")),
+        line=VisitSystems(
+            calendar or LocalCalendar(workdir / "calendar.sqlite3"),
+            billing or LocalBilling(workdir / "billing.sqlite3"),
+        ),
         policy=policy,
         timezone=timezone,
     )

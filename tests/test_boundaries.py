@@ -25,7 +25,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "contextdb_livekit"
 LIBRARY_README = ROOT / "src" / "README.md"
-STARTER_PACKAGES = ("tools", "memory", "calendar_client")
+STARTER_PACKAGES = ("tools", "memory", "calendar_client", "billing_client")
 STARTER_MODULES = ("agent.py", "line.py", "drain.py")
 # Top-level names of everything that is not the library: the starter, and what tests it.
 NOT_THE_LIBRARY = {

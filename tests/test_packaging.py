@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from billing_client import BillingSettings
 from calendar_client import CalendarSettings
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.settings import WorkerSettings
@@ -114,7 +115,8 @@ def dockerfile_env() -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "settings", [WorkerSettings, MemorySettings, CalendarSettings, RetentionSettings]
+    "settings",
+    [WorkerSettings, MemorySettings, CalendarSettings, BillingSettings, RetentionSettings],
 )
 def test_dockerfile_puts_every_state_file_on_the_data_volume(settings):
     # A relative default lands under /app, which the runtime user cannot write (and which a
@@ -166,7 +168,8 @@ def test_readme_test_command_is_what_ci_runs():
 
 
 @pytest.mark.parametrize(
-    "settings", [WorkerSettings, MemorySettings, CalendarSettings, RetentionSettings]
+    "settings",
+    [WorkerSettings, MemorySettings, CalendarSettings, BillingSettings, RetentionSettings],
 )
 def test_env_example_documents_every_setting(settings):
     example = (ROOT / ".env.example").read_text()

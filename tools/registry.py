@@ -14,7 +14,6 @@ from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
-from calendar_client import CalendarSettings, build_calendar
 from contextdb_livekit.api import (
     FORGET_ACTION,
     CallerIdentity,
@@ -36,7 +35,7 @@ from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
 from tools.review import build_review_tool
 from tools.service_credit import SERVICE_CREDIT
-from tools.systems import VisitHost, VisitSystems
+from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
 
 __all__ = [
     "CONFIRM_TOOL",
@@ -99,15 +98,14 @@ def _forget_on_demand() -> IntentResolver:
 
 @contextlib.asynccontextmanager
 async def open_intent_resolvers() -> AsyncIterator[dict[str, IntentResolver]]:
-    """The crash recovery of a process without calls (the drain): the booking system's
-    client from the environment (`CalendarSettings`), closed when the process is done, and
-    the forget's."""
-    calendar = build_calendar(CalendarSettings())
+    """The crash recovery of a process without calls (the drain): the business systems'
+    clients from the environment, closed when the process is done, and the forget's."""
+    systems = open_systems()
     try:
-        yield {**intent_resolvers(VisitSystems(calendar)), FORGET_ACTION: _forget_on_demand()}
+        yield {**intent_resolvers(systems), FORGET_ACTION: _forget_on_demand()}
     finally:
         with contextlib.suppress(Exception):
-            await calendar.aclose()
+            await close_systems(systems)
 
 
 def build_call_tools(

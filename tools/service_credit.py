@@ -16,7 +16,7 @@ from datetime import date
 from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool, ToolResult
 
-from calendar_client import CalendarClient, CreditRefused
+from billing_client import BillingClient, CreditRefused
 from contextdb_livekit.api import (
     ActionWords,
     Attempt,
@@ -203,9 +203,9 @@ class CreditRecord:
         )
 
 
-def apply_credit_action(calendar: CalendarClient) -> GatedAction[int]:
+def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
     async def precheck(identity: CallerIdentity, pence: int) -> str | None:
-        held = sum(c.pence for c in await calendar.credits_for(identity.customer_id))
+        held = sum(c.pence for c in await billing.credits_for(identity.customer_id))
         if held + pence > ACCOUNT_CREDIT_CAP_PENCE:
             return (
                 f"The account already holds {spoken_amount(held)} in service credits; the most "
@@ -215,11 +215,11 @@ def apply_credit_action(calendar: CalendarClient) -> GatedAction[int]:
         return None
 
     async def authorize(identity: CallerIdentity, pence: int) -> bool:
-        return await calendar.can_credit(identity.actor_id, identity.customer_id, pence)
+        return await billing.can_credit(identity.actor_id, identity.customer_id, pence)
 
     async def execute(attempt: Attempt[int]) -> Outcome:
         try:
-            credit = await calendar.apply_credit(
+            credit = await billing.apply_credit(
                 attempt.identity.customer_id, attempt.target, idempotency_key=attempt.host_key
             )
         except CreditRefused:
@@ -236,7 +236,7 @@ def apply_credit_action(calendar: CalendarClient) -> GatedAction[int]:
         )
 
     async def resolve(host_key: str) -> Resolution:
-        credit = await calendar.credit_for_key(host_key)
+        credit = await billing.credit_for_key(host_key)
         if credit is not None:
             return Resolution(True, external_ref=credit.credit_id)
         return Resolution(False, error_code="interrupted_before_crediting")
@@ -268,7 +268,7 @@ def build_credit_tool(action: GatedAction[int], identity: CallerIdentity) -> Fun
     return function_tool(apply_service_credit, name="apply_service_credit")
 
 
-# Built from the line's systems: this action's side effects are the booking system's.
+# Built from the line's systems: this action's side effects are the billing system's.
 SERVICE_CREDIT: GatedTool[VisitSystems] = GatedTool(
-    lambda line: apply_credit_action(line.calendar), build_credit_tool
+    lambda line: apply_credit_action(line.billing), build_credit_tool
 )

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeAlias
 
-from calendar_client import CalendarClient
+from billing_client import BillingClient, BillingSettings, build_billing
+from calendar_client import CalendarClient, CalendarSettings, build_calendar
 from contextdb_livekit.api import CallContext, HostServices, Turn
 from memory.extract import extract_call_facts
 from memory.facts import CallerFact
@@ -27,10 +28,26 @@ async def rule_based_extractor(
 
 @dataclass
 class VisitSystems:
-    # The booking system (visits and service credits).
+    # The booking system (visits).
     calendar: CalendarClient
+    # The billing system (service credits).
+    billing: BillingClient
     # End-of-call extraction: the rules by default, `memory.llm_extract` with a model.
     extract: Extractor = field(default=rule_based_extractor)
+
+
+def open_systems(extract: Extractor = rule_based_extractor) -> VisitSystems:
+    """Each business system's client, from its own settings (the environment and `.env`)."""
+    return VisitSystems(
+        build_calendar(CalendarSettings()), build_billing(BillingSettings()), extract
+    )
+
+
+async def close_systems(systems: VisitSystems) -> None:
+    try:
+        await systems.calendar.aclose()
+    finally:
+        await systems.billing.aclose()
 
 
 VisitHost: TypeAlias = HostServices[VisitSystems]

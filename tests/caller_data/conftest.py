@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from livekit.agents import AgentSession
 
+from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.caller_data.stores import memory_data
 from contextdb_livekit.delivery.spill import SpillingOutbox
@@ -103,7 +104,9 @@ class Line:
         return HostServices(
             backend=backend or self.backend,
             outbox=outbox or self.outbox,
-            line=VisitSystems(self.calendar),
+            line=VisitSystems(
+                self.calendar, LocalBilling(self.calendar.path.with_name("billing.sqlite3"))
+            ),
             attestations=self.attestations,
             policy=AssurancePolicy(),
             memory_settings=MemorySettings(

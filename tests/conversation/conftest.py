@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from livekit.agents import AgentSession
 
+from billing_client import BillingClient, LocalBilling
 from calendar_client import CalendarClient, LocalCalendar, today_in
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
@@ -68,6 +69,10 @@ class CallHarness:
     def calendar(self) -> CalendarClient:
         return self.host.line.calendar
 
+    @property
+    def billing(self) -> BillingClient:
+        return self.host.line.billing
+
     async def say(self, *lines: str):  # type: ignore[no-untyped-def]
         result = None
         for line in lines:
@@ -96,9 +101,14 @@ def calendar(tmp_path: Path) -> LocalCalendar:
 
 
 @pytest.fixture
-async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-untyped-def]
+def billing(tmp_path: Path) -> LocalBilling:
+    return LocalBilling(tmp_path / "billing.sqlite3")
+
+
+@pytest.fixture
+async def make_call(tmp_path: Path, local_engine, calendar, billing):  # type: ignore[no-untyped-def]
     """Start a call for `identity` on `backend` (default: the in-process local engine)."""
-    default_calendar = calendar
+    default_calendar, default_billing = calendar, billing
     sessions: list[AgentSession] = []
 
     async def start(
@@ -108,6 +118,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
         policy: AssurancePolicy | None = None,
         prefetch_budget_ms: int = 1000,
         calendar: CalendarClient | None = None,
+        billing: BillingClient | None = None,
         script: list | None = None,  # type: ignore[type-arg]
         change_readback: bool = True,
     ) -> CallHarness:
@@ -121,6 +132,7 @@ async def make_call(tmp_path: Path, local_engine, calendar):  # type: ignore[no-
                 MEMORY_CHANGE_READBACK=change_readback,
             ),
             calendar=calendar or default_calendar,
+            billing=billing or default_billing,
             policy=policy,
         )
         call = Call.open(host, LINE, identity=identity, auth_error=None, call_id=uuid.uuid4().hex)

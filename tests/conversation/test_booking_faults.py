@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from billing_client import LocalBilling
 from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from tests.conversation.conftest import caller, next_weekday, tool_outputs
@@ -81,7 +82,13 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:  # the intent's grace period has passed
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, local_engine, intent_resolvers(VisitSystems(calendar)))
+    flusher = OutboxFlusher(
+        outbox,
+        local_engine,
+        intent_resolvers(
+            VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+        ),
+    )
     assert await flusher.flush_once() == 1
     [booking] = await calendar.bookings_for(identity.customer_id)
     trail = await local_engine.decision_trail(identity.customer_id)
@@ -97,7 +104,9 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
     earlier = await calendar.book(
         identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
     )
-    resolver = intent_resolvers(VisitSystems(calendar))["book_visit"]
+    resolver = intent_resolvers(
+        VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+    )["book_visit"]
     outcome = await resolver(
         {
             "customer_id": identity.customer_id,
@@ -152,7 +161,15 @@ async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-de
     outbox = harness.host.outbox
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(harness.calendar)))
+    flusher = OutboxFlusher(
+        outbox,
+        backend,
+        intent_resolvers(
+            VisitSystems(
+                harness.calendar, LocalBilling(harness.calendar.path.with_name("billing.sqlite3"))
+            )
+        ),
+    )
     return await flusher.flush_once()
 
 
@@ -192,7 +209,9 @@ async def test_recovery_reads_only_the_attempts_own_key(calendar):
     nothing was ever booked by the kit, is never looked up in its place."""
     slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
     await calendar.book("cust-1", slot.day, slot.version, idempotency_key="receipt-key")
-    resolver = intent_resolvers(VisitSystems(calendar))["book_visit"]
+    resolver = intent_resolvers(
+        VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+    )["book_visit"]
     with pytest.raises(KeyError):
         await resolver({"customer_id": "cust-1", "idempotency_key": "receipt-key"})
 

@@ -13,7 +13,7 @@ import sqlite3
 
 import pytest
 
-from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
+from billing_client import BillingOutcomeUnknown, BillingUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.kit.readback import readback_sentence
 from scenarios import scripted_model
@@ -54,7 +54,7 @@ async def answer_until_applied(harness: CallHarness, customer_id: str, reply: st
     """A model that stalls with its own question gets read back to again; answer that."""
     for _ in range(3):
         await harness.say(reply)
-        if await harness.calendar.credits_for(customer_id):
+        if await harness.billing.credits_for(customer_id):
             return
 
 
@@ -72,13 +72,13 @@ async def test_a_yes_to_the_hosts_readback_applies_exactly_one_credit(
         i.text_content for i in harness.session.history.items if i.type == "message"
     ]
     await answer_until_applied(harness, identity.customer_id, "yes please")
-    [credit] = await harness.calendar.credits_for(identity.customer_id)
+    [credit] = await harness.billing.credits_for(identity.customer_id)
     assert credit.pence == 2500
     assert await succeeded(trail, identity.customer_id) == [credit.credit_id]
     assert await assert_each_yes_answered_the_host(harness, identity.customer_id) == 1
     # The sloppy model asks again after the result: nothing more is applied.
     await harness.say("thanks")
-    assert len(await harness.calendar.credits_for(identity.customer_id)) == 1
+    assert len(await harness.billing.credits_for(identity.customer_id)) == 1
     assert await succeeded(trail, identity.customer_id) == [credit.credit_id]
 
 
@@ -92,7 +92,7 @@ async def test_without_a_yes_nothing_is_credited(make_call, backend, model, trai
         "not sure yet, i'll call you back",
     ]:
         await harness.say(line)
-    assert await harness.calendar.credits_for(identity.customer_id) == []
+    assert await harness.billing.credits_for(identity.customer_id) == []
     assert await harness.host.attestations.for_customer(identity.customer_id) == []
     assert await succeeded(trail, identity.customer_id) == []
 
@@ -106,7 +106,7 @@ async def test_another_amount_in_the_answer_is_not_a_yes_to_this_one(
     await harness.say("can you apply a credit of 25 pounds")
     assert last_agent_text(harness.session) == READ_BACK
     await harness.say(reply)
-    assert await harness.calendar.credits_for(identity.customer_id) == []
+    assert await harness.billing.credits_for(identity.customer_id) == []
     assert await succeeded(trail, identity.customer_id) == []
 
 
@@ -117,7 +117,7 @@ async def test_the_offered_amount_in_the_answer_is_a_yes(make_call, backend):
     result = await harness.say("yes, £25 is right, apply it")
     [text] = tool_outputs(result, "confirm_read_back")
     assert text.startswith("Applied a service credit of £25.00")
-    assert [c.pence for c in await harness.calendar.credits_for(identity.customer_id)] == [2500]
+    assert [c.pence for c in await harness.billing.credits_for(identity.customer_id)] == [2500]
 
 
 class LosingCredits:
@@ -133,19 +133,19 @@ class LosingCredits:
     async def apply_credit(self, *args, **kwargs):  # type: ignore[no-untyped-def]
         if self.lands:
             await self._inner.apply_credit(*args, **kwargs)
-        raise CalendarOutcomeUnknown("read timeout")
+        raise BillingOutcomeUnknown("read timeout")
 
     async def credit_for_key(self, key):  # type: ignore[no-untyped-def]
-        raise CalendarUnavailable("down")
+        raise BillingUnavailable("down")
 
 
 @pytest.mark.parametrize("lands", [True, False])
 async def test_a_lost_answer_is_recovered_by_key_through_the_outbox(
-    make_call, backend, calendar, trail, lands
+    make_call, backend, billing, calendar, trail, lands
 ):
     identity = caller()
     harness = await make_call(
-        identity, backend=backend, calendar=LosingCredits(calendar, lands=lands)
+        identity, backend=backend, billing=LosingCredits(billing, lands=lands)
     )
     await harness.say("can you apply a credit of 25 pounds")
     [text] = tool_outputs(await harness.say("yes"), "confirm_read_back")
@@ -158,10 +158,10 @@ async def test_a_lost_answer_is_recovered_by_key_through_the_outbox(
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(calendar)))
+    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(calendar, billing)))
     assert await flusher.flush_once() == 1
     assert await outbox.items() == []
-    credits = await calendar.credits_for(identity.customer_id)
+    credits = await billing.credits_for(identity.customer_id)
     [record] = [r for r in await trail(identity.customer_id) if r.outcome == "act"]
     if lands:
         assert [c.pence for c in credits] == [2500]
@@ -175,28 +175,28 @@ async def test_the_credit_is_kept_as_a_host_record(make_call, local_engine):
     identity = caller()
     harness = await make_call(identity)
     await harness.say("can you apply a credit of 25 pounds", "yes")
-    [credit] = await harness.calendar.credits_for(identity.customer_id)
+    [credit] = await harness.billing.credits_for(identity.customer_id)
     await harness.hang_up()
     facts = await local_engine.clients.db.factual.list_facts(limit=50, user_id=identity.customer_id)
     [kept] = [f for f in facts if f.entity_key == "account"]
     assert f"reference {credit.credit_id}" in kept.content and "£25.00" in kept.content
 
 
-async def test_the_accounts_credit_cap_is_checked_first(make_call, calendar, local_engine, trail):
+async def test_the_accounts_credit_cap_is_checked_first(make_call, billing, local_engine, trail):
     identity = caller()
-    await calendar.apply_credit(identity.customer_id, 19_000, idempotency_key="earlier")
+    await billing.apply_credit(identity.customer_id, 19_000, idempotency_key="earlier")
     harness = await make_call(identity)
     [text] = tool_outputs(await harness.say("can you apply a credit of 25 pounds"), CREDIT.tool)
     assert text.startswith("The account already holds £190.00 in service credits")
-    assert len(await calendar.credits_for(identity.customer_id)) == 1
+    assert len(await billing.credits_for(identity.customer_id)) == 1
     assert await trail(identity.customer_id) == []  # host state first: nothing was decided
 
 
-async def test_an_account_that_may_not_be_credited_is_refused(make_call, calendar, trail):
+async def test_an_account_that_may_not_be_credited_is_refused(make_call, billing, trail):
     identity = caller()
-    await calendar.block_actor(identity.actor_id)
+    await billing.block_actor(identity.actor_id)
     harness = await make_call(identity)
     [text] = tool_outputs(await harness.say("can you apply a credit of 25 pounds"), CREDIT.tool)
     assert "can't make that change" in text
-    assert await calendar.credits_for(identity.customer_id) == []
+    assert await billing.credits_for(identity.customer_id) == []
     assert await trail(identity.customer_id) == []

@@ -17,6 +17,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.memory.engine_client import connect_local_engine
@@ -42,7 +43,9 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         FaultyOutbox(SqliteOutbox(outbox_path), kill_at),  # type: ignore[arg-type]
         client,
-        intent_resolvers(VisitSystems(calendar)),
+        intent_resolvers(
+            VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+        ),
         lease_s=1.0,
     )
     while await flusher.flush_once():

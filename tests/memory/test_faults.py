@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.memory.engine_client import connect_local_engine
@@ -268,7 +269,13 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     )  # fmt: skip
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     await asyncio.sleep(1.1)  # the dead flusher's leases expire
-    flusher = OutboxFlusher(outbox, engine_service, intent_resolvers(VisitSystems(calendar)))
+    flusher = OutboxFlusher(
+        outbox,
+        engine_service,
+        intent_resolvers(
+            VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+        ),
+    )
     while await flusher.flush_once():
         pass
     assert await outbox.items() == []

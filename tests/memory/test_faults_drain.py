@@ -12,6 +12,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.delivery.outbox import config_fingerprint
@@ -74,7 +75,12 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
     calendar = LocalCalendar(tmp_path / "calendar.sqlite3", today=date(2026, 12, 7))
     try:
         report = await run_drain_loop(
-            settings, asyncio.Event(), intent_resolvers(VisitSystems(calendar)), once=True
+            settings,
+            asyncio.Event(),
+            intent_resolvers(
+                VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+            ),
+            once=True,
         )
         assert (report.delivered, report.last_error) == (3, None)
         assert await SqliteOutbox(settings.outbox_path).items() == []

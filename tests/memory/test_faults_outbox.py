@@ -18,6 +18,7 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
+from billing_client import LocalBilling
 from calendar_client import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.memory.cloud import CloudMemory
@@ -283,7 +284,9 @@ async def test_intent_is_resolved_by_this_attempts_key(
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
-    resolvers = intent_resolvers(VisitSystems(calendar))
+    resolvers = intent_resolvers(
+        VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
+    )
     decisions = []
     for _ in range(2):
         decision = await local_engine.evaluate_action(user_id, "book", slot=visit_day_slot(DAY))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import asyncpg
 
+from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.memory.settings import MemorySettings
@@ -152,7 +153,12 @@ async def test_a_killed_hosts_queued_rows_are_delivered_by_the_other(
             run_drain_loop(
                 settings,
                 stop,
-                intent_resolvers(VisitSystems(LocalCalendar(tmp_path / "calendar.sqlite3"))),
+                intent_resolvers(
+                    VisitSystems(
+                        LocalCalendar(tmp_path / "calendar.sqlite3"),
+                        LocalBilling(tmp_path / "billing.sqlite3"),
+                    )
+                ),
                 interval_s=0.2,
             ),
             until_empty(),

@@ -20,6 +20,7 @@ from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
+from billing_client import LocalBilling
 from calendar_client import CalendarUnavailable, LocalCalendar
 from contextdb_livekit.kit.context import MAX_NOTES, CallContext
 from contextdb_livekit.memory.settings import MemorySettings
@@ -201,7 +202,12 @@ async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_eng
 def test_unverified_caller_gets_only_ungated_tools(tmp_path):
     assert [
         t.info.name
-        for t in build_call_tools(None, VisitSystems(LocalCalendar(tmp_path / "c.sqlite3")))
+        for t in build_call_tools(
+            None,
+            VisitSystems(
+                LocalCalendar(tmp_path / "c.sqlite3"), LocalBilling(tmp_path / "b.sqlite3")
+            ),
+        )
     ] == ["list_open_days"]
 
 
