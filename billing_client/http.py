@@ -10,24 +10,18 @@
     GET  /v1/credits?idempotency_key=KEY
          200 {"credits": [credit]} or {"credits": []}   the credit applied under KEY
 
-A request that may have been sent but got no answer raises `BillingOutcomeUnknown`: look the
-credit up by its key before saying anything. `Authorization: Bearer <api_key>` on every
-request when a key is set; every other failure raises `BillingUnavailable`, whose message
-never carries the key. Unknown extra fields in responses are ignored.
+Failures follow the library's `HostApi`: a request that may have been sent but got no answer
+raises `BillingOutcomeUnknown` (look the credit up by its key before saying anything); every
+other failure raises `BillingUnavailable`, whose message never carries the key.
 """
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, TypeVar
-from urllib.parse import quote
-
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from billing_client.models import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
-
-_Body = TypeVar("_Body", bound="_ResponseBody")
+from contextdb_livekit.api import HostApi, path_segment
 
 
 class _ResponseBody(BaseModel):
@@ -61,29 +55,31 @@ class HttpBilling:
         timeout_s: float = 3.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be positive")
-        self._timeout_s = timeout_s
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(
-            base_url=base_url, headers=headers, timeout=timeout_s, transport=transport
+        self._api = HostApi(
+            base_url,
+            name="billing system",
+            unavailable=BillingUnavailable,
+            outcome_unknown=BillingOutcomeUnknown,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            transport=transport,
         )
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self._api.aclose()
 
     async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        response = await self._request(
+        response = await self._api.request(
             "POST",
             "/v1/credits/authorizations/check",
             json={"actor_id": actor_id, "customer_id": customer_id, "pence": pence},
         )
-        return _parse(response, _AuthorizationBody).allowed
+        return self._api.parse(response, _AuthorizationBody).allowed
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._request(
+        response = await self._api.request(
             "POST",
             "/v1/credits",
             json={"customer_id": customer_id, "pence": pence},
@@ -91,62 +87,25 @@ class HttpBilling:
         )
         if response.status_code in (409, 422):
             raise CreditRefused(f"billing system refused the credit (HTTP {response.status_code})")
-        credit = _parse(response, _CreditBody).to_credit()
+        credit = self._api.parse(response, _CreditBody).to_credit()
         if (credit.customer_id, credit.pence) != (customer_id, pence):
             # Never report another customer's credit (or another amount) as this caller's.
             raise BillingUnavailable("billing system confirmed a different credit")
         return credit
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        if customer_id in ("", ".", ".."):
-            # "." and ".." would be normalised away by the URL, addressing another resource.
-            raise ValueError("not a usable id")
-        path = f"/v1/customers/{quote(customer_id, safe='')}/credits"
-        response = await self._request("GET", path)
-        return [body.to_credit() for body in _parse(response, _CreditsBody).credits]
+        path = f"/v1/customers/{path_segment(customer_id)}/credits"
+        response = await self._api.request("GET", path)
+        return [body.to_credit() for body in self._api.parse(response, _CreditsBody).credits]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._request(
+        response = await self._api.request(
             "GET", "/v1/credits", params={"idempotency_key": idempotency_key}
         )
-        found = _parse(response, _CreditsBody).credits
+        found = self._api.parse(response, _CreditsBody).credits
         if len(found) > 1:
             # One key acts at most once; two answers mean the host is not keyed as agreed.
             raise BillingUnavailable("billing system returned several credits for one key")
         return found[0].to_credit() if found else None
-
-    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            # Bounds the whole call, which is what a caller waiting on the line feels.
-            async with asyncio.timeout(self._timeout_s):
-                return await self._http.request(method, path, **kwargs)
-        except (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout) as exc:
-            # Never sent: safe to report as "not done".
-            raise BillingUnavailable(f"billing system unreachable ({type(exc).__name__})") from exc
-        except (
-            TimeoutError,
-            httpx.TimeoutException,
-            httpx.RemoteProtocolError,
-            httpx.ReadError,
-        ) as exc:
-            if method == "GET":
-                raise BillingUnavailable("billing system timed out") from exc
-            raise BillingOutcomeUnknown(
-                f"billing system sent no answer ({type(exc).__name__})"
-            ) from exc
-        except httpx.RequestError as exc:
-            raise BillingUnavailable(f"billing system unreachable ({type(exc).__name__})") from exc
-
-
-def _parse(response: httpx.Response, body: type[_Body]) -> _Body:
-    status = response.status_code
-    if status in (401, 403):
-        raise BillingUnavailable(f"billing system refused our credentials (HTTP {status})")
-    if status not in (200, 201):
-        raise BillingUnavailable(f"billing system answered HTTP {status}")
-    try:
-        return body.model_validate_json(response.content)
-    except ValidationError as exc:
-        raise BillingUnavailable("billing system sent a response we could not read") from exc

@@ -32,10 +32,7 @@ in responses are ignored so the host can add to them.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import date
-from typing import Any, TypeVar
-from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -48,8 +45,7 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
-
-_Body = TypeVar("_Body", bound="_ResponseBody")
+from contextdb_livekit.api import HostApi, path_segment
 
 
 class _ResponseBody(BaseModel):
@@ -102,42 +98,44 @@ class HttpCalendar:
         timeout_s: float = 3.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be positive")
-        self._timeout_s = timeout_s
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(
-            base_url=base_url, headers=headers, timeout=timeout_s, transport=transport
+        self._api = HostApi(
+            base_url,
+            name="booking system",
+            unavailable=CalendarUnavailable,
+            outcome_unknown=CalendarOutcomeUnknown,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            transport=transport,
         )
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self._api.aclose()
 
     # -- CalendarClient -----------------------------------------------------------------
 
     async def get_slot(self, day: date) -> Slot:
-        response = await self._request("GET", f"/v1/slots/{day.isoformat()}")
+        response = await self._api.request("GET", f"/v1/slots/{day.isoformat()}")
         if response.status_code == 404:
             raise SlotUnavailable(f"no visits on {day.isoformat()}")
-        slot = _parse(response, _SlotBody).to_slot()
+        slot = self._api.parse(response, _SlotBody).to_slot()
         if slot.day != day:
             raise CalendarUnavailable("booking system answered for a different day")
         return slot
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
-        response = await self._request(
+        response = await self._api.request(
             "POST",
             "/v1/authorizations/check",
             json={"actor_id": actor_id, "customer_id": customer_id, "day": slot.day.isoformat()},
         )
-        return _parse(response, _AuthorizationBody).allowed
+        return self._api.parse(response, _AuthorizationBody).allowed
 
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._request(
+        response = await self._api.request(
             "POST",
             "/v1/bookings",
             json={
@@ -149,7 +147,7 @@ class HttpCalendar:
         )
         if response.status_code in (409, 422):
             _raise_refusal(response, day)
-        booking = _parse(response, _BookingBody).to_booking()
+        booking = self._api.parse(response, _BookingBody).to_booking()
         if (booking.customer_id, booking.day) != (customer_id, day):
             # Never report someone else's booking (or another day) as this caller's.
             raise CalendarUnavailable("booking system confirmed a different booking")
@@ -158,16 +156,16 @@ class HttpCalendar:
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []
-        response = await self._request(
+        response = await self._api.request(
             "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
         )
-        return [body.to_slot() for body in _parse(response, _SlotsBody).slots]
+        return [body.to_slot() for body in self._api.parse(response, _SlotsBody).slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        response = await self._request(
-            "GET", f"/v1/customers/{_path_segment(customer_id)}/bookings"
+        response = await self._api.request(
+            "GET", f"/v1/customers/{path_segment(customer_id)}/bookings"
         )
-        return [body.to_booking() for body in _parse(response, _BookingsBody).bookings]
+        return [body.to_booking() for body in self._api.parse(response, _BookingsBody).bookings]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)
@@ -175,15 +173,15 @@ class HttpCalendar:
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._request(
+        response = await self._api.request(
             "POST",
-            f"/v1/bookings/{_path_segment(booking_id)}/cancel",
+            f"/v1/bookings/{path_segment(booking_id)}/cancel",
             json={"customer_id": customer_id},
             headers={"Idempotency-Key": idempotency_key},
         )
         if response.status_code in (404, 409, 422):
             raise SlotUnavailable("no such booking for this customer")
-        booking = _parse(response, _BookingBody).to_booking()
+        booking = self._api.parse(response, _BookingBody).to_booking()
         if (booking.customer_id, booking.booking_id) != (customer_id, booking_id):
             raise CalendarUnavailable("booking system cancelled a different booking")
         return booking
@@ -194,51 +192,12 @@ class HttpCalendar:
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._request("GET", path, params={"idempotency_key": idempotency_key})
-        found = _parse(response, _BookingsBody).bookings
+        response = await self._api.request("GET", path, params={"idempotency_key": idempotency_key})
+        found = self._api.parse(response, _BookingsBody).bookings
         if len(found) > 1:
             # One key acts at most once; two answers mean the host is not keyed as agreed.
             raise CalendarUnavailable("booking system returned several bookings for one key")
         return found[0].to_booking() if found else None
-
-    # -- transport ----------------------------------------------------------------------
-
-    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            # httpx's timeout bounds each phase; this bounds the whole call, which is what a
-            # caller waiting on the line actually feels.
-            async with asyncio.timeout(self._timeout_s):
-                return await self._http.request(method, path, **kwargs)
-        except (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout) as exc:
-            # Never sent: safe to report as "not done".
-            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
-        except (
-            TimeoutError,
-            httpx.TimeoutException,
-            httpx.RemoteProtocolError,
-            httpx.ReadError,
-        ) as exc:
-            if method == "GET":
-                raise CalendarUnavailable("booking system timed out") from exc
-            raise CalendarOutcomeUnknown(
-                f"booking system sent no answer ({type(exc).__name__})"
-            ) from exc
-        except httpx.RequestError as exc:
-            raise CalendarUnavailable(f"booking system unreachable ({type(exc).__name__})") from exc
-
-
-def _parse(response: httpx.Response, body: type[_Body]) -> _Body:
-    status = response.status_code
-    if status in (401, 403):
-        raise CalendarUnavailable(f"booking system refused our credentials (HTTP {status})")
-    if status >= 500:
-        raise CalendarUnavailable(f"booking system failed (HTTP {status})")
-    if status not in (200, 201):
-        raise CalendarUnavailable(f"booking system answered HTTP {status}")
-    try:
-        return body.model_validate_json(response.content)
-    except ValidationError as exc:
-        raise CalendarUnavailable("booking system sent a response we could not read") from exc
 
 
 def _raise_refusal(response: httpx.Response, day: date) -> None:
@@ -256,10 +215,3 @@ def _raise_refusal(response: httpx.Response, day: date) -> None:
     raise CalendarUnavailable(
         f"booking system refused the booking (HTTP {response.status_code}, {refusal.code[:40]})"
     )
-
-
-def _path_segment(value: str) -> str:
-    # "." and ".." would be normalised away by the URL, addressing a different resource.
-    if value in ("", ".", ".."):
-        raise ValueError("not a usable id")
-    return quote(value, safe="")

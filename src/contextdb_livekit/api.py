@@ -29,6 +29,7 @@ from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+from contextdb_livekit.kit.host_api import HostApi, path_segment
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
@@ -71,6 +72,7 @@ __all__ = [
     "FactView",
     "GatedAction",
     "GatedTool",
+    "HostApi",
     "HostParts",
     "HostServices",
     "HostSystemUnavailable",
@@ -101,6 +103,7 @@ __all__ = [
     "is_procedure_note",
     "neutralise",
     "open_caller_data",
+    "path_segment",
     "private_file",
     "read_reply",
     "redact_bounded",
