@@ -351,6 +351,13 @@ _ONE_OFF_CONTACT = re.compile(
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
     r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b"
 )
+# The caller's words about this call itself ("I'm ringing about my boiler", "calling on behalf
+# of my mum"): the phone is how they reached us now, not how they want to be reached.
+_THIS_CALL = re.compile(
+    r"\b(?:(?:i am|we are|i was|just|only|am) (?:ringing|calling|phoning)|"
+    r"(?:ringing|calling|phoning) (?:to|about|for|on behalf|because|regarding|re|up|back about)|"
+    r"why i am (?:ringing|calling|phoning)|thanks for (?:calling|ringing))\b"
+)
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
     r"mobile|landline|us|"
@@ -502,6 +509,9 @@ _EARLY_CORRECTION = re.compile(
     rf"^(?:(?:oh|no|nope|wait|um|umm|er|erm|ah|well|sorry|actually|just|ok|okay|right|"
     rf"yes|yeah|hmm|so)\s+){{0,5}}(?:\w+\s+)?{_CORRECTION_WORDS}\b"
 )
+# A value said on its own ("twenty one", "the third", "5b", "Tuesdays"): what it replaces is
+# known only from what came before it.
+_VALUE_WORD = re.compile(rf"\b(?:\d{{1,4}}[a-z]?|{_ORDINAL_WORDS}|ground|top|basement|{_DAY})\b")
 _ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
 # Markers that make a second, different value in the same turn a change, not a contradiction.
 _CHANGE = re.compile(

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from memory.facts import StatedKind, counted_thing
 from memory.lexicon import (
     _ACCESS,
+    _ADDING,
     _ADDRESS,
     _AMBIGUOUS_BRANDS,
     _ASSENT_WORDS,
@@ -123,10 +124,12 @@ from memory.lexicon import (
     _SOMEONE_HOME,
     _SPECIFIC,
     _SWITCH,
+    _THIS_CALL,
     _TIME_OF_DAY,
     _TURN_CORRECTION,
     _UNITS,
     _UNIVERSAL,
+    _VALUE_WORD,
     _WEAK_POS,
     _WHERE,
     _WHERE_WORDS,
@@ -149,6 +152,7 @@ from memory.turn_cues import (
     _predicate,
     _weekday,
     about_someone_else,
+    kinds_mentioned,
     read_question,
 )
 
@@ -272,6 +276,24 @@ class CallReader:
                 slots = {(s.kind, s.key) for s in said}
                 for earlier in self._previous:
                     if earlier.kind in kinds and (earlier.kind, earlier.key) not in slots:
+                        slot = (earlier.kind, earlier.key)
+                        found = [s for s in found if (s.kind, s.key) != slot]
+                        self.retracted.append(slot)
+            elif (
+                clause.corrects and not said and self._previous and not _ADDING.search(clause.text)
+            ):
+                # "flat twelve, sorry, twenty one": a correction whose new value was not read
+                # still takes back the value it corrects (a wrong fact is worse than none).
+                # The new value comes first ("twenty one", "we are on the third"); a trailing
+                # "sorry, I always forget..." explains, it does not correct.
+                rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:5])
+                talked = kinds_mentioned(rest)
+                values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
+                bare = not talked and bool(values)
+                for earlier in self._previous:
+                    if values & set(earlier.value.casefold().split()):
+                        continue  # "about a dozen ... actually exactly twelve": the same value
+                    if earlier.kind in talked or bare:
                         slot = (earlier.kind, earlier.key)
                         found = [s for s in found if (s.kind, s.key) != slot]
                         self.retracted.append(slot)
@@ -603,10 +625,13 @@ class CallReader:
 
     def _channel(self, text: str) -> str | None:
         mentions: list[tuple[int, str]] = []
+        this_call = [m.span() for m in _THIS_CALL.finditer(text)]
         for pattern, channel in _CONTACT:
             for match in pattern.finditer(text):
                 if _is_old(text, match):
                     continue
+                if any(start <= match.start() < end for start, end in this_call):
+                    continue  # "I'm ringing about the boiler": this call, not a preference
                 mentions.append((match.start(), channel))
         if not mentions and _PHONE_PREFERRED.search(text):
             # "My mobile's the best bet", "no, the landline's better": a phone named as the
