@@ -20,7 +20,9 @@ _HEDGE = re.compile(
     r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
     r"(?:it|that) depends|depending on|whatever|either way|fairly sure|pretty sure|"
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
-    r"as far as i know|i believe)\b"
+    r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
+    r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
+    r"one of the two|not fussy)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -117,7 +119,9 @@ _REQUEST = re.compile(
     r"\b(?:book|booking|booked|schedule|reschedule|put me (?:down|in)|send|sending|come|coming|"
     r"visit|appointment|slot|cancel|reserve|arrange|pencil|let us (?:do|go|say)|"
     r"let's (?:do|go|say)|how about|what about|i will take|i want|i would like|"
-    r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one)\b"
+    r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one|"
+    r"id like|done on|at \d{1,2}(?: \d\d)?|\d{1,2} ?(?:am|pm)|sounds (?:great|good|perfect|fine)|"
+    r"if (?:that is|thats|it is) possible)\b"
 )
 _GENERIC = re.compile(
     rf"\b(?:{_DAY[:-2]})s\b|\b(?:a|any|every|most)\s+(?:{_DAY[:-2]})\b|\b(?:ever|never|"

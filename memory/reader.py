@@ -460,6 +460,11 @@ class CallReader:
             if _WISH.search(text) and not re.search(rf"\b(?:{_DAY[:-2]})s\b", text):
                 # "a Monday would be perfect": a wish for this visit, not a standing fact.
                 request = True
+            singular = all(not d.endswith("s") for d in _DAY_RE.findall(text))
+            if singular and _REQUEST.search(self._sentence):
+                # "Monday at 10 sounds great, book it": one day (not "Mondays") in a sentence
+                # that asks for a visit is the request, wherever in it the asking is.
+                request = True
             if request:
                 self._requested_here.update(days)
                 return []
