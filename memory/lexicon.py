@@ -87,7 +87,9 @@ _COMPARED = re.compile(
     rf"\b(?:(?<!other )than|instead of|rather than|over)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b"
 )
 _PAST = re.compile(
-    r"\b(?:used to|previously|once(?! a\b)|in the past|formerly|back then|"
+    r"^before (?:i|we)\b|"  # "before I could do Tuesdays": then, not now
+    r"\b(?:at one (?:point|time)|last year|years ago|a while back|until recently|"
+    r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
     r"(?:i|we) (?:was|were)(?! (?:thinking|going|wondering|saying|told|just|meaning)))\b|"
     r"\bbefore(?:\s+(?:that|then|now))?\s*$"
 )
@@ -516,6 +518,11 @@ _EARLY_CORRECTION = re.compile(
 # A value said on its own ("twenty one", "the third", "5b", "Tuesdays"): what it replaces is
 # known only from what came before it.
 _VALUE_WORD = re.compile(rf"\b(?:\d{{1,4}}[a-z]?|{_ORDINAL_WORDS}|ground|top|basement|{_DAY})\b")
+# "actually I can", "well it does": a correction that only flips what was just said.
+_ELLIPSIS = re.compile(
+    r"^(?:well |oh |no )*(?:i|we|it|they|that|he|she) (?:can|could|do|does|did|am|is|are|will|"
+    r"would|was|were)(?: not)?(?: \w+)?$"
+)
 _ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
 # Markers that make a second, different value in the same turn a change, not a contradiction.
 _CHANGE = re.compile(

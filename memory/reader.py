@@ -71,6 +71,7 @@ from memory.lexicon import (
     _DAY_NEGATOR_DAY,
     _DAY_RE,
     _DENIED_CHANNEL,
+    _ELLIPSIS,
     _EQUIPMENT,
     _EXCEPTION,
     _EXCEPTION_WITH_PREDICATE,
@@ -288,6 +289,8 @@ class CallReader:
                 # "sorry, I always forget..." explains, it does not correct.
                 rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:5])
                 talked = kinds_mentioned(rest)
+                if _ELLIPSIS.match(clause.text):
+                    talked |= {"availability", "preferred_day"}  # "Fridays, well actually I can"
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
                 bare = not talked and bool(values)
                 for earlier in self._previous:
