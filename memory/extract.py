@@ -231,6 +231,11 @@ def extract_call_facts(
                     unsure(slot, *([earlier[1]] if earlier else []), sentence)
                 this_turn[slot] = (item, sentence)
             keep(f for f in found if f.slot not in contradicted)
+            for item in found:
+                if item.kind in _SENTENCE_KINDS:
+                    # Not contradicted within a turn (two notes add up), but a correcting turn
+                    # next takes them back like any other ("Oh no, wait, he's away that week").
+                    this_turn.setdefault(item.slot, (item, sentence))
             for kind, key in reader.take_retracted():
                 for slot, item in list(by_slot.items()):
                     if (item.kind, item.key) == (kind, key) and item.source == "user_stated":

@@ -44,7 +44,14 @@ def corrects_last_turn(turn: str) -> bool:
     """ "Oh no wait, sorry…", "Let me recount…": the turn corrects the caller's last one."""
     text = " ".join(re.sub(r"[^\w\s']", " ", normal(turn)).split())
     opens = bool(_TURN_CORRECTION.match(text) or _EARLY_CORRECTION.match(text))
-    return opens and not _ADDING.search(text)
+    # "Church Road! Sorry.", "5B, actually.": a new value, then the correction, in the first
+    # few words; a yes that apologises ("yes sorry, that's it") confirms instead.
+    head = " ".join(text.split()[:5])
+    soon = bool(re.search(r"\b(?:sorry|actually|i mean)\b", head)) and not re.match(
+        r"(?:yes|yeah|yep|that is right|correct|right)\b", head
+    )
+    first = " ".join(re.sub(r"[^\w\s']", " ", normal(re.split(r"(?<=[.!?])\s+", turn)[0])).split())
+    return (opens or soon) and not _ADDING.search(first)
 
 
 def kinds_mentioned(text: str) -> set[str]:
