@@ -416,7 +416,12 @@ _ASSENT_WORDS = frozenset(
         "it all right alright definitely certainly not really thanks please oh well correct",
     )
 )
-_NOT_AN_ANIMAL = re.compile(r"\b[a-z] for \w+\b|(?:^|\s)pet\s*$|\b(?:love|pet|petal|hun|mate)$")
+_NOT_AN_ANIMAL = re.compile(
+    r"\b[a-z] for \w+\b|(?:^|\s)pet\s*$|\b(?:love|pet|petal|hun|mate)$|"
+    # "I'm never in, hen, ...": a Scots endearment said alone; idioms name no animal either.
+    r"^(?:hen|duck|chick)$|\bhen(?:'s| s)? teeth\b|\bhen (?:do|night|party)\b|"
+    r"\b(?:cats and dogs|dog tired|dog'?s (?:dinner|breakfast)|cat'?s whiskers|bee'?s knees)\b"
+)
 _PAST_PET = re.compile(r"\b(?:used to have|died|passed away|put down|rehomed|we lost)\b")
 _PETS = re.compile(rf"(?<!\bas a )\b(?:{_ANIMALS})\b")  # not "free as a bird"
 _NO_PETS = re.compile(
@@ -466,7 +471,8 @@ _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|s
 # in it too ("my wife and I can't do Mondays").
 _OTHER_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
-    r"(?:next door(?:'s)?|the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
+    r"(?:(?:mrs|mr|ms|miss|dr) \w+(?:'s)?|next door(?:'s)?|"
+    r"the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
     r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
     r"the (?:flat|house|place|people|one) (?:above|below|upstairs|downstairs|next door|"
@@ -500,7 +506,9 @@ ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
 _REPORTED = re.compile(
     r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
-    r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b"
+    r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b|"
+    # "Mrs Patel at number 12 asked me to mention she's got a cat": her words, her cat.
+    r"^(?:\w+\s+){1,6}?asked (?:me|us) to (?:mention|say|tell you|pass on|let you know)\b"
 )
 
 
