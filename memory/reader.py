@@ -260,6 +260,8 @@ class CallReader:
                 someone_else = False
             if someone_else:
                 said = [s for s in said if s.kind in ABOUT_THE_VISIT]
+                # "My husband works Fridays, I don't": what follows may not borrow their days.
+                self.antecedent = None
             elif _SOMEONE_ELSES.search(clause.text):
                 # "we have a vaillant my sister has a baxi": somebody else's thing in the same
                 # clause; whose value is whose is a guess.
