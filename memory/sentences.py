@@ -49,6 +49,13 @@ _CONTRACTIONS = [
     # Speech-to-text drops the apostrophe: "its in the garage" is "it is in the garage".
     (re.compile(r"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
                 r"ok|okay|no|not|never|only|just|always|gone|been|broken)\b)"), "it is "),
+    (re.compile(r"\bim\b"), "i am"),
+    (re.compile(r"\bive\b"), "i have"),
+    (re.compile(r"\bweve\b"), "we have"),
+    (re.compile(r"\btheyre\b"), "they are"),
+    (re.compile(r"\byoure\b"), "you are"),
+    (re.compile(r"\b(that|there|what)s\b"), r"\1 is"),
+    (re.compile(r"\bid (?=(?:like|love|prefer|rather|be|have)\b)"), "i would "),
     (re.compile(r"\bno-go\b"), "no go"),
     (re.compile(r"\bno-?no\b"), "no go"),
     (re.compile(r"\bnon-starter\b"), "non starter"),
