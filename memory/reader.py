@@ -192,6 +192,7 @@ class CallReader:
     _correcting_turn: bool = False
     _equipment_talk: bool = False  # this sentence is about equipment
     _more_here: bool = False  # more clauses follow in this sentence
+    _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -200,6 +201,7 @@ class CallReader:
         if self._this_turn:
             self._last_turn = self._this_turn
         self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
+        self._said_in_turn = []
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -282,9 +284,10 @@ class CallReader:
                         slot = (earlier.kind, earlier.key)
                         found = [s for s in found if (s.kind, s.key) != slot]
                         self.retracted.append(slot)
-            elif (
-                clause.corrects and not said and self._previous and not _ADDING.search(clause.text)
-            ):
+            # "Second floor. Sorry, I tell a lie, we're on the third": a sentence that opens
+            # correcting corrects what the turn said last.
+            earlier_said = self._previous or (self._said_in_turn if index == 0 else [])
+            if clause.corrects and not said and earlier_said and not _ADDING.search(clause.text):
                 # "flat twelve, sorry, twenty one": a correction whose new value was not read
                 # still takes back the value it corrects (a wrong fact is worse than none).
                 # The new value comes first ("twenty one", "we are on the third"); a trailing
@@ -295,7 +298,7 @@ class CallReader:
                     talked |= {"availability", "preferred_day"}  # "Fridays, well actually I can"
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
                 bare = not talked and bool(values)
-                for earlier in self._previous:
+                for earlier in earlier_said:
                     if values & set(earlier.value.casefold().split()):
                         continue  # "about a dozen ... actually exactly twelve": the same value
                     if earlier.kind in talked or bare:
@@ -303,7 +306,7 @@ class CallReader:
                         found = [s for s in found if (s.kind, s.key) != slot]
                         self.retracted.append(slot)
             if said:
-                self._previous = said
+                self._previous = self._said_in_turn = said
                 found.extend(said)
                 restated = {(s.kind, s.key) for s in said if s.sure}
                 self.retracted = [slot for slot in self.retracted if slot not in restated]

@@ -127,7 +127,8 @@ def normal(text: str) -> str:
 _CORRECTION = (
     r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|scrap that|actually|"
     r"hang on|"
-    r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no)"
+    r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no|i tell a lie|"
+    r"i tell you a lie)"
 )
 _CORRECTION_START = re.compile(
     rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
