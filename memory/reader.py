@@ -292,7 +292,7 @@ class CallReader:
                 # still takes back the value it corrects (a wrong fact is worse than none).
                 # The new value comes first ("twenty one", "we are on the third"); a trailing
                 # "sorry, I always forget..." explains, it does not correct.
-                rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:5])
+                rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:6])
                 talked = kinds_mentioned(rest)
                 if _ELLIPSIS.match(clause.text):
                     talked |= {"availability", "preferred_day"}  # "Fridays, well actually I can"
