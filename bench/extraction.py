@@ -422,6 +422,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent2",
             "independent3",
             "independent4",
+            "independent5",
         ),
         default="tuning",
     )
