@@ -8,7 +8,10 @@
   the levels for a debugging session, explicitly; the filter below stays on even then.
 - `CallerDataFilter` withholds every `extra=` field LiveKit marks as personal data
   (`lk.pii.*`: user input, transcripts, chat text, tool arguments and output) at any level,
-  on the LiveKit loggers themselves and on every root handler of the process.
+  on the LiveKit loggers themselves and on every root handler of the process, and masks
+  phone numbers in any format (`memory.secrets.phone_spans`: "+1 555 010 0123", "020 7946
+  0018", "(415) 555-0132"; national formats of the PHONE_REGIONS countries, GB and US unless
+  set) in the message and in every other string field.
 
 Secrets inside messages are memory.secrets' job (its redaction runs on every record); the
 worker's own log lines name a caller only by `CallerIdentity.log_id` (a hash).
