@@ -316,7 +316,7 @@ def phone_spans(text: str, regions: tuple[str, ...] | None = None) -> list[tuple
     one of `regions` as phonenumbers' VALID leniency finds it (the trunk prefix where the
     country writes one, not glued to letters, not a date or a time), or a number dialled in
     full, with "+" or the trunk prefix, at the full length of its country's fixed or mobile
-    numbers (SIP caller ids, ranges the library lists as not in use, such as 07700 900123).
+    numbers (SIP caller ids; ranges the library does not list as valid, such as 07700 900123).
     Spans found in two regions may overlap."""
     if sum(c.isdigit() for c in text) < _MIN_PHONE_DIGITS:
         return []
