@@ -20,10 +20,12 @@ from contextdb_livekit.memory.secrets import (
     DOB_TOKEN,
     ID_TOKEN,
     PASSWORD_TOKEN,
+    Redaction,
     SecretRedactingFilter,
     contains_secret,
     iban_valid,
     luhn_valid,
+    phone_spans,
     redact_secrets,
 )
 from tests.secret_scan import find_planted
@@ -1130,3 +1132,58 @@ def test_check_digits_are_python_stdnums() -> None:
     assert luhn_valid("4539148803436467") is luhn.is_valid("4539148803436467") is True
     assert not luhn_valid("４５３９１４８８０３４３６４６７")  # full-width digits are not a card
     assert iban_valid("GB82WEST12345698765432") and not iban_valid("GB82WEST12345698765433")
+
+
+# --- issue 29: phone numbers by phonenumbers ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "phone",
+    [
+        "020 7946 0018",
+        "(415) 555-0132",
+        "07700 900123",
+        "07700900123",
+        "020.7946.0018",
+        "415.555.0132",
+        "+44 20 7946 0018",
+        "+1 (555) 010-0199",
+        "+15550170478",
+        "1-800-555-0199",
+    ],
+)
+def test_phone_numbers_are_found_in_any_format(phone: str) -> None:
+    text = f"ring me on {phone} after 10:30"
+    start = text.index(phone)
+    assert phone_spans(text) == [(start, start + len(phone))]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "550e8400-e29b-41d4-a716-446655440000",
+        "12345678-1234-1234-1234-123456789012",
+        "on 2026-12-10 at 10:30:15, 10/12/2026",
+        "paid 12.50, invoice total 1,234.56",
+        "room-20261210-4821 job AJ_8kZ2n3Xq9Lm",
+        "took 1234567890 ms",
+        "order 20261210, booking BK-5678-2231, serial number 2241-0039-88",
+        "the card number is 4539 1488 then 0343 6467",  # the parts of a card are not a phone
+    ],
+)
+def test_ids_dates_amounts_and_card_parts_are_not_phone_numbers(text: str) -> None:
+    assert phone_spans(text) == []
+
+
+def test_a_phone_number_in_a_national_format_is_never_part_of_a_card() -> None:
+    # 415 555 0132 then 102: 4155550132102 passes Luhn, but the first part is a phone number.
+    assert redact_secrets("ring 415 555 0132 then 102 more") == Redaction(
+        "ring 415 555 0132 then 102 more", ()
+    )
+    red = redact_secrets("call 07700 900123 then 4111 1111 1111 1111")
+    assert red.text == f"call 07700 900123 then {CARD_TOKEN}"
+
+
+def test_a_card_right_after_a_phone_number_is_still_withheld() -> None:
+    red = redact_secrets("my number is +44 20 7946 0958, 4111 1111 1111 1111")
+    assert red.kinds == ("payment_card",) and "4111" not in red.text

@@ -36,7 +36,8 @@ async def handles(backend: Backend, tmp_path: Path) -> AsyncIterator[Handles]:
 async def test_a_number_answers_with_its_customer_in_any_formatting(handles: Handles) -> None:
     directory = handles.directory()
     await directory.add("+1 (555) 010-0123", "cust-7")
-    for spelling in ["+15550100123", "+1 555 010 0123", "+1-555-010-0123", "\t+1555 0100123 "]:
+    for spelling in ["+15550100123", "+1 555 010 0123", "+1-555-010-0123", "\t+1555 0100123 ",
+                     "+1555.010.0123", "+١٥٥٥٠١٠٠١٢٣"]:  # fmt: skip
         assert await directory.customer_for_phone(spelling) == "cust-7"
 
 
@@ -45,7 +46,8 @@ async def test_an_unknown_number_has_no_customer(handles: Handles) -> None:
     assert await directory.customer_for_phone("+15550100123") is None  # empty store
     await directory.add("+15550100123", "cust-7")
     assert await directory.customer_for_phone("+15550100124") is None
-    assert await directory.customer_for_phone("+155501001230") is None  # a longer number
+    await directory.add("+4930123456", "cust-8")
+    assert await directory.customer_for_phone("+49301234567") is None  # a longer number
 
 
 async def test_each_number_answers_with_its_own_customer(handles: Handles) -> None:
@@ -70,13 +72,13 @@ async def test_an_entry_is_seen_from_every_handle_and_can_be_reassigned(
 @pytest.mark.parametrize(
     "number",
     ["", "anonymous", "15550100123", "+123456", "+1555\x000100123", "+1555\n0100123",
-     "+15550100123\x00", "+١٥٥٥٠١٠٠١٢٣", "+1555.010.0123"],
+     "+155501001230", "+1555O100123"],
 )  # fmt: skip
 async def test_text_that_is_not_a_number_is_refused(handles: Handles, number: str) -> None:
     directory = handles.directory()
-    with pytest.raises(ValueError, match="followed by 7-15 digits"):
+    with pytest.raises(ValueError, match="must be international"):
         await directory.add(number, "cust-7")
-    with pytest.raises(ValueError, match="followed by 7-15 digits"):
+    with pytest.raises(ValueError, match="must be international"):
         await directory.customer_for_phone(number)
 
 

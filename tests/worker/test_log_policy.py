@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from contextdb_livekit.worker import log_policy
 from contextdb_livekit.worker.log_policy import (
     AT_INFO,
     AT_WARNING,
@@ -16,6 +17,7 @@ from contextdb_livekit.worker.log_policy import (
     WITHHELD,
     CallerDataFilter,
     apply_log_policy,
+    mask_phones,
 )
 
 
@@ -116,3 +118,85 @@ def test_the_filter_guards_every_root_handler_whoever_logs(saved_levels):
     out = stream.getvalue()
     assert "+15550100123" not in out and "4111" not in out
     assert PHONE_MASK in out and WITHHELD in out
+
+
+# Issue 29: phone numbers in any format, found by phonenumbers (memory.secrets.phone_spans).
+NATIONAL_PHONES = [
+    "020 7946 0018",
+    "(415) 555-0132",
+    "07700 900123",
+    "07700900123",
+    "020.7946.0018",
+    "415.555.0132",
+    "415 555 0132",
+    "0161 496 0000",
+    "+44 20 7946 0018",  # spaced: the old "+" and digits rule missed it
+    "0044 20 7946 0018",
+    "1-800-555-0199",
+]
+# Ids a log line carries: none of them may be masked. None shares digits with a phone above.
+IDS = [
+    "550e8400-e29b-41d4-a716-446655440000",
+    "12345678-1234-1234-1234-123456789012",
+    "AJ_8kZ2n3Xq9Lm",
+    "job 2291873",
+    "2026-12-10",
+    "2026-12-10T10:30:15Z",
+    "10/12/2026",
+    "10:30:15.250",
+    "12.50",
+    "£1,234.56",
+    "room-20261210-4821",
+    "call-_7d3f9a21_x",
+    "1234567890 ms",
+    "ts 1733312345.123",
+    "pid 123456",
+    "port 8081",
+    "order 20261210",
+    "BK-5678-2231",
+]
+
+
+@pytest.mark.parametrize("phone", NATIONAL_PHONES)
+def test_phone_numbers_in_any_format_are_masked(saved_levels, phone):
+    logger, stream = capture("test.phone.national")
+    logger.info("caller said %s", f"ring me on {phone} please")
+    logger.info("note", extra={"said": f"my number is {phone}."})
+    out = stream.getvalue()
+    # Whole number masked: nothing of it left between the words around it.
+    assert phone not in out, out
+    assert f"ring me on {PHONE_MASK} please" in out and f"my number is {PHONE_MASK}." in out
+
+
+def test_ids_dates_times_and_amounts_are_left(saved_levels):
+    logger, stream = capture("test.phone.ids")
+    line = " | ".join(IDS)
+    logger.info("job %s", line)
+    logger.info("ids", extra={"ids": line})
+    out = stream.getvalue()
+    assert PHONE_MASK not in out, out
+    assert f"job {line}" in out and f"'ids': '{line}'" in out
+
+
+def test_ids_next_to_a_phone_number_are_kept(saved_levels):
+    logger, stream = capture("test.phone.mixed")
+    logger.info("room room-20261210-4821 job AJ_8kZ2n3Xq9Lm dialled 07700 900123 at 10:30:15")
+    out = stream.getvalue()
+    assert "room-20261210-4821" in out and "AJ_8kZ2n3Xq9Lm" in out and "10:30:15" in out
+    assert "900123" not in out and f"dialled {PHONE_MASK} at" in out
+
+
+def test_national_formats_follow_phone_regions(monkeypatch):
+    monkeypatch.setenv("PHONE_REGIONS", "us")
+    assert mask_phones("uk 07700 900123, us (415) 555-0132") == f"uk 07700 900123, us {PHONE_MASK}"
+    assert mask_phones("sip_+447700900123") == f"sip_{PHONE_MASK}"  # international: any region
+    monkeypatch.setenv("PHONE_REGIONS", "GB")
+    assert mask_phones("uk 07700 900123") == f"uk {PHONE_MASK}"
+    monkeypatch.setenv("PHONE_REGIONS", "GB,XX")
+    with pytest.raises(ValueError, match="PHONE_REGIONS"):
+        mask_phones("07700 900123")
+
+
+def test_overlapping_finds_get_one_mask(monkeypatch):
+    monkeypatch.setattr(log_policy, "phone_spans", lambda text: [(5, 18), (6, 10), (15, 21)])
+    assert mask_phones("call 0123456789012345 now") == f"call {PHONE_MASK} now"

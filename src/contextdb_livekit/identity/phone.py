@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import re
+import phonenumbers
 
-# ASCII digits only: `\d` would also accept other scripts' digits and store look-alikes.
-_E164 = re.compile(r"\+[0-9]{7,15}")
-_FORMATTING = re.compile(r"[ \t\-()]")
+REFUSED = "phone number must be international (`+` and the country code), e.g. +15550100123"
 
 
 def normalise_phone(raw: str) -> str:
-    """`+1 (555) 010-0123` → `+15550100123`; anything not `+` and 7-15 digits is refused."""
-    number = _FORMATTING.sub("", raw)
-    if _E164.fullmatch(number) is None:
-        raise ValueError("phone number must be `+` followed by 7-15 digits, e.g. +15550100123")
-    return number
+    """`+1 (555) 010-0123` → `+15550100123` (phonenumbers' E.164). Refused: no `+` and
+    country code, a length the country's numbers never have, letters (phonenumbers would
+    read them as keypad digits or drop them, making another number)."""
+    if any(c.isalpha() for c in raw):
+        raise ValueError(REFUSED)
+    try:
+        number = phonenumbers.parse(raw, None)
+    except phonenumbers.NumberParseException:
+        raise ValueError(REFUSED) from None
+    if not phonenumbers.is_possible_number(number):
+        raise ValueError(REFUSED)
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)

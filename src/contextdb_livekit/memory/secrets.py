@@ -13,8 +13,8 @@ What counts, case-insensitive, typed digits or spoken ASR digits ("four eight tw
   digits. The whole run is withheld, so digits typed next to the card go too: over-redacting
   a long number is the safe failure. A card read in parts with a word or two between them
   ("4539 1488 then 0343 6467", "... and the rest is ...") is one card: runs joined only by
-  such filler words are checked together. A run written right after "+" with at most 15
-  digits is an international phone number (E.164), not a card. CVV/CVC values after their
+  such filler words are checked together. A run inside a phone number (`phone_spans`) is
+  not a card. CVV/CVC values after their
   label ("CVV", "security number", "the three digits on the back") are card data too.
 - government_id: US SSNs (123-45-6789 / 123 45 6789, valid area/group/serial), Canadian SINs
   typed in three groups of three (046 454 286 shape, check digit valid), UK National
@@ -51,7 +51,8 @@ codes given with no label ("punch in 4821"), card numbers read in groups larger 
 digits as words ("four thousand one hundred ..."), IBANs spelled out letter by letter, sort
 codes and account numbers with no label, dates of birth with no label ("I'm 14 03 62").
 
-Check digits (Luhn, the IBAN's ISO 7064 mod 97-10, SIN validity) are python-stdnum's;
+Check digits (Luhn, the IBAN's ISO 7064 mod 97-10, SIN validity) are python-stdnum's; phone
+numbers in any format are phonenumbers' (`phone_spans`, read in the regions PHONE_REGIONS names);
 what counts as a number in speech, and where one starts and ends, is this module's.
 
 Logs: `SecretRedactingFilter` redacts every log record (message with its arguments, exception
@@ -64,11 +65,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import phonenumbers
+from phonenumbers import Leniency, PhoneNumberMatcher, PhoneNumberType, ValidationResult
 from stdnum import luhn
 from stdnum.ca import sin as canadian_sin
 from stdnum.iso7064 import mod_97_10
@@ -288,27 +292,73 @@ _CARD_JOIN = re.compile(
 _MAX_CARD_PARTS = 4
 
 
-def _is_phone(text: str, run: _Run) -> bool:
-    """+44 20 7946 0958 style: a number right after "+" with at most 15 digits."""
-    return run.start > 0 and text[run.start - 1] == "+" and len(run.digits) <= 15
+# --- phone numbers -------------------------------------------------------------------------------
+
+PHONE_REGIONS_ENV = "PHONE_REGIONS"
+DEFAULT_PHONE_REGIONS = ("GB", "US")
+_MIN_PHONE_DIGITS = 7  # fewer digits in a text: no phone number to look for
+
+
+def phone_regions() -> tuple[str, ...]:
+    """The countries whose national formats are read as phone numbers: PHONE_REGIONS (ISO
+    3166 codes, comma-separated), else GB and US. International numbers ("+...") are read in
+    any case."""
+    named = os.environ.get(PHONE_REGIONS_ENV, "").upper().replace(" ", "")
+    regions = tuple(r for r in named.split(",") if r) or DEFAULT_PHONE_REGIONS
+    unknown = sorted(set(regions) - phonenumbers.SUPPORTED_REGIONS)
+    if unknown:
+        raise ValueError(f"{PHONE_REGIONS_ENV}: not a region phonenumbers knows: {unknown}")
+    return regions
+
+
+def phone_spans(text: str, regions: tuple[str, ...] | None = None) -> list[tuple[int, int]]:
+    """(start, end) of every phone number written in `text`, in any format: a valid number of
+    one of `regions` as phonenumbers' VALID leniency finds it (the trunk prefix where the
+    country writes one, not glued to letters, not a date or a time), or a number dialled in
+    full, with "+" or the trunk prefix, at the full length of its country's fixed or mobile
+    numbers (SIP caller ids; ranges the library does not list as valid, such as 07700 900123).
+    Spans found in two regions may overlap."""
+    if sum(c.isdigit() for c in text) < _MIN_PHONE_DIGITS:
+        return []
+    spans: set[tuple[int, int]] = set()
+    for region in regions or phone_regions():
+        spans.update((m.start, m.end) for m in PhoneNumberMatcher(text, region, Leniency.VALID))
+        trunk = phonenumbers.ndd_prefix_for_region(region, True) or ""
+        for m in PhoneNumberMatcher(text, region, Leniency.POSSIBLE):
+            digits = "".join(c for c in m.raw_string if c.isdigit())
+            national = phonenumbers.national_significant_number(m.number)
+            dialled = m.raw_string.startswith("+") or (trunk and digits == trunk + national)
+            possible = phonenumbers.is_possible_number_for_type_with_reason(
+                m.number, PhoneNumberType.FIXED_LINE_OR_MOBILE
+            )
+            if dialled and possible == ValidationResult.IS_POSSIBLE:
+                spans.add((m.start, m.end))
+    return sorted(spans)
+
+
+def _within(run: _Run, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= run.start and run.end <= end for start, end in spans)
 
 
 def _card_spans(text: str) -> list[_Span]:
     spans: list[_Span] = []
     runs = _numeric_runs(text)
+    if sum(len(run.digits) for run in runs) < 13:
+        return spans  # too few digits for any card
+    phones = phone_spans(text)
     for run in runs:
-        if len(run.digits) < 13 or _is_phone(text, run):
+        if len(run.digits) < 13 or _within(run, phones):
             continue
         if _holds_card(list(run.pieces)):
             spans.append(_Span(run.start, run.end, "payment_card", CARD_TOKEN))
     # A card read in parts: consecutive runs joined only by filler words.
     for i, first in enumerate(runs):
-        if _is_phone(text, first):
+        if _within(first, phones):
             continue
         pieces = list(first.pieces)
         for previous, nxt in itertools.pairwise(runs[i : i + _MAX_CARD_PARTS]):
             joined = _CARD_JOIN.match(text, previous.end)
-            if joined is None or joined.end() != nxt.start or _is_phone(text, nxt):
+            if joined is None or joined.end() != nxt.start or _within(nxt, phones):
                 break
             pieces += nxt.pieces
             if _holds_card(pieces):

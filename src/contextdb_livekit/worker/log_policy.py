@@ -8,7 +8,10 @@
   the levels for a debugging session, explicitly; the filter below stays on even then.
 - `CallerDataFilter` withholds every `extra=` field LiveKit marks as personal data
   (`lk.pii.*`: user input, transcripts, chat text, tool arguments and output) at any level,
-  on the LiveKit loggers themselves and on every root handler of the process.
+  on the LiveKit loggers themselves and on every root handler of the process, and masks
+  phone numbers in any format (`memory.secrets.phone_spans`: "+1 555 010 0123", "020 7946
+  0018", "(415) 555-0132"; national formats of the PHONE_REGIONS countries, GB and US unless
+  set) in the message and in every other string field.
 
 Secrets inside messages are memory.secrets' job (its redaction runs on every record); the
 worker's own log lines name a caller only by `CallerIdentity.log_id` (a hash).
@@ -18,9 +21,10 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 
 from livekit.agents import Plugin
+
+from contextdb_livekit.memory.secrets import phone_spans
 
 OPT_IN_ENV = "LOG_THIRD_PARTY_DEBUG"
 AT_WARNING = (
@@ -42,10 +46,10 @@ AT_INFO = ("livekit.agents", "livekit.plugins")
 WITHHELD = "[caller data withheld]"
 
 
-# A phone number in E.164 form: a SIP participant's identity ("sip_+15550100") and the rooms
-# SIP dispatch rules name after the caller ("call-_+15550100_x") carry one.
-_PHONE = re.compile(r"\+\d{6,15}(?!\d)")
-PHONE_MASK = "+[phone]"
+# Phone numbers in any format (memory.secrets.phone_spans): a SIP participant's identity
+# ("sip_+15550100123"), the rooms SIP dispatch rules name after the caller
+# ("call-_+15550100123_x"), a number said in a national format ("020 7946 0018").
+PHONE_MASK = "[phone]"
 
 
 def is_caller_data_field(key: str) -> bool:
@@ -53,7 +57,13 @@ def is_caller_data_field(key: str) -> bool:
 
 
 def mask_phones(text: str) -> str:
-    return _PHONE.sub(PHONE_MASK, text)
+    out: list[str] = []
+    pos = 0
+    for start, end in phone_spans(text):
+        if start >= pos:  # spans found in two regions may overlap: one mask for both
+            out += [text[pos:start], PHONE_MASK]
+        pos = max(pos, end)
+    return "".join(out) + text[pos:]
 
 
 class CallerDataFilter(logging.Filter):
@@ -66,12 +76,12 @@ class CallerDataFilter(logging.Filter):
             message = record.getMessage()
         except Exception:  # a broken format string is the formatter's to report
             message = None
-        if message is not None and _PHONE.search(message):
-            record.msg, record.args = mask_phones(message), None
+        if message is not None and (masked := mask_phones(message)) != message:
+            record.msg, record.args = masked, None
         for key, value in list(record.__dict__.items()):
             if is_caller_data_field(key):
                 record.__dict__[key] = WITHHELD
-            elif key not in _RECORD_ATTRS and isinstance(value, str) and _PHONE.search(value):
+            elif key not in _RECORD_ATTRS and isinstance(value, str):
                 record.__dict__[key] = mask_phones(value)
         return True
 
