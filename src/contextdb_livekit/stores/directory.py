@@ -5,8 +5,9 @@ with a client for it that keeps the same promises. What every implementation
 (stores.sqlite.directory, stores.postgres.directory) promises:
 
 - Numbers are compared as `identity.normalise_phone` writes them, so `+1 (555) 010-0123` and
-  `+15550100123` are one entry; text that is not `+` and 7-15 ASCII digits (after spaces,
-  tabs, dashes and brackets) raises `ValueError` in `add` and in `customer_for_phone`.
+  `+15550100123` are one entry; text that is not an international number of a real length
+  for its country (phonenumbers' E.164) raises `ValueError` in `add` and in
+  `customer_for_phone`.
 - `add(phone, customer_id)` makes that number answer with that customer id from every handle
   to the same store, replacing an earlier entry for the number; a customer id outside the
   ContextDB user_id alphabet raises `ValueError` and nothing is kept.
