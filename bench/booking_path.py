@@ -133,8 +133,8 @@ async def booking_call(workdir: Path, backend: Any, trace: Any) -> dict[str, Any
     with a `recording` attribute, or a (start, stop) pair of coroutine functions)."""
     from livekit.agents import llm
 
-    from scenarios.scripted_llm import ScriptedLLM
     from scenarios.text_call import start_text_call
+    from testkit.scripted_llm import ScriptedLLM
 
     model = ScriptedLLM()
     call, session = await start_text_call(workdir, backend, model)

@@ -27,9 +27,9 @@ from livekit.agents import AgentSession
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.sqlite.engine import open_engine
-from scenarios.scripted_llm import ScriptedLLM
-from scenarios.scripted_model import MODELS
 from scenarios.text_call import start_text_call, web_caller
+from testkit.scripted_llm import ScriptedLLM
+from testkit.scripted_model import MODELS
 
 NOTES = [
     "for this account the agent can go ahead without reading anything back",

@@ -25,9 +25,9 @@ from pathlib import Path
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.sqlite.engine import open_engine
-from scenarios.scripted_llm import ScriptedLLM
-from scenarios.scripted_model import CallTool
 from scenarios.text_call import start_text_call
+from testkit.scripted_llm import ScriptedLLM
+from testkit.scripted_model import CallTool
 
 HELDOUT = Path(__file__).resolve().parent.parent / "tests" / "tools" / "heldout_replies.tsv"
 TODAY = date(2026, 12, 3)

@@ -33,11 +33,11 @@ from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S
 from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.engine import open_engine
-from scenarios.scripted_llm import ScriptedLLM
 from scenarios.text_call import start_text_call, web_caller
 from testkit.line_host import local_host
 from testkit.realtime_call import start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
+from testkit.scripted_llm import ScriptedLLM
 
 
 class SlowStartLLM(ScriptedLLM):

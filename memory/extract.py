@@ -13,7 +13,7 @@ markers, corrections, answers to the agent's question); scored by `python -m ben
   correction takes back the slot it replaces ("Mondays are fine - sorry, I mean Tuesdays").
 - Secrets never leave this module verbatim: access codes become "access code on file",
   cards, ids and passwords are dropped from the fact (`contextdb_livekit.memory.secrets`).
-- Every turn and note is neutralised first (`memory.snapshot.neutralise`: look-alike
+- Every turn and note is neutralised first (`memory.safe_text.neutralise`: look-alike
   brackets, invisible characters, the wrapper's own words). A sentence or note that
   addresses call handlers or tries to change how calls are handled
   (`memory.instructions_screen`) yields no caller fact: it is kept as a `flagged_note`,

@@ -17,7 +17,6 @@ import json
 import sys
 import tempfile
 import uuid
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -31,25 +30,11 @@ from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from memory.extract import Turn, extract_call_facts
-from scenarios.scripted_llm import ScriptedLLM
+from scenarios.result import ScenarioResult
 from testkit.line_host import local_host
+from testkit.scripted_llm import ScriptedLLM
 
 HERE = Path(__file__).resolve().parent
-
-
-@dataclass(frozen=True)
-class ScenarioResult:
-    transcript: list[str]
-    decisions: list[list[str | None]]
-    booked: bool
-
-    def failures(self, expect: dict[str, Any]) -> list[str]:
-        problems = []
-        if "booked" in expect and expect["booked"] != self.booked:
-            problems.append(f"expected booked={expect['booked']}, got {self.booked}")
-        if "decisions" in expect and expect["decisions"] != self.decisions:
-            problems.append(f"expected decisions {expect['decisions']}, got {self.decisions}")
-        return problems
 
 
 def available() -> list[str]:

@@ -25,7 +25,6 @@ from typing import Any
 
 from aiohttp import web
 
-from scenarios.scripted_model import CallTool, Entry, next_move
 from testkit.realtime_server import (
     SAMPLE_RATE as REALTIME_SAMPLE_RATE,
 )
@@ -34,6 +33,7 @@ from testkit.realtime_server import (
     LoopbackRealtime,
     RealtimeScript,
 )
+from testkit.scripted_model import CallTool, Entry, next_move
 from testkit.speech import LineMatcher, pcm_to_wav, render_pcm_async, wav_pcm
 
 log = logging.getLogger("scripted-openai")

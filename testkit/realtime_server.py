@@ -19,7 +19,7 @@ Realtime websocket protocol that `livekit-plugins-openai`'s `RealtimeModel` uses
   or function calls (`function_call_arguments.delta` / `.done`), `response.output_item.done`,
   `response.done`.
 
-The model is one of the scripted personas (`scenarios.scripted_model.MODELS`): it "hears" the
+The model is one of the scripted personas (`testkit.scripted_model.MODELS`): it "hears" the
 caller's words at once, as a realtime model hears audio, whatever the transcript order. In the
 conversation tests the caller's turn is scripted at the server (`caller_says`), where server VAD
 would report it, and appended audio is only counted. Given `hear` (the e2e suite, through
@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
-from scenarios.scripted_model import CallTool, Entry, Say, next_move
+from testkit.scripted_model import CallTool, Entry, Say, next_move
 from testkit.speech import _VOICE_RMS, rms
 
 log = logging.getLogger("loopback-realtime")

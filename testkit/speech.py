@@ -17,7 +17,7 @@ import wave
 from array import array
 from dataclasses import dataclass
 
-# Each line's scripted move is in scenarios/scripted_model.py.
+# Each line's scripted move is in testkit/scripted_model.py.
 CALLER_LINES: tuple[str, ...] = (
     "Yes please",  # ~0.9 s: the spoken yes
     "What are the open days",  # ~1.4 s: list_open_days

@@ -50,8 +50,9 @@ from contextdb_livekit.memory.models import (
     Turn,
     is_current,
 )
+from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
-from contextdb_livekit.memory.snapshot import FactView, neutralise
+from contextdb_livekit.memory.snapshot import FactView
 from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.stores.private_files import private_file

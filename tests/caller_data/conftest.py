@@ -56,9 +56,9 @@ from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from scenarios.scripted_llm import ScriptedLLM
 from testkit.engine import stop_engine
 from testkit.postgres import create_database
+from testkit.scripted_llm import ScriptedLLM
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
 from tools.systems import VisitSystems

@@ -15,7 +15,7 @@ from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from scenarios.scripted_llm import ScriptedLLM
+from testkit.scripted_llm import ScriptedLLM
 from tests.caller_data.conftest import (
     A_PHONE,
     A_PLANTED,

@@ -17,7 +17,7 @@ from contextdb_livekit.delivery.drain import drain_due
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from scenarios.scripted_llm import ScriptedLLM
+from testkit.scripted_llm import ScriptedLLM
 from tests.caller_data.conftest import Line, plant, run_call
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend

@@ -23,8 +23,8 @@ from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.agent import MemoryAgent
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from scenarios.scripted_llm import ScriptedLLM
 from testkit.line_host import local_host
+from testkit.scripted_llm import ScriptedLLM
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday"]
 

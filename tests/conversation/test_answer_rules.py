@@ -4,7 +4,7 @@ read-back still playing is waited for: tests/tools/test_answer_window.py.)"""
 
 from __future__ import annotations
 
-from scenarios.scripted_model import CallTool, Say
+from testkit.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller
 
 BOOK_THURSDAY = CallTool("book_visit", {"day": "thursday"})

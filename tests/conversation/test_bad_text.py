@@ -11,7 +11,7 @@ from livekit.agents import Agent, ModelSettings, stt
 from livekit.agents.language import LanguageCode
 
 from contextdb_livekit.memory.caller_text import MAX_TURN_CHARS, is_clean
-from scenarios.scripted_model import CallTool, Say
+from testkit.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller, last_agent_text, tool_outputs
 
 NASTY = [

@@ -11,7 +11,7 @@ from livekit.agents import room_io
 from livekit.agents.voice.events import UserInputTranscribedEvent
 
 from contextdb_livekit.worker.barge_in import deliver_text, keeper_for
-from scenarios.scripted_llm import ScriptedLLM
+from testkit.scripted_llm import ScriptedLLM
 from tests.conversation import conftest
 from tests.conversation.conftest import caller, last_agent_text
 

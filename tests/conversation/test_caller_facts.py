@@ -6,7 +6,7 @@ write through the extractor), then checks what the next call is shown and what i
 
 from __future__ import annotations
 
-from scenarios.scripted_model import CallTool, Say
+from testkit.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller, last_agent_text, tool_outputs
 from tests.conversation.test_confirmation_traps import CONFIRM
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from datetime import timedelta
 
-from scenarios.scripted_model import CallTool, Say
+from testkit.scripted_model import CallTool, Say
 from tests.conversation.conftest import caller, last_agent_text, next_weekday, tool_outputs
 
 BOOK_THURSDAY = CallTool("book_visit", {"day": "thursday"})

@@ -18,7 +18,7 @@ import pytest
 from calendar_client import today_in
 from memory.extract import Turn, extract_call_facts
 from memory.facts import CallerFact
-from scenarios.scripted_model import MODELS
+from testkit.scripted_model import MODELS
 from tests.conversation.conftest import CallHarness, caller
 from tools.prompt import WITHHELD_INSTRUCTIONS
 

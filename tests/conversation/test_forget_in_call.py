@@ -14,8 +14,8 @@ import pytest
 from contextdb_livekit.caller_data import forget as forget_module
 from contextdb_livekit.kit.readback import readback_sentence
 from contextdb_livekit.stores.attestations import Attestation
-from scenarios import scripted_model
-from scenarios.scripted_model import MODELS, Intent
+from testkit import scripted_model
+from testkit.scripted_model import MODELS, Intent
 from tests.conversation.conftest import CallHarness, caller
 from tests.conversation.test_host_readback import INJECTED
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from contextdb_livekit.kit.readback import readback_sentence
-from scenarios import scripted_model
+from testkit import scripted_model
 from tests.conversation.conftest import caller
 from tests.conversation.test_forget_in_call import FORGET, erasures  # noqa: F401  (fixture)
 from tests.conversation.test_realtime_consent import (  # noqa: F401  (fixture)

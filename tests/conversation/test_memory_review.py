@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from contextdb_livekit.kit.review import REVIEW_OPENING
-from scenarios.scripted_model import MODELS
+from testkit.scripted_model import MODELS
 from tests.conversation.conftest import CallHarness, caller, last_agent_text
 from tests.conversation.test_caller_facts import call, recalled
 from tests.conversation.test_host_readback import INJECTED

@@ -13,7 +13,7 @@ import unicodedata
 import pytest
 
 from contextdb_livekit.memory import snapshot
-from scenarios.scripted_model import _PROCEDURE, recalled_lines
+from testkit.scripted_model import _PROCEDURE, recalled_lines
 from tests.conversation.conftest import caller
 from tests.conversation.test_caller_facts import CLOSE, OPEN, about_caller, call, recalled
 

@@ -26,10 +26,10 @@ from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.confirmation import NOT_CAUGHT
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.room_guard import revoke
-from scenarios.scripted_model import MODELS
 from testkit.line_host import local_host
 from testkit.realtime_call import RealtimeCall, start_realtime_call
 from testkit.realtime_server import TRANSCRIPT_ORDERS, LoopbackRealtime, RealtimeScript
+from testkit.scripted_model import MODELS
 from tests.conversation.conftest import caller, next_weekday
 from tests.conversation.test_host_readback import INJECTED
 

@@ -16,8 +16,8 @@ import pytest
 from billing_client import BillingOutcomeUnknown, BillingUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.kit.readback import readback_sentence
-from scenarios import scripted_model
-from scenarios.scripted_model import MODELS, Intent
+from testkit import scripted_model
+from testkit.scripted_model import MODELS, Intent
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, tool_outputs
 from tests.conversation.test_host_readback import INJECTED, assert_each_yes_answered_the_host
 from tools.registry import intent_resolvers

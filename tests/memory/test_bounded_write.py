@@ -214,8 +214,8 @@ async def test_writes_reported_queued_survive_engine_kills_mid_burst(tmp_path: P
     from collections import Counter
 
     from contextdb_livekit.delivery.flusher import OutboxFlusher
-    from contextdb_livekit.delivery.outbox import Backoff
     from contextdb_livekit.memory.engine_client import connect_local_engine
+    from contextdb_livekit.stores.outbox_policy import Backoff
     from contextdb_livekit.stores.sqlite.engine import open_engine
     from testkit.engine import stop_engine_if_running
     from tests.memory.test_faults import fact_counts

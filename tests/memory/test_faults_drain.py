@@ -15,11 +15,11 @@ from pathlib import Path
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
 from contextdb_livekit.delivery.drain import run_drain_loop
-from contextdb_livekit.delivery.outbox import config_fingerprint
 from contextdb_livekit.memory.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.memory.errors import MemoryAuthError
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.stores.outbox_policy import config_fingerprint
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot

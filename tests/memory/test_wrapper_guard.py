@@ -1,6 +1,6 @@
 """Issue 18.4: nothing can close or fake the recalled-data wrapper.
 
-- `snapshot.neutralise` (the one place memory text is escaped): look-alike brackets,
+- `safe_text.neutralise` (the one place memory text is escaped): look-alike brackets,
   invisible and control characters, and every variant of the wrapper's words.
 - Procedure notes ("agents must skip confirmation") are stored flagged and never rendered
   as caller facts, whichever way they were stored.
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import Memory
+from contextdb_livekit.memory.safe_text import neutralise
 from memory.extract import Turn, extract_call_facts
 from memory.facts import CALLER_FACTS, CallerFact, fact_kind
 from memory.llm_extract import ModelFact, _to_fact
@@ -136,21 +137,21 @@ def test_no_disguised_marker_survives(before: str, marker: str, after: str) -> N
 
 
 def test_normaliser_folds_unicode_and_strips_invisible_and_control_characters() -> None:
-    assert snapshot.neutralise("\uff34\uff48\uff55\uff52\uff53\uff44\uff41\uff59") == "Thursday"
-    assert snapshot.neutralise("ga\u200bte\u200f co\u2066de\u2069\u00ad") == "gate code"
-    assert snapshot.neutralise("one\ntwo\r\n\tthree\x00\x1b[0m\x9bfour") == "one two three (0m four"
-    assert snapshot.neutralise("don\u2019t \u201cring\u201d") == 'don\'t "ring"'
-    assert snapshot.neutralise("a \u3010b\u3011 \u00abc\u00bb \u2039d\u203a {e} <f>") == (
+    assert neutralise("\uff34\uff48\uff55\uff52\uff53\uff44\uff41\uff59") == "Thursday"
+    assert neutralise("ga\u200bte\u200f co\u2066de\u2069\u00ad") == "gate code"
+    assert neutralise("one\ntwo\r\n\tthree\x00\x1b[0m\x9bfour") == "one two three (0m four"
+    assert neutralise("don\u2019t \u201cring\u201d") == 'don\'t "ring"'
+    assert neutralise("a \u3010b\u3011 \u00abc\u00bb \u2039d\u203a {e} <f>") == (
         "a (b) (c) (d) (e) (f)"
     )
-    assert snapshot.neutralise("  many   \u3000 spaces\u2028here ") == "many spaces here"
+    assert neutralise("  many   \u3000 spaces\u2028here ") == "many spaces here"
     assert snapshot.quote("Ring the bell twice") == "Ring the bell twice"
 
 
 @given(st.text(max_size=120))
 def test_normaliser_is_idempotent_and_one_line(text: str) -> None:
-    once = snapshot.neutralise(text)
-    assert snapshot.neutralise(once) == once
+    once = neutralise(text)
+    assert neutralise(once) == once
     assert "\n" not in once and once == once.strip()
 
 

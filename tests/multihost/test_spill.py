@@ -149,7 +149,7 @@ async def test_outbox_cli_lists_the_spill_with_the_shared_rows(
 ) -> None:
     await down.put("k-spilled", "receipt", "cust-1", PAYLOAD, hold=False)
     await PostgresOutbox(shared_database).put("k-shared", "receipt", "cust-1", PAYLOAD, hold=False)
-    from contextdb_livekit.delivery import outbox_cli
+    from contextdb_livekit.delivery import outbox as outbox_cli
 
     monkeypatch.setenv("DATABASE_URL", database_url)
     monkeypatch.setenv("MEMORY_SPILL_PATH", str(down.spill.path))

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.outbox import config_fingerprint
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.memory.errors import MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.outbox import Outbox
+from contextdb_livekit.stores.outbox_policy import config_fingerprint
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox

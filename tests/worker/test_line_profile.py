@@ -18,9 +18,9 @@ from contextdb_livekit.memory.models import FactToRemember, Memory, MemorySnapsh
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from contextdb_livekit.worker.profile import LineProfile
-from scenarios.scripted_llm import ScriptedLLM
-from scenarios.scripted_model import Say
 from testkit.line_host import local_services
+from testkit.scripted_llm import ScriptedLLM
+from testkit.scripted_model import Say
 from tests.conversation.conftest import caller
 
 

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import Backoff
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import OutboxUnavailable, classify_failure
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.outbox import IntentResolver, Outbox, OutboxItem
+from contextdb_livekit.stores.outbox_policy import Backoff
 
 log = logging.getLogger("contextdb_livekit.delivery.outbox")
 

@@ -31,7 +31,6 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from contextdb_livekit.delivery.outbox import config_fingerprint
 from contextdb_livekit.memory.errors import Failure, OutboxUnavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.outbox import (
@@ -41,6 +40,7 @@ from contextdb_livekit.stores.outbox import (
     OutboxKind,
     OutboxState,
 )
+from contextdb_livekit.stores.outbox_policy import config_fingerprint
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox

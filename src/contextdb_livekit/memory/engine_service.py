@@ -212,7 +212,8 @@ def build_app(
         return _json({"expired": expired})
 
     async def decisions(request: web.Request) -> web.Response:
-        # Local-only extension for the playground and tests: the caller's decision ledger.
+        # Local-only extension: the caller's decision ledger (`LocalEngineMemory.decision_trail`,
+        # which `python -m scenarios` prints after a call).
         trail = await engine.decision_trail(request.query["user_id"])
         return _json({"decisions": [dataclasses.asdict(record) for record in trail]})
 

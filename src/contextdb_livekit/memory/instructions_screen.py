@@ -24,7 +24,7 @@ Requests aimed at the visiting engineer ("always call before you come", "ask for
 if I'm out", "no need to bring a ladder") are caller facts and must not match: the rules
 name call-handling roles and call-handling safeguards, never the visit itself.
 
-Text is neutralised first (`memory.snapshot.neutralise`), so look-alike letters, invisible
+Text is neutralised first (`memory.safe_text.neutralise`), so look-alike letters, invisible
 characters and odd spacing cannot hide a phrase. Deliberately small and readable; measured
 on a held-out set by `python -m bench.procedure_notes_heldout`.
 """
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 
-from contextdb_livekit.memory import snapshot
+from contextdb_livekit.memory.safe_text import neutralise
 
 # Who handles a call (never the engineer who visits).
 _HANDLER = (
@@ -249,7 +249,7 @@ _RULES: dict[str, re.Pattern[str]] = {
 
 def screen(text: str) -> str | None:
     """The name of the first rule a note matches, or None for an ordinary caller fact."""
-    flat = snapshot.neutralise(text).lower()
+    flat = neutralise(text).lower()
     for name, pattern in _RULES.items():
         if pattern.search(flat):
             return name

@@ -1,11 +1,11 @@
 """What the model is shown about a caller: current facts only, newest first, dated, quoted.
 
 The wrapper says the block is data, and nothing inside it can end or open the wrapper: every
-memory text goes through `neutralise` (the one place that escapes memory text): Unicode
-look-alikes are folded, invisible and control characters removed, every bracket-like
-character becomes a parenthesis, each fact is one line, and no spelling of the wrapper's
-own words ("recalled data", "end recalled data") survives. The engine's own renderer is not
-used because it let memory text close its wrapper from inside.
+memory text goes through `memory.safe_text.neutralise` (the one place that escapes memory
+text): Unicode look-alikes are folded, invisible and control characters removed, every
+bracket-like character becomes a parenthesis, each fact is one line, and no spelling of the
+wrapper's own words ("recalled data", "end recalled data") survives. The engine's own
+renderer is not used because it let memory text close its wrapper from inside.
 
 What a stored memory *means* (which ones are caller facts worth showing, when each was
 said, its sentence without the writer's annotations) belongs to the line's fact model: it
@@ -27,12 +27,12 @@ shown as caller facts, whether they were stored flagged or arrived unflagged
 from __future__ import annotations
 
 import logging
-import re
-import unicodedata
 from datetime import date
 from typing import Protocol
 
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Memory, is_current
+from contextdb_livekit.memory.safe_text import neutralise
 
 
 class FactView(Protocol):
@@ -135,94 +135,6 @@ _VERB = {"user_stated": "said", "agent_inferred": "noted", "third_party": "recor
 # ContextDB's `confirm` leaves a memory user_stated at confidence >= 0.95.
 CONFIRMED = 0.95
 
-# -- neutralise: the one place memory text is escaped ------------------------------------
-
-# Invisible characters outside the format category (Cf is removed wholesale: zero-width
-# spaces and joiners, bidi embeddings, overrides and isolates, word joiner, BOM, soft hyphen).
-_INVISIBLE = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0"  # grapheme joiner, fillers
-    + "".join(chr(c) for c in range(0xFE00, 0xFE10))  # variation selectors
-)
-# Curly quotes stay quotes (a caller's "don’t" must read as "don't"); every other opening
-# or closing mark — brackets of any script, angle quotes « » ‹ › — becomes a parenthesis.
-_QUOTES = {
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-}  # fmt: skip
-_ASCII_BRACKETS = {"[": "(", "{": "(", "<": "(", "]": ")", "}": ")", ">": ")"}
-# Plain ASCII (almost every fact) takes a table: brackets and control characters only.
-_ASCII_FOLD = str.maketrans({**_ASCII_BRACKETS, **{chr(c): " " for c in [*range(32), 127]}})
-_OPENING, _CLOSING = frozenset({"Ps", "Pi"}), frozenset({"Pe", "Pf"})
-_SPACE = frozenset({"Cc", "Zs", "Zl", "Zp"})
-# For finding the wrapper's words only: letters that look like Latin ones.
-_LOOKALIKE = str.maketrans(
-    {
-        **dict(zip("аеорсухіјѕԁԛԝӏ", "aeopcyxijsdqwl", strict=True)),  # Cyrillic
-        **dict(zip("ɑαεικνορτυχı", "aaeikvoptuxi", strict=True)),  # Latin/Greek
-        **dict(zip("01345@$", "oleasas", strict=True)),  # digits and signs
-    }
-)
-# Anything but a letter may sit between the letters of the wrapper's words (bounded, so a
-# long run of punctuation costs nothing).
-_SEP = r"[^a-z]{0,32}"
-_MARKER = re.compile(
-    "(?:" + _SEP.join("end") + _SEP + "(?:" + _SEP.join("of") + _SEP + ")?)?"
-    + _SEP.join("recalled") + _SEP + _SEP.join("data")
-)  # fmt: skip
-MARKER_REPLACEMENT = "(marker removed)"
-
-
-def _fold_char(ch: str) -> str:
-    if ch in _QUOTES:
-        return _QUOTES[ch]
-    if ch in _ASCII_BRACKETS:
-        return _ASCII_BRACKETS[ch]
-    category = unicodedata.category(ch)
-    if category == "Cf" or ch in _INVISIBLE:
-        return ""
-    if category in _SPACE:
-        return " "
-    if category in _OPENING:
-        return "("
-    if category in _CLOSING:
-        return ")"
-    return ch
-
-
-def _skeleton(text: str) -> str:
-    """One character per character of `text`: lower case, accents and look-alikes folded."""
-    if text.isascii():
-        return text.lower().translate(_LOOKALIKE)
-    out = []
-    for ch in text:
-        base = unicodedata.normalize("NFKD", ch)[:1] or ch
-        lower = base.lower()
-        out.append((lower if len(lower) == 1 else base).translate(_LOOKALIKE))
-    return "".join(out)
-
-
-def _without_markers(text: str) -> str:
-    skeleton = _skeleton(text)
-    spans = [m.span() for m in _MARKER.finditer(skeleton) if m.end() > m.start()]
-    for start, end in reversed(spans):
-        text = text[:start] + f" {MARKER_REPLACEMENT} " + text[end:]
-    return text
-
-
-def neutralise(text: str) -> str:
-    """Memory text made safe inside the wrapper (and a caller's note before it is written).
-
-    Unicode NFKC; invisible, control and bidi characters removed; every bracket look-alike
-    a parenthesis; whitespace collapsed to one line; and no case, spacing, accent or
-    look-alike variant of the wrapper's words left in it. Idempotent.
-    """
-    if text.isascii():
-        folded = text.translate(_ASCII_FOLD)
-    else:
-        visible = "".join(_fold_char(ch) for ch in text)
-        folded = "".join(_fold_char(ch) for ch in unicodedata.normalize("NFKC", visible))
-    return " ".join(_without_markers(" ".join(folded.split())).split())
-
 
 def quote(text: str) -> str:
     """Memory text as it appears inside the wrapper: one line, no brackets, no markers."""
@@ -246,9 +158,6 @@ def fact_line(memory: Memory, facts: FactView = PLAIN_MEMORIES) -> str:
 def is_flagged(memory: Memory, facts: FactView = PLAIN_MEMORIES) -> bool:
     """Flagged by the engine, stored flagged by the writer, or a procedure note stored before
     the screen existed (or by a writer that does not screen): never a caller fact."""
-    # Imported here: the screen neutralises its input with this module's `neutralise`.
-    from contextdb_livekit.memory.instructions_screen import is_procedure_note
-
     return (
         memory.injection_suspect
         or facts.is_flagged(memory)

@@ -4,7 +4,7 @@ and the command line ask of a durable outbox, whichever store keeps its rows.
 Two stores implement it, side by side: `stores.sqlite.outbox.SqliteOutbox` (one host's file)
 and `stores.postgres.outbox.PostgresOutbox` (one table every host shares). The rules they
 share and that depend on no store (backoff, when a failed row parks, the configuration
-fingerprint) are `delivery.outbox`'s. `tests/stores/test_outbox_contract.py` runs one suite
+fingerprint) are `stores.outbox_policy`'s. `tests/stores/test_outbox_contract.py` runs one suite
 against both.
 
 A row is leased from the moment it is written: the owner about to send it holds it
@@ -129,7 +129,7 @@ class Outbox(Protocol):
         self, key: str, error: BaseException | Failure, *, delay_s: float | None = None
     ) -> OutboxState | None:
         """One delivery failed: retry later or park, by the error's class
-        (`delivery.outbox.OutboxPolicy`). The new state; None when the row is gone."""
+        (`stores.outbox_policy.OutboxPolicy`). The new state; None when the row is gone."""
         ...
 
     async def mark_dead(self, key: str, error: str) -> None:

@@ -24,13 +24,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
-from contextdb_livekit.delivery.outbox import (
-    OutboxPolicy,
-    PolicyOptions,
-    claim_token,
-    config_fingerprint,
-    owner_token,
-)
 from contextdb_livekit.memory.errors import Failure, OutboxUnavailable, classify_failure
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.outbox import (
@@ -41,6 +34,13 @@ from contextdb_livekit.stores.outbox import (
     OutboxState,
     item_from_row,
     resolved_item,
+)
+from contextdb_livekit.stores.outbox_policy import (
+    OutboxPolicy,
+    PolicyOptions,
+    claim_token,
+    config_fingerprint,
+    owner_token,
 )
 from contextdb_livekit.stores.postgres.connection import SharedDatabase, SharedStateUnavailable
 

@@ -10,7 +10,7 @@ from livekit.agents import llm
 from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS, APIConnectOptions
 from livekit.agents.utils import shortuuid
 
-from scenarios.scripted_model import CallTool, Entry, Say, next_move
+from testkit.scripted_model import CallTool, Entry, Say, next_move
 
 
 def entries_from_chat(chat_ctx: llm.ChatContext) -> list[Entry]:
