@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
