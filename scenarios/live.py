@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import subprocess
 import sys
@@ -66,7 +67,15 @@ async def run_live(spec: dict[str, Any], workdir: Path) -> ScenarioResult:
         processes.append(server)
         openai_url, scripted = start_scripted_openai(workdir / "scripted-openai.log")
         processes.append(scripted)
-        worker = start_worker(livekit, openai_url, workdir / "worker")
+        # The worker gets no MEMORY_* from this environment (testkit.harness) except the
+        # snapshot budget, so a test can give the demo one that holds on a busy host.
+        budget = os.environ.get("MEMORY_PREFETCH_BUDGET_MS")
+        worker = start_worker(
+            livekit,
+            openai_url,
+            workdir / "worker",
+            **({"MEMORY_PREFETCH_BUDGET_MS": budget} if budget else {}),
+        )
         if spec.get("history"):
             await _seed(worker, customer_id, spec["history"])
 

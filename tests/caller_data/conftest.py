@@ -110,7 +110,7 @@ class Line:
             attestations=self.attestations,
             policy=AssurancePolicy(),
             memory_settings=MemorySettings(
-                _env_file=None, MEMORY_PREFETCH_BUDGET_MS=1000, MEMORY_GATE_BUDGET_MS=1000
+                _env_file=None, MEMORY_PREFETCH_BUDGET_MS=5000, MEMORY_GATE_BUDGET_MS=1000
             ),
             directory=self.directory,
             claims=self.claims,

@@ -116,7 +116,7 @@ async def make_call(tmp_path: Path, local_engine, calendar, billing):  # type: i
         *,
         backend=None,  # type: ignore[no-untyped-def]
         policy: AssurancePolicy | None = None,
-        prefetch_budget_ms: int = 1000,
+        prefetch_budget_ms: int = 5000,
         calendar: CalendarClient | None = None,
         billing: BillingClient | None = None,
         script: list | None = None,  # type: ignore[type-arg]

@@ -77,7 +77,7 @@ async def make_realtime_call(tmp_path: Path, calendar: LocalCalendar):  # type: 
             tmp_path,
             backend,
             memory_settings=MemorySettings(
-                _env_file=None, MEMORY_PREFETCH_BUDGET_MS=1000, MEMORY_GATE_BUDGET_MS=1000
+                _env_file=None, MEMORY_PREFETCH_BUDGET_MS=5000, MEMORY_GATE_BUDGET_MS=1000
             ),
             calendar=calendar,
         )

@@ -38,11 +38,19 @@ def scripted_openai(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stop(proc)
 
 
+# These tests are about what the greeting says, not how soon: on a busy host (a shared CI
+# runner, a laptop compiling) a cold engine's first recall can take seconds, past the 300 ms
+# production budget, and the greeting would go without the history the test asserts. A test
+# about a late snapshot sets its own budget. Timing figures live in bench/.
+E2E_PREFETCH_BUDGET_MS = "5000"
+
+
 @pytest.fixture
 def worker_factory(livekit_server, scripted_openai, tmp_path):  # type: ignore[no-untyped-def]
     workers: list[Worker] = []
 
     def make(**overrides: str) -> Worker:
+        overrides.setdefault("MEMORY_PREFETCH_BUDGET_MS", E2E_PREFETCH_BUDGET_MS)
         worker = start_worker(
             livekit_server, scripted_openai, tmp_path / f"w{len(workers)}", **overrides
         )

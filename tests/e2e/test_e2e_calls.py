@@ -130,18 +130,16 @@ async def test_memory_backend_down_call_starts_and_fails_closed(livekit_server, 
         MEMORY_PREFETCH_BUDGET_MS="300",
     )
     customer = f"cust-{uuid.uuid4().hex[:8]}"
-    started = time.monotonic()
     caller = await join_as_caller(livekit_server, worker, customer)
     try:
-        greeting = await caller.next_message(timeout_s=30)
-        first_message_s = time.monotonic() - started
+        greeting = await caller.next_message(timeout_s=30)  # the call starts without memory
         assert greeting
         [reply] = await caller.say("Book a visit on thursday")
         assert "have not done anything" in reply
     finally:
         await caller.hang_up()
     assert await LocalCalendar(worker.calendar_path).bookings_for(customer) == []
-    assert first_message_s < 15
+    assert "snapshot for caller" in worker.log() and "(unavailable:" in worker.log()
 
 
 class FlakyCloud:

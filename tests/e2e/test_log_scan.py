@@ -21,7 +21,7 @@ from testkit.history import seed_history
 pytestmark = pytest.mark.e2e
 # Under load a cold engine can miss the 300 ms snapshot budget on the first call; these tests
 # are about what the room gets, not that budget (the greeting must show the recalled fact).
-WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "2000"}
+WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "5000"}
 
 CARD = "4111 1111 1111 1111"
 GATE_CODE = "4417 2290"

@@ -15,7 +15,7 @@ from testkit.harness import join_as_caller
 from testkit.history import seed_history
 
 pytestmark = pytest.mark.e2e
-WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "2000"}
+WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "5000"}
 
 
 async def test_a_typed_stream_that_never_closes_is_cut_and_the_next_question_answered(

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 # The voice path is under test here, not the snapshot budget (a cold engine under CI load can
 # take longer than the 300 ms default on the first call).
-VOICE_WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "2000"}
+VOICE_WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "5000"}
 BOOK = "I would like to book a visit on thursday"
 YES = "Yes please"
 BOILER = "My boiler is a Vaillant ecoTEC in the loft"

@@ -56,6 +56,10 @@ class Call:
         self.agent = agent
         self.auth_error = auth_error
         self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
+        # A ringing phone line: the snapshot is applied whenever it lands in ring time, and
+        # the greeting waits for it until the answer plus the budget (`snapshot_by_answer`).
+        self._ringing = False
+        self._apply_task: asyncio.Task[MemorySnapshot | None] | None = None
         # Facts so far, kept in the outbox while the call runs (see `checkpoint`).
         self._checkpoints = 0
         self._checkpoint_key: str | None = None
@@ -76,11 +80,15 @@ class Call:
         call_id: str,
         realtime: bool = False,
         transcript_wait_s: float = DEFAULT_TRANSCRIPT_WAIT_S,
+        ring_timeout_s: float | None = None,
     ) -> Call:
         """Build the call's context and agent, and start recalling the snapshot at once
         (it runs while the session and its plugins start). `realtime`: the session's model
         is a realtime model, whose caller transcripts may arrive after it calls a tool; the
-        confirmation waits up to `transcript_wait_s` for them."""
+        confirmation waits up to `transcript_wait_s` for them. `ring_timeout_s`: the caller's
+        phone line is ringing and rings at most this long; the snapshot's budget then runs
+        from now and includes the ring (the greeting waits for it until the answer plus
+        MEMORY_PREFETCH_BUDGET_MS, `snapshot_by_answer`)."""
         settings = host.memory_settings
         memory = (
             CallerMemory(
@@ -112,8 +120,12 @@ class Call:
             tools=profile.tools(identity, host, realtime=realtime),
         )
         call = cls(context, profile, agent, auth_error)
+        call._ringing = ring_timeout_s is not None
         if memory is not None:
-            call._snapshot_task = memory.prefetch_snapshot(settings.prefetch_budget_ms)
+            budget_ms = settings.prefetch_budget_ms
+            if ring_timeout_s is not None:
+                budget_ms += int(ring_timeout_s * 1000)
+            call._snapshot_task = memory.prefetch_snapshot(budget_ms)
         return call
 
     async def start(self, session: AgentSession[CallContext], **start_kwargs: Any) -> None:
@@ -133,7 +145,35 @@ class Call:
             # Opened for a realtime model but the session has none: there is nothing to wait
             # for, and the confirmation reads the history as on a pipeline.
             self.context.caller_turns = None
+        if self._ringing:
+            # Nobody is on the line yet: the snapshot goes in whenever it lands; the greeting
+            # waits for it after the answer (`snapshot_by_answer`).
+            self._apply_task = asyncio.create_task(self.apply_snapshot())
+            return
         await self.apply_snapshot()
+
+    async def snapshot_by_answer(self) -> MemorySnapshot | None:
+        """For a ringing phone line, once it is answered: wait for the snapshot at most
+        MEMORY_PREFETCH_BUDGET_MS more. Its budget ran from when the job learned of the
+        caller and included the ring; a snapshot still not in by then is dropped and the
+        greeting goes without it (as for a web caller whose recall is late)."""
+        task = self._apply_task
+        if task is None:
+            return self.context.snapshot
+        budget_s = self.context.host.memory_settings.prefetch_budget_ms / 1000
+        done, _ = await asyncio.wait({task}, timeout=budget_s)
+        if done:
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        self.context.metrics.record_snapshot(hit=False, latency_ms=budget_s * 1000)
+        log.info(
+            "snapshot for caller %s: late (unavailable: not in %d ms after the answer)",
+            self.context.identity.log_id if self.context.identity else "-",
+            self.context.host.memory_settings.prefetch_budget_ms,
+        )
+        return None
 
     async def apply_snapshot(self) -> MemorySnapshot | None:
         """Bounded by MEMORY_PREFETCH_BUDGET_MS (the prefetch never raises): late memory

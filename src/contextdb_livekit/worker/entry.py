@@ -75,6 +75,7 @@ async def run_call(
         "room": ctx.room.name,
         "caller": identity.log_id if identity else "unverified",
     }
+    ringing = is_ringing(participant)
     call = Call.open(
         host,
         line,
@@ -83,6 +84,8 @@ async def run_call(
         call_id=ctx.job.id,
         realtime=settings.use_realtime_model,
         transcript_wait_s=settings.realtime_transcript_wait_s,
+        # A ringing line's snapshot budget runs from now and includes the ring.
+        ring_timeout_s=settings.ring_timeout_s if ringing else None,
     )
     session = session_for(call.context)
     attach_call_metrics(session, log_fields=ctx.log_context_fields, memory=call.context.metrics)
@@ -110,7 +113,6 @@ async def run_call(
         revoked_instructions=line.instructions(None, verified=False),
     )
     guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
-    ringing = is_ringing(participant)
     if ringing:
         # A phone line that rings has nobody on it yet: nothing passes to or from the
         # participant until it is answered (worker.ring).
@@ -132,6 +134,9 @@ async def run_call(
         guard.line_answered()
         caller_now = ctx.room.remote_participants.get(participant.identity)
         log.info("caller's line answered")
+        # The greeting waits for the snapshot at most the budget after the answer.
+        await call.snapshot_by_answer()
+        caller_now = ctx.room.remote_participants.get(participant.identity)
     if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
         session.generate_reply(instructions=greeting)
     elif guard.revoked_reason is not None:

@@ -1,0 +1,158 @@
+"""Ring time extends the snapshot budget: a phone caller whose line rings is greeted with
+their history even when recall takes longer than MEMORY_PREFETCH_BUDGET_MS, as long as it
+lands before the answer (or within the budget after it). A web caller with the same slow
+recall is greeted without it.
+
+Recall is held on an event, not slept: the test decides when it lands, so a loaded host
+can only make the recall later than the budget, never make the test race it."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from pathlib import Path
+from typing import Any
+
+from livekit.agents import AgentSession
+
+from contextdb_livekit.kit.context import CallContext
+from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.worker.call import Call
+from line import LINE
+from scenarios.scripted_llm import ScriptedLLM
+from testkit.line_host import local_host
+from tests.conversation.conftest import caller, last_agent_text
+from tests.conversation.test_calls import seed
+
+BUDGET_MS = 100
+RING_TIMEOUT_S = 45.0
+
+
+class HeldRecall:
+    """Delegates to a real backend; `recall` waits until `release` is set."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self.release = asyncio.Event()
+        self.recalls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def recall(self, *args: Any, **kwargs: Any) -> Any:
+        self.recalls += 1
+        await self.release.wait()
+        return await self._inner.recall(*args, **kwargs)
+
+
+async def open_call(
+    tmp_path: Path, backend: Any, identity: Any, *, ringing: bool
+) -> tuple[Call, AgentSession[CallContext]]:
+    host = local_host(
+        tmp_path,
+        backend,
+        memory_settings=MemorySettings(
+            _env_file=None, MEMORY_PREFETCH_BUDGET_MS=BUDGET_MS, MEMORY_GATE_BUDGET_MS=1000
+        ),
+    )
+    call = Call.open(
+        host,
+        LINE,
+        identity=identity,
+        auth_error=None,
+        call_id=uuid.uuid4().hex,
+        ring_timeout_s=RING_TIMEOUT_S if ringing else None,
+    )
+    session = AgentSession[CallContext](userdata=call.context, llm=ScriptedLLM())
+    await call.start(session)
+    return call, session
+
+
+async def past_the_budget(backend: HeldRecall) -> None:
+    """Until recall has been asked for and more than the budget has gone by since."""
+    while backend.recalls == 0:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(BUDGET_MS / 1000 * 3)  # longer on a loaded host: only later, never sooner
+
+
+async def applied(call: Call) -> None:
+    while call.context.snapshot is None:
+        await asyncio.sleep(0.01)
+
+
+async def test_a_ringing_caller_is_greeted_with_history_that_took_longer_than_the_budget(
+    tmp_path, local_engine
+):
+    identity = caller()
+    await seed(local_engine, identity, "My boiler is a Vaillant ecoTEC 825")
+    backend = HeldRecall(local_engine)
+    call, session = await open_call(tmp_path, backend, identity, ringing=True)
+    try:
+        await past_the_budget(backend)  # still ringing, recall slower than the budget
+        backend.release.set()  # recall lands during the ring
+        await asyncio.wait_for(applied(call), timeout=30)
+        # The answer: the greeting follows what the snapshot put in the instructions.
+        await call.snapshot_by_answer()
+        assert "Vaillant Ecotec 825" in call.agent.instructions
+        await session.generate_reply(instructions="Greet the caller.")
+        assert "Vaillant" in last_agent_text(session)
+    finally:
+        await session.aclose()
+
+
+async def test_a_ringing_callers_snapshot_landing_just_after_the_answer_is_waited_for(
+    tmp_path, local_engine
+):
+    identity = caller()
+    await seed(local_engine, identity, "My boiler is a Vaillant ecoTEC 825")
+    backend = HeldRecall(local_engine)
+    call, session = await open_call(tmp_path, backend, identity, ringing=True)
+    try:
+        await past_the_budget(backend)
+        answered = asyncio.create_task(call.snapshot_by_answer())  # the line is answered
+        backend.release.set()  # recall lands right after the answer
+        snapshot = await answered
+        assert snapshot is not None and snapshot.memories
+        assert "Vaillant Ecotec 825" in call.agent.instructions
+    finally:
+        await session.aclose()
+
+
+async def test_a_ringing_callers_snapshot_not_in_by_the_budget_after_the_answer_is_dropped(
+    tmp_path, local_engine
+):
+    identity = caller()
+    await seed(local_engine, identity, "My boiler is a Vaillant ecoTEC 825")
+    backend = HeldRecall(local_engine)  # never released: recall outlasts the answer's budget
+    call, session = await open_call(tmp_path, backend, identity, ringing=True)
+    try:
+        await past_the_budget(backend)
+        # The greeting does not wait on: not for the rest of the ring's budget (45 s), only
+        # the budget after the answer (10 s is a hundred times it, room for a loaded host).
+        assert await asyncio.wait_for(call.snapshot_by_answer(), timeout=10) is None
+        assert "Vaillant" not in call.agent.instructions
+        backend.release.set()  # landing later changes nothing: the snapshot was dropped
+        await asyncio.sleep(0.05)
+        assert "Vaillant" not in call.agent.instructions
+        assert call.context.metrics.snapshot_misses == 1
+    finally:
+        await session.aclose()
+
+
+async def test_a_web_caller_with_the_same_slow_recall_is_greeted_without_history(
+    tmp_path, local_engine
+):
+    identity = caller()
+    await seed(local_engine, identity, "My boiler is a Vaillant ecoTEC 825")
+    backend = HeldRecall(local_engine)
+    # start() returns once the budget ran out: the recall was held the whole time.
+    call, session = await open_call(tmp_path, backend, identity, ringing=False)
+    try:
+        backend.release.set()
+        assert call.context.snapshot is not None and not call.context.snapshot.available
+        assert "timed out" in (call.context.snapshot.reason or "")
+        assert "No caller history is available" in call.agent.instructions
+        await session.generate_reply(instructions="Greet the caller.")
+        assert "Vaillant" not in last_agent_text(session)
+    finally:
+        await session.aclose()
