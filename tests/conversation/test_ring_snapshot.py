@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from livekit.agents import AgentSession
+from scenarios.scripted_llm import ScriptedLLM
 
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from line import LINE
-from scenarios.scripted_llm import ScriptedLLM
 from testkit.line_host import local_host
 from tests.conversation.conftest import caller, last_agent_text
 from tests.conversation.test_calls import seed

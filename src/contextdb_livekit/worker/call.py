@@ -211,6 +211,11 @@ class Call:
         if self._checkpoint_task is None or self._checkpoint_task.done():
             self._checkpoint_task = asyncio.create_task(self._checkpoint_while_pending(history))
 
+    async def checkpoint_settled(self) -> None:
+        """Until the background checkpoint (if one is being written) has landed."""
+        if self._checkpoint_task is not None:
+            await asyncio.shield(self._checkpoint_task)
+
     async def _checkpoint_while_pending(self, history: llm.ChatContext) -> None:
         while self._checkpoint_pending:
             self._checkpoint_pending = False
