@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from livekit.agents import AgentSession
-from scenarios.scripted_llm import ScriptedLLM
 
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from testkit.line_host import local_host
+from testkit.scripted_llm import ScriptedLLM
 from tests.conversation.conftest import caller, last_agent_text
 from tests.conversation.test_calls import seed
 
