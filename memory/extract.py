@@ -39,6 +39,7 @@ from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
     FLAGGED_CONFIDENCE,
+    TOPICS,
     UNCONFIRMED_CONFIDENCE,
     CallerFact,
     FactKind,
@@ -72,8 +73,6 @@ _CONTRADICTABLE = frozenset(
         "contact_preference",
     }
 )
-# Kinds whose value is the caller's own sentence (redacted, bounded).
-_SENTENCE_KINDS = frozenset({"access_notes", "parking", "pets", "who_home"})
 
 
 def _sentences(text: str) -> list[str]:
@@ -98,8 +97,8 @@ def facts_in_sentence(
             found.append(quote(sentence, today=today, call_id=call_id))
             continue
         value = said.value
-        if said.kind in _SENTENCE_KINDS and value == sentence:
-            value = _sentence_value(sentence)
+        if said.kind in TOPICS:
+            value = _sentence_value(sentence)  # the caller's words, never a paraphrase
         found.append(
             CallerFact(
                 kind=said.kind,
@@ -232,7 +231,7 @@ def extract_call_facts(
                 this_turn[slot] = (item, sentence)
             keep(f for f in found if f.slot not in contradicted)
             for item in found:
-                if item.kind in _SENTENCE_KINDS:
+                if item.kind in TOPICS:
                     # Not contradicted within a turn (two notes add up), but a correcting turn
                     # next takes them back like any other ("Oh no, wait, he's away that week").
                     this_turn.setdefault(item.slot, (item, sentence))

@@ -236,6 +236,16 @@ def kind_slot_prefix(kind: FactKind) -> tuple[str, str]:
 
 
 _QUOTE_PREFIX = "The caller's own words, not confirmed: "
+# Kinds whose value is the caller's own sentence, kept under its topic and shown as their
+# words, never as a fact the host asserts ("we had a dog but he died" is not "Pets: a dog").
+# A newer sentence on the topic supersedes the older one like any slot.
+TOPICS: dict[FactKind, str] = {
+    "meter_location": "Where the meter is",
+    "access_notes": "Getting in",
+    "parking": "Parking",
+    "pets": "Pets",
+    "who_home": "Who is home for visits",
+}
 
 _SENTENCES = {
     "availability": lambda f: (
@@ -252,8 +262,6 @@ _SENTENCES = {
     "equipment_make": lambda f: f"Caller's equipment: {f.value}",
     "equipment_count": lambda f: f"How many at the property: {f.value}",
     "boiler_type": lambda f: f"Boiler type: {f.value}",
-    "meter_location": lambda f: f"Meter location: {f.value}",
-    "access_notes": lambda f: f"Access notes: {f.value}",
     "contact_preference": lambda f: f"Contact the caller by {f.value}",
     "floor": lambda f: (
         f"The caller's home is on the {f.value}"
@@ -261,9 +269,10 @@ _SENTENCES = {
         else "The caller's home is in the basement"
     ),
     "flat": lambda f: f"Flat or unit number: {f.value}",
-    "parking": lambda f: f"Parking: {f.value}",
-    "pets": lambda f: f"Pets at the property: {f.value}",
-    "who_home": lambda f: f"Who is home for visits: {f.value}",
+    **{
+        kind: (lambda f: f'{TOPICS[f.kind]}, in the caller\'s words: "{f.value}"')
+        for kind in TOPICS
+    },
     "note": lambda f: f.value,
     "quote": lambda f: f'{_QUOTE_PREFIX}"{f.value}"',
     "flagged_note": lambda f: f"Flagged note, not a caller fact: {f.value}",

@@ -157,6 +157,27 @@ from memory.turn_cues import (
     read_question,
 )
 
+# A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
+# supposes ("if it's the flat on the fourth floor"): not sure.
+_GUESSED_COUNT = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost|at least|over|under) "
+    r"(\d+) (\w+(?: \w+)?)"
+)
+_GUESSED_COUNTS = re.compile(
+    r"\b(?:or so|give or take|or thereabouts|more or less|or more|maybe more|-?ish)\b"
+)
+_SUPPOSED = re.compile(r"^(?:if|what if|say|suppose|supposing)\b|\bhypothetically\b")
+# What a caller wants installed is not what they have ("I'd like a Worcester fitted").
+_WANTS_FITTED = re.compile(
+    r"\b(?:want|wanted|wanna|would like|like to (?:get|have)|hoping to|planning to|plan to|"
+    r"considering|quote for|price for|interested in|upgrade to|switch(?:ing)? to|"
+    r"(?:thinking|looking) (?:of|about|at|into) (?:getting|having|putting|switching|changing|"
+    r"replacing|a new)|looking for a new)\b"
+    r"(?! (?:a |an |the |someone |somebody |you |to )?(?:visit|engineer|appointment|booking|"
+    r"book|service|someone|somebody|come|look|check))"
+)
+_INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
+
 
 @dataclass
 class _Reading:
@@ -193,6 +214,7 @@ class CallReader:
     _equipment_talk: bool = False  # this sentence is about equipment
     _more_here: bool = False  # more clauses follow in this sentence
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
+    _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -201,7 +223,7 @@ class CallReader:
         if self._this_turn:
             self._last_turn = self._this_turn
         self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
-        self._said_in_turn = []
+        self._said_in_turn, self._doubted = [], set()
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -300,7 +322,11 @@ class CallReader:
                 bare = not talked and bool(values)
                 for earlier in earlier_said:
                     if values & set(earlier.value.casefold().split()):
-                        continue  # "about a dozen ... actually exactly twelve": the same value
+                        # "about a dozen ... actually exactly twelve": the same value, now sure.
+                        if (earlier.kind, earlier.key) in self._doubted:
+                            self._doubted.discard((earlier.kind, earlier.key))
+                            found.append(dataclasses.replace(earlier, sure=True))
+                        continue
                     if earlier.kind in talked or bare:
                         slot = (earlier.kind, earlier.key)
                         found = [s for s in found if (s.kind, s.key) != slot]
@@ -320,6 +346,23 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
+        if found:
+            # Precision first: "about a dozen radiators", "if it's the flat on the fourth
+            # floor", "I'd like a Worcester fitted": a guess, a supposition or a wish keeps the
+            # caller's words, and puts what the call said of the same slots in doubt too.
+            guessed = {counted_thing(m.group(2)) for m in _GUESSED_COUNT.finditer(text)}
+            all_counts = bool(_GUESSED_COUNTS.search(text))
+            supposed, wish = bool(_SUPPOSED.search(text)), bool(_WANTS_FITTED.search(text))
+            doubted = [
+                s
+                for s in found
+                if supposed
+                or (wish and s.kind in _INSTALLED)
+                or (s.kind == "equipment_count" and (all_counts or s.key in guessed))
+            ]
+            found = [dataclasses.replace(s, sure=False) if s in doubted else s for s in found]
+            self.retracted += [(s.kind, s.key) for s in doubted]
+            self._doubted |= {(s.kind, s.key) for s in doubted}
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))

@@ -70,6 +70,14 @@ _CONTRACTIONS = [
 _SMALL_NUMBER = re.compile(
     r"\b(flat|apartment|unit|number|no|house)\s+(one|two|three|four|five|six|seven|eight|nine|ten)\b"
 )
+# "flat eight oh two", "apartment one one four": a number said digit by digit.
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "nought": "0", "one": "1", "two": "2", "three": "3", "four": "4",
+    "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_SPOKEN_DIGITS = re.compile(
+    rf"\b(flat|apartment|unit|number)\s+((?:(?:{'|'.join(_DIGIT_WORDS)})\b\s*){{2,}})"
+)
 _SMALL = {w: str(n) for n, w in enumerate(
     ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=1
 )}  # fmt: skip
@@ -106,6 +114,9 @@ def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    text = _SPOKEN_DIGITS.sub(
+        lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in m.group(2).split())} ", text
+    )
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)

@@ -33,7 +33,7 @@ from contextdb_livekit.api import (
 )
 from memory.cautions import is_negative_availability
 from memory.extract import extract_call_facts, quote
-from memory.facts import CONFIRMED_CONFIDENCE, CallerFact, fact_kind, plain_text
+from memory.facts import CONFIRMED_CONFIDENCE, TOPICS, CallerFact, fact_kind, plain_text
 from memory.turn_cues import says_routine_changed
 from tools.systems import VisitCall
 
@@ -128,15 +128,12 @@ def spoken(fact: CallerFact, call: VisitCall) -> str:
         "equipment_make": f"your equipment is a {value}",
         "equipment_count": f"you have {value}",
         "boiler_type": f"your boiler is a {value}{'' if 'boiler' in value else ' boiler'}",
-        "meter_location": f"your meter is {value}",
-        "access_notes": f"for access: {value}",
         "contact_preference": f"we should contact you by {value}",
         "floor": f"your home is {'in the basement' if value == 'basement' else f'on the {value}'}",
         "flat": f"your flat number is {value.removeprefix('Flat ')}",
-        "parking": f"for parking: {value}",
-        "pets": f"about pets: {value}",
-        "who_home": f"about who is home: {value}",
     }
+    if fact.kind in TOPICS:
+        return f"{TOPICS[fact.kind].lower()}, in your words: {value}"
     return phrases.get(fact.kind, value)
 
 

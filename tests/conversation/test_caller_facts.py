@@ -277,12 +277,15 @@ async def test_visit_details_have_their_own_slots(make_call, backend):
         "my partner is usually home to let the engineer in",
     )  # fmt: skip
     shown = recalled(await make_call(identity, backend=backend))
-    assert "Parking: you can park on our drive" in shown
-    assert "Pets at the property: we've a spaniel called Rolo" in shown
-    assert "Who is home for visits: my partner is usually home" in shown
+    # Shown as the caller's words under their topic, never as facts the host asserts.
+    assert "Parking, in the caller's words: \"you can park on our drive" in shown
+    assert "Pets, in the caller's words: \"we've a spaniel called Rolo" in shown
+    assert "Who is home for visits, in the caller's words: \"my partner is usually home" in shown
     await call(make_call, backend, identity, "we don't have any pets now")
     shown = recalled(await make_call(identity, backend=backend))
-    assert "Pets at the property: No pets" in shown and "Rolo" not in shown
+    # The newer words on the topic supersede the older ones.
+    assert "Pets, in the caller's words: \"we don't have any pets now" in shown
+    assert "Rolo" not in shown
 
 
 async def test_a_caution_survives_a_missed_rule(make_call, backend):

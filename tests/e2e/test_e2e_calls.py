@@ -116,7 +116,7 @@ async def test_hang_up_writes_durable_facts(livekit_server, worker_factory):
         s == "user_stated" and "side gate" in c and "access code on file" in c for s, c in by_source
     ), by_source
     assert any(
-        s == "user_stated" and c.startswith("Pets at the property:") and "dog is friendly" in c
+        s == "user_stated" and c.startswith("Pets, in the caller's words:") and "friendly" in c
         for s, c in by_source
     ), by_source
     assert not any("4411" in c for _, c in by_source)

@@ -46,14 +46,17 @@ def test_a_wrong_value_is_a_miss_and_a_false_fact_and_allowed_facts_are_neither(
             fact("availability", "available", "monday"),  # wrong polarity
             fact("floor", "second floor"),  # same meaning, other words
             fact("availability", "available", "tuesday"),  # allowed
-            fact("pets", "a dog"),  # never said
+            fact("pets", "a dog"),  # never said: the caller's words kept under a topic
+            fact("boiler_type", "combi"),  # never said
         ],
     )
     assert [m.kind for m in result.missed] == ["availability"]
-    assert sorted(f.kind for f in result.false) == ["availability", "pets"]
+    assert sorted(f.kind for f in result.false) == ["availability", "boiler_type"]
+    assert [f.kind for f in result.off_topic] == ["pets"]  # words, counted apart
     card = scorecard([result])
     assert (card.by_kind["floor"].hit, card.by_kind["availability"].missed) == (1, 1)
     assert card.by_category["temporal"].false == 2 and card.by_category["temporal"].exact == 0
+    assert card.off_topic == 1
 
 
 def test_the_rules_hold_their_tuning_figures():
@@ -70,7 +73,7 @@ def test_the_independent_split_is_disjoint_and_covers_every_category():
     """Written by someone who had not read the rules; scored by the bench, never asserted."""
     tuning, independent = (
         load("tuning"),
-        [i for n in ("", "2", "3", "4", "5") for i in load(f"independent{n}")],
+        [i for n in ("", "2", "3", "4", "5", "6") for i in load(f"independent{n}")],
     )
     assert len(independent) >= 600
     said = lambda items: {tuple(t.text.casefold() for t in i.turns) + i.notes for i in items}  # noqa: E731

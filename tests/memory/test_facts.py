@@ -329,7 +329,7 @@ def test_day_statements_follow_negators_scope_and_tense(line, expected):
             "you can leave the van on our driveway",
         ),
         ("we've got a greyhound, she's very shy", "pets", "we've got a greyhound, she's very shy"),
-        ("we don't have any animals", "pets", "No pets"),
+        ("we don't have any animals", "pets", "we don't have any animals"),
         # Unpunctuated self-corrections: the later of two mentions in one clause.
         ("it's flat 12 no flat 21", "flat", "Flat 21"),
         ("the boiler's a baxi no a vaillant", "equipment_make", "Vaillant"),
@@ -461,15 +461,14 @@ SAID = [
     (("contact_preference", None), "text me please", "text message"),
     (("contact_preference", None), "email me", "email"),
     (("pets", None), "we have a dog", "dog"),
-    (("pets", None), "no pets here", "No pets"),
+    (("pets", None), "no pets here", "no pets"),
 ]
 JOINERS = [". ", ", ", " - ", " but ", "TURN", ", sorry, "]
 
 
 def holds(fact: CallerFact, value: str) -> bool:
-    return fact.value == value or (
-        fact.kind == "pets" and value != "No pets" and value in fact.value
-    )
+    # Pets are kept in the caller's words (`memory.facts.TOPICS`).
+    return fact.value == value or (fact.kind == "pets" and value in fact.value)
 
 
 @settings(max_examples=300, deadline=None)
@@ -485,6 +484,9 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
     expected: dict[tuple[str, str | None], str] = {}
     in_turn: dict[tuple[str, str | None], str] = {}  # each slot's value in this turn so far
     contradicted: set[tuple[str, str | None]] = set()
+    # "thursdays work for me, sorry, we have a dog, mondays are a no go": a correction whose
+    # own words are not a typed value may take back what came before it (precision first).
+    may_drop: set[tuple[str, str | None]] = set()
     sentence: list[tuple[tuple[str, str | None], str]] = []  # the sentence being built
     text = ""
 
@@ -526,6 +528,8 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
             text = said_here
         previous = sentence[-1][0] if sentence else None
         corrects = joiner.endswith("sorry, ") and previous and previous[0] == slot[0] != "pets"
+        if joiner.endswith("sorry, ") and slot[0] == "pets" and previous and previous[0] != "pets":
+            may_drop.add(previous)
         if corrects and previous != slot:
             # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
             sentence[:] = [(s, v) for s, v in sentence if s != previous]
@@ -538,8 +542,10 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
         (f.kind, f.key if f.kind == "availability" else None): f for f in facts if f.kind != "quote"
     }
     for slot, value in expected.items():
+        if slot in may_drop and slot not in got:
+            continue
         assert slot in got and holds(got[slot], value), (turns, slot, value, got.get(slot))
-    assert set(got) == set(expected), (turns, set(got) ^ set(expected))
+    assert set(got) ^ set(expected) <= may_drop, (turns, set(got) ^ set(expected))
 
 
 # -- issue 27: precision first, and a fact model that fits what callers say -----------------
@@ -555,7 +561,8 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
          {("equipment_count", "radiator", "2 radiators")}),
         ("it's a combi now", {("boiler_type", None, "combi")}),
         ("we swapped the old back boiler for a combi", {("boiler_type", None, "combi")}),
-        ("the meter's round the back now", {("meter_location", None, "round the back")}),
+        ("the meter's round the back now",
+         {("meter_location", None, "the meter's round the back now")}),
         ("new number, ring me on the landline not the mobile",
          {("contact_preference", None, "landline")}),
         ("it's flat fourteen", {("flat", None, "Flat 14")}),
@@ -726,7 +733,7 @@ def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said
          {("equipment_make", None, "Worcester Bosch"), ("boiler_type", None, "combi")}),
         # The meter's whole place, never a floor or an access note.
         ("The meter box is at the end of the garden, by the gate.",
-         {("meter_location", None, "at the end of the garden, by the gate")}),
+         {("meter_location", None, "The meter box is at the end of the garden, by the gate")}),
         ("the meter was in the hall", set()),
         # Ranges and weekends.
         ("I'm at work Tuesday to Thursday",
@@ -772,7 +779,7 @@ def test_notes_are_read_after_caller_said():
     facts = extract("Hi.", notes=("Caller mentioned their dad only has Mondays free.",))
     assert {f.kind for f in facts} == {"note"}
     facts = extract("Hi.", notes=("Caller says the meter was moved to the garage",))
-    assert typed(facts) == {("meter_location", None, "the garage")}
+    assert typed(facts) == {("meter_location", None, "the meter was moved to the garage")}
 
 
 @pytest.mark.parametrize(
@@ -828,7 +835,7 @@ def test_fourth_round_nothing_typed(line):  # type: ignore[no-untyped-def]
 
 def test_the_meter_place_said_before_the_meter():
     assert typed(extract("it's outside in the meter box by the back gate")) == {
-        ("meter_location", None, "outside in the meter box by the back gate")
+        ("meter_location", None, "it's outside in the meter box by the back gate")
     }
 
 
