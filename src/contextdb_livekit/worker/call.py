@@ -41,6 +41,10 @@ from contextdb_livekit.worker.profile import LineProfile
 log = logging.getLogger("contextdb_livekit.worker.call")
 # The part of the end-of-call write budget spent waiting for the last checkpoint's row.
 CHECKPOINT_SHARE = 0.25
+# How long the call-start recall may run while the job connects and starts its session. The
+# greeting's wait is bounded apart (`snapshot_for_greeting`); this only ends a recall nobody
+# can use any more.
+SESSION_START_ALLOWANCE_MS = 10_000
 
 
 class Call:
@@ -57,7 +61,7 @@ class Call:
         self.auth_error = auth_error
         self._snapshot_task: asyncio.Task[MemorySnapshot] | None = None
         # A ringing phone line: the snapshot is applied whenever it lands in ring time, and
-        # the greeting waits for it until the answer plus the budget (`snapshot_by_answer`).
+        # the greeting waits for it until the answer plus the budget (`snapshot_for_greeting`).
         self._ringing = False
         self._apply_task: asyncio.Task[MemorySnapshot | None] | None = None
         # Facts so far, kept in the outbox while the call runs (see `checkpoint`).
@@ -86,9 +90,8 @@ class Call:
         (it runs while the session and its plugins start). `realtime`: the session's model
         is a realtime model, whose caller transcripts may arrive after it calls a tool; the
         confirmation waits up to `transcript_wait_s` for them. `ring_timeout_s`: the caller's
-        phone line is ringing and rings at most this long; the snapshot's budget then runs
-        from now and includes the ring (the greeting waits for it until the answer plus
-        MEMORY_PREFETCH_BUDGET_MS, `snapshot_by_answer`)."""
+        phone line is ringing and rings at most this long: the greeting waits for the
+        snapshot until the answer plus MEMORY_PREFETCH_BUDGET_MS (`snapshot_for_greeting`)."""
         settings = host.memory_settings
         memory = (
             CallerMemory(
@@ -122,7 +125,9 @@ class Call:
         call = cls(context, profile, agent, auth_error)
         call._ringing = ring_timeout_s is not None
         if memory is not None:
-            budget_ms = settings.prefetch_budget_ms
+            # The recall runs while the job connects, starts its session and (a phone line)
+            # rings; the greeting's own wait for it is the budget after that.
+            budget_ms = settings.prefetch_budget_ms + SESSION_START_ALLOWANCE_MS
             if ring_timeout_s is not None:
                 budget_ms += int(ring_timeout_s * 1000)
             call._snapshot_task = memory.prefetch_snapshot(budget_ms)
@@ -145,18 +150,19 @@ class Call:
             # Opened for a realtime model but the session has none: there is nothing to wait
             # for, and the confirmation reads the history as on a pipeline.
             self.context.caller_turns = None
-        if self._ringing:
-            # Nobody is on the line yet: the snapshot goes in whenever it lands; the greeting
-            # waits for it after the answer (`snapshot_by_answer`).
-            self._apply_task = asyncio.create_task(self.apply_snapshot())
-            return
-        await self.apply_snapshot()
+        # The snapshot goes in whenever it lands. A web caller's greeting waits for it at
+        # most the budget from now, so a busy host's slow session start is recall time too;
+        # a ringing phone line's waits from the answer (`snapshot_for_greeting`).
+        self._apply_task = asyncio.create_task(self.apply_snapshot())
+        if not self._ringing:
+            await self.snapshot_for_greeting()
 
-    async def snapshot_by_answer(self) -> MemorySnapshot | None:
-        """For a ringing phone line, once it is answered: wait for the snapshot at most
-        MEMORY_PREFETCH_BUDGET_MS more. Its budget ran from when the job learned of the
-        caller and included the ring; a snapshot still not in by then is dropped and the
-        greeting goes without it (as for a web caller whose recall is late)."""
+    async def snapshot_for_greeting(self) -> MemorySnapshot | None:
+        """Once the caller can be greeted (a web caller's session started, a phone line
+        answered): wait for the snapshot at most MEMORY_PREFETCH_BUDGET_MS more. The recall
+        began when the job learned of the caller, so connecting, starting the session and any
+        ring were recall time; a snapshot still not in by then is dropped and the greeting
+        goes without it."""
         task = self._apply_task
         if task is None:
             return self.context.snapshot
@@ -169,15 +175,17 @@ class Call:
             await task
         self.context.metrics.record_snapshot(hit=False, latency_ms=budget_s * 1000)
         log.info(
-            "snapshot for caller %s: late (unavailable: not in %d ms after the answer)",
+            "snapshot for caller %s: late (unavailable: not in %d ms after the caller "
+            "could be greeted)",
             self.context.identity.log_id if self.context.identity else "-",
             self.context.host.memory_settings.prefetch_budget_ms,
         )
         return None
 
     async def apply_snapshot(self) -> MemorySnapshot | None:
-        """Bounded by MEMORY_PREFETCH_BUDGET_MS (the prefetch never raises): late memory
-        never stalls the greeting; an unverified caller gets nothing recalled."""
+        """The prefetched snapshot into the instructions, whenever it lands (the prefetch
+        never raises; the greeting's wait for it is `snapshot_for_greeting`'s); an unverified
+        caller gets nothing recalled."""
         if self._snapshot_task is None:
             return None
         snapshot = await self._snapshot_task

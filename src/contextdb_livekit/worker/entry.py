@@ -135,7 +135,7 @@ async def run_call(
         caller_now = ctx.room.remote_participants.get(participant.identity)
         log.info("caller's line answered")
         # The greeting waits for the snapshot at most the budget after the answer.
-        await call.snapshot_by_answer()
+        await call.snapshot_for_greeting()
         caller_now = ctx.room.remote_participants.get(participant.identity)
     if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
         session.generate_reply(instructions=greeting)
