@@ -472,12 +472,16 @@ _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|s
 _OTHER_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
     r"(?:(?:mrs|mr|ms|miss|dr) \w+(?:'s)?|next door(?:'s)?|"
+    # "Tom next door", "Jean at number 4": somebody named by where they live.
+    r"(?!(?:i|we|me|us|it|there|that|this)\b)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
+    r"across the road|over the road|at number \d+\w?)(?:'s)?|"
     r"the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
     r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"
     r"the (?:flat|house|place|people|one) (?:above|below|upstairs|downstairs|next door|"
     r"opposite|across the road)(?: me| us| ours)?|"
-    r"(?:(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+){0,2}|me\s+)"
+    # The determiner may be left out, as in an agent's note ("Husband unavailable Tuesdays").
+    r"(?:(?:my|our|the|his|her|their|a|caller's)\s+(?:[a-z]+\s+){0,2}|me\s+)?"
     r"(?:husband|wife|partner|son|daughter|"
     r"mum|mom|mother|dad|father|brother|sister|grandson|granddaughter|grandma|granny|gran|nan|"
     r"nana|grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|neighbou?r|landlord|"

@@ -58,7 +58,6 @@ from memory.lexicon import (
     _BOILER_TYPE,
     _BRAND,
     _BRAND_NAMES,
-    _CALL_VERB,
     _COMPARED,
     _CONTACT,
     _CONTACT_CONTEXT,
@@ -177,6 +176,10 @@ _WANTS_FITTED = re.compile(
     r"book|service|someone|somebody|come|look|check))"
 )
 _INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
+# What a preferred channel is compared against ("better than email", "rather than a call").
+_COMPARED_TO = re.compile(
+    r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+)
 
 
 @dataclass
@@ -688,6 +691,8 @@ class CallReader:
                     continue
                 if any(start <= match.start() < end for start, end in this_call):
                     continue  # "I'm ringing about the boiler": this call, not a preference
+                if _COMPARED_TO.search(text[: match.start()]):
+                    continue  # "a text is better than email": the channel compared against
                 mentions.append((match.start(), channel))
         if not mentions and _PHONE_PREFERRED.search(text):
             # "My mobile's the best bet", "no, the landline's better": a phone named as the
@@ -716,7 +721,7 @@ class CallReader:
         base, _ = _predicate(kept)
         if base is not None and base < 0:
             return None
-        if channel == "phone call" and _CALL_VERB.search(text):
+        if channel == "phone call":
             phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
             if phones:
                 phone = phones[-1].group(1)

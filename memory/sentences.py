@@ -144,6 +144,7 @@ _CORRECTION = (
 _CORRECTION_START = re.compile(
     rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
 )
+_MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
@@ -199,8 +200,13 @@ class Clause:
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
-    for raw in _SPLIT.split(sentence):
-        text = raw.strip(" .!")
+    parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
+    parts = [p for p in parts if p]
+    for index, text in enumerate(parts):
+        # "Fridays are bad, er, Saturdays I mean": the value before a closing "I mean" is the
+        # correction, and not a list running on ("Sundays, I mean, Mondays": what follows is).
+        if index + 2 == len(parts) and _MEANT.fullmatch(parts[-1]):
+            pending = True
         if (
             out
             and _EXCEPTED.match(text)
@@ -212,7 +218,7 @@ def clauses(sentence: str) -> list[Clause]:
         if out and text in ("please", "thanks", "thank you"):
             out[-1].text += " " + text  # "Friday, please": one clause, a request
             continue
-        if out and (
+        if out and not pending and (
             (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
             or (
                 # "None of Monday, Tuesday or Wednesday work": the list runs on.
@@ -240,7 +246,7 @@ def clauses(sentence: str) -> list[Clause]:
         if match := _CORRECTION_START.match(text):
             corrects, text = True, text[match.end() :].strip()
             if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
-                pending = True
+                pending = index + 1 < len(parts)
                 continue
         if re.fullmatch(r"(?:no|nope|oh|no no)", text):
             # A bare "no" answers a question, or corrects what comes next ("fine - no, sorry";

@@ -113,3 +113,45 @@ def test_a_sentence_valued_kind_is_the_callers_words_under_its_topic(
     kept = [f for f in facts(f"u: {said}") if f.kind == kind]
     assert [f.value for f in kept] == [said.rstrip(".")]
     assert kept[0].sentence == f'{shown}, in the caller\'s words: "{said.rstrip(".")}"'
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "I mean" after the value: the value said last is the correction.
+        (
+            "u: Fridays are bad, er, Saturdays I mean.",
+            {("availability", "saturday", "unavailable")},
+        ),
+        # A correction between two days is not a list running on.
+        (
+            "u: Wednesday - scrap that, Thursdays are no good for me.",
+            {("availability", "thursday", "unavailable")},
+        ),
+        ("u: Tuesdays are out, sorry, Mondays", {("availability", "monday", "unavailable")}),
+        # The channel compared against is not the one preferred.
+        (
+            "u: Email is far better than a phone call for me.",
+            {("contact_preference", None, "email")},
+        ),
+        # A named phone is the channel, not a call in general.
+        (
+            "u: The home phone is easiest, I don't have a mobile.",
+            {("contact_preference", None, "landline")},
+        ),
+        # Somebody named by where they live.
+        ("u: Pat across the road can't do Fridays.", set()),
+        ("u: Alan at number 12 is off Wednesdays.", set()),
+    ],
+)
+def test_corrections_comparisons_and_other_people(
+    conversation: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert typed(conversation) == expected
+
+
+def test_an_agents_note_about_a_relative_is_not_the_callers_fact() -> None:
+    found = extract_call_facts(
+        [Turn("user", "hello")], ["Wife works Mondays."], today=TODAY, call_id="call-1"
+    )
+    assert not any(f.kind == "availability" for f in found)
