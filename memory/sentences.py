@@ -218,11 +218,15 @@ def clauses(sentence: str) -> list[Clause]:
         if out and text in ("please", "thanks", "thank you"):
             out[-1].text += " " + text  # "Friday, please": one clause, a request
             continue
-        if out and not pending and (
-            (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
-            or (
-                # "None of Monday, Tuesday or Wednesday work": the list runs on.
-                _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+        if (
+            out
+            and not pending
+            and (
+                (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
+                or (
+                    # "None of Monday, Tuesday or Wednesday work": the list runs on.
+                    _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+                )
             )
         ):
             # "I can't do Monday, Tuesday or Wednesday any more": one clause over the list.
