@@ -176,6 +176,22 @@ _WANTS_FITTED = re.compile(
     r"book|service|someone|somebody|come|look|check))"
 )
 _INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
+# Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
+_OTHER_NUMBER = re.compile(
+    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
+    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
+)
+
+
+def _said_in(texts: list[str], number: str) -> bool:
+    return any(re.search(rf"\b{re.escape(number)}\b", text) for text in texts)
+
+
+def _other_number(text: str, count: str) -> bool:
+    said = count.split()[0]
+    return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
+
+
 # What a preferred channel is compared against ("better than email", "rather than a call").
 _COMPARED_TO = re.compile(
     r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
@@ -218,6 +234,7 @@ class CallReader:
     _more_here: bool = False  # more clauses follow in this sentence
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
+    _last_count: Statement | None = None  # the call's last count, sure when said
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -356,16 +373,35 @@ class CallReader:
             guessed = {counted_thing(m.group(2)) for m in _GUESSED_COUNT.finditer(text)}
             all_counts = bool(_GUESSED_COUNTS.search(text))
             supposed, wish = bool(_SUPPOSED.search(text)), bool(_WANTS_FITTED.search(text))
+            # "we used to have ten radiators but we took two out": what was is not what is.
+            past = [c.text for c in parts if _PAST.search(c.text) and not _PRESENT.search(c.text)]
             doubted = [
                 s
                 for s in found
                 if supposed
                 or (wish and s.kind in _INSTALLED)
+                or (s.kind == "equipment_count" and _said_in(past, s.value.split()[0]))
                 or (s.kind == "equipment_count" and (all_counts or s.key in guessed))
+                or (s.kind == "equipment_count" and _other_number(text, s.value))
             ]
             found = [dataclasses.replace(s, sure=False) if s in doubted else s for s in found]
-            self.retracted += [(s.kind, s.key) for s in doubted]
-            self._doubted |= {(s.kind, s.key) for s in doubted}
+            # "we used to have three boilers, we have two now": the sure value stands.
+            sure = {(s.kind, s.key) for s in found if s.sure}
+            doubted_slots = {(s.kind, s.key) for s in doubted} - sure
+            self.retracted += sorted(doubted_slots, key=str)
+            self._doubted |= doubted_slots
+        last = self._last_count
+        if (
+            last is not None
+            and not any(s.kind == "equipment_count" for s in found)
+            and _other_number(text, last.value)
+        ):
+            # "Eight radiators." ... "Ah, my wife says nine": the count is in doubt.
+            self.retracted.append((last.kind, last.key))
+            self._last_count = None
+        counts = [s for s in found if s.kind == "equipment_count" and s.sure]
+        if counts:
+            self._last_count = counts[-1]
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))

@@ -155,3 +155,32 @@ def test_an_agents_note_about_a_relative_is_not_the_callers_fact() -> None:
         [Turn("user", "hello")], ["Wife works Mondays."], today=TODAY, call_id="call-1"
     )
     assert not any(f.kind == "availability" for f in found)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # What was counted once is not what is there now.
+        ("u: We used to have four storage heaters.", set()),
+        # ...but the count said as current stands beside it.
+        (
+            "u: we used to have 3 tanks, we have one tank now",
+            {("equipment_count", "tank", "1 tank")},
+        ),
+        # Another number offered for the count, in the sentence or the next turn.
+        ("u: Six radiators, well, seven if you count the towel rail.", set()),
+        (
+            "u: We've got five radiators. | a: Five, thanks. | u: Hmm, my son reckons six.",
+            set(),
+        ),
+        # A number of years is not another count.
+        (
+            "u: Three radiators, all of them put in, well, 10 years ago.",
+            {("equipment_count", "radiator", "3 radiators")},
+        ),
+    ],
+)
+def test_a_count_in_doubt_is_not_kept(
+    conversation: str, expected: set[tuple[str, str | None, str]]
+) -> None:
+    assert typed(conversation) == expected
