@@ -120,3 +120,20 @@ print(json.dumps([cached, os.waitstatus_to_exitcode(status)]))
     cached, child = json.loads(run.stdout.strip().splitlines()[-1])
     assert cached == 1  # computed in the forkserver's preload
     assert child == 0  # the forked job's prewarm read no source to compute it again
+
+
+def test_the_forkserver_freezes_what_it_preloaded_so_a_job_collects_none_of_it():
+    # A job process's garbage collections must not walk (and so copy) the forkserver's pages.
+    script = f"""
+import gc, importlib
+for name in {preload_modules(LINE_MODULE)!r}:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass
+print(gc.get_freeze_count())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert int(done.stdout.split()[-1]) > 100_000  # the preloaded modules' objects
