@@ -380,9 +380,15 @@ class CallReader:
                 for s in found
                 if supposed
                 or (wish and s.kind in _INSTALLED)
-                or (s.kind == "equipment_count" and _said_in(past, s.value.split()[0]))
-                or (s.kind == "equipment_count" and (all_counts or s.key in guessed))
-                or (s.kind == "equipment_count" and _other_number(text, s.value))
+                or (
+                    s.kind == "equipment_count"
+                    and (
+                        all_counts
+                        or s.key in guessed
+                        or _said_in(past, s.value.split()[0])
+                        or _other_number(text, s.value)
+                    )
+                )
             ]
             found = [dataclasses.replace(s, sure=False) if s in doubted else s for s in found]
             # "we used to have three boilers, we have two now": the sure value stands.
