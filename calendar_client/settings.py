@@ -15,9 +15,9 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from calendar_client.base import CalendarClient
-from calendar_client.days import today_in, zone_named
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
+from contextdb_livekit.api import today_in, zone_named
 
 
 class CalendarSettings(BaseSettings):

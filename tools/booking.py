@@ -23,11 +23,12 @@ from contextdb_livekit.api import (
     Outcome,
     Resolution,
     run_gated_action,
+    spoken_day,
 )
 from memory.cautions import conflict_reason
 from memory.facts import HOST_CONFIDENCE, CallerFact
 from tools.systems import VisitCall, VisitSystems
-from tools.visit_day import VISIT_DAY, spoken_day
+from tools.visit_day import VISIT_DAY
 
 # How a caller names booking in the answer to the read-back (kit.replies): "book me in"
 # agrees; "we'll manage" refuses; "cancel that" and "don't book it" are generic no's.

@@ -28,6 +28,7 @@ from contextdb_livekit.kit.actions import (
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.host_api import HostApi, path_segment
 from contextdb_livekit.kit.recall import build_recall_tool
@@ -66,6 +67,7 @@ __all__ = [
     "ActionWords",
     "AssurancePolicy",
     "Attempt",
+    "CalendarDays",
     "CallContext",
     "CallerIdentity",
     "EpistemicSource",
@@ -110,5 +112,8 @@ __all__ = [
     "redact_bounded",
     "redact_secrets",
     "run_gated_action",
+    "spoken_day",
     "start_review",
+    "today_in",
+    "zone_named",
 ]
