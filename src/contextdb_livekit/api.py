@@ -25,6 +25,7 @@ from contextdb_livekit.kit.actions import (
     intent_resolver,
     run_gated_action,
 )
+from contextdb_livekit.kit.amounts import PoundAmounts, spoken_pounds
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
@@ -88,6 +89,7 @@ __all__ = [
     "Mention",
     "Outcome",
     "OutcomeUnknown",
+    "PoundAmounts",
     "Resolution",
     "RetentionPolicy",
     "SlotRetention",
@@ -113,6 +115,7 @@ __all__ = [
     "redact_secrets",
     "run_gated_action",
     "spoken_day",
+    "spoken_pounds",
     "start_review",
     "today_in",
     "zone_named",
