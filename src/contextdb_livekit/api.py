@@ -31,7 +31,7 @@ from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
-from contextdb_livekit.kit.host_api import HostApi, path_segment
+from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
 from contextdb_livekit.kit.host_sqlite import HostSqlite
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
@@ -93,6 +93,7 @@ __all__ = [
     "OutcomeUnknown",
     "PoundAmounts",
     "Resolution",
+    "ResponseBody",
     "RetentionPolicy",
     "SlotRetention",
     "TargetKind",
