@@ -160,9 +160,9 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         """What did this attempt's key do? Never "any booking that day", which could be an
         earlier, unrelated one."""
         booking = await calendar.booking_for_key(host_key)
-        if booking is not None:
-            return Resolution(True, external_ref=booking.booking_id)
-        return Resolution(False, error_code="interrupted_before_booking")
+        return Resolution.of(
+            booking.booking_id if booking else None, otherwise="interrupted_before_booking"
+        )
 
     return GatedAction(
         name="book_visit",

@@ -172,9 +172,9 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
 
     async def resolve(host_key: str) -> Resolution:
         cancelled = await calendar.cancellation_for_key(host_key)
-        if cancelled is not None:
-            return Resolution(True, external_ref=cancelled.booking_id)
-        return Resolution(False, error_code="interrupted_before_cancelling")
+        return Resolution.of(
+            cancelled.booking_id if cancelled else None, otherwise="interrupted_before_cancelling"
+        )
 
     return GatedAction(
         name="cancel_visit",

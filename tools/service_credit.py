@@ -123,9 +123,9 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
 
     async def resolve(host_key: str) -> Resolution:
         credit = await billing.credit_for_key(host_key)
-        if credit is not None:
-            return Resolution(True, external_ref=credit.credit_id)
-        return Resolution(False, error_code="interrupted_before_crediting")
+        return Resolution.of(
+            credit.credit_id if credit else None, otherwise="interrupted_before_crediting"
+        )
 
     return GatedAction(
         name="apply_service_credit",

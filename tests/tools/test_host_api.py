@@ -95,3 +95,13 @@ async def test_names_passed_to_the_constructor_still_win() -> None:
     with pytest.raises(ThingsUnavailable, match=r"^stock system failed"):
         client.parse(await client.request("GET", "/v1/x"), Thing)
     await client.aclose()
+
+
+def test_a_lookup_by_key_becomes_a_resolution_and_its_receipt() -> None:
+    from contextdb_livekit.api import Resolution
+
+    found = Resolution.of("bk_1", otherwise="interrupted_before_booking")
+    assert found == Resolution(True, external_ref="bk_1")
+    assert found.receipt() == {"status": "succeeded", "external_ref": "bk_1"}
+    missing = Resolution.of(None, otherwise="interrupted_before_booking")
+    assert missing.receipt() == {"status": "failed", "error_code": "interrupted_before_booking"}
