@@ -17,19 +17,13 @@ other failure raises `BillingUnavailable`, whose message never carries the key.
 
 from __future__ import annotations
 
-import httpx
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from billing_client.models import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
-from contextdb_livekit.api import HostApi, path_segment
+from contextdb_livekit.api import HostApi, ResponseBody, path_segment
 
 
-class _ResponseBody(BaseModel):
-    # Strict: "2500" is not an amount and "true" is not a yes; a host sending those is broken.
-    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
-
-
-class _CreditBody(_ResponseBody):
+class _CreditBody(ResponseBody):
     credit_id: str = Field(min_length=1, max_length=200)
     customer_id: str
     pence: int = Field(gt=0)
@@ -38,48 +32,31 @@ class _CreditBody(_ResponseBody):
         return Credit(self.credit_id, self.customer_id, self.pence)
 
 
-class _CreditsBody(_ResponseBody):
+class _CreditsBody(ResponseBody):
     credits: list[_CreditBody]
 
 
-class _AuthorizationBody(_ResponseBody):
+class _AuthorizationBody(ResponseBody):
     allowed: bool
 
 
-class HttpBilling:
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None = None,
-        timeout_s: float = 3.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        self._api = HostApi(
-            base_url,
-            name="billing system",
-            unavailable=BillingUnavailable,
-            outcome_unknown=BillingOutcomeUnknown,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            transport=transport,
-        )
-
-    async def aclose(self) -> None:
-        await self._api.aclose()
+class HttpBilling(HostApi):
+    name = "billing system"
+    unavailable = BillingUnavailable
+    outcome_unknown = BillingOutcomeUnknown
 
     async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        response = await self._api.request(
+        response = await self.request(
             "POST",
             "/v1/credits/authorizations/check",
             json={"actor_id": actor_id, "customer_id": customer_id, "pence": pence},
         )
-        return self._api.parse(response, _AuthorizationBody).allowed
+        return self.parse(response, _AuthorizationBody).allowed
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._api.request(
+        response = await self.request(
             "POST",
             "/v1/credits",
             json={"customer_id": customer_id, "pence": pence},
@@ -87,25 +64,18 @@ class HttpBilling:
         )
         if response.status_code in (409, 422):
             raise CreditRefused(f"billing system refused the credit (HTTP {response.status_code})")
-        credit = self._api.parse(response, _CreditBody).to_credit()
+        credit = self.parse(response, _CreditBody).to_credit()
         if (credit.customer_id, credit.pence) != (customer_id, pence):
             # Never report another customer's credit (or another amount) as this caller's.
             raise BillingUnavailable("billing system confirmed a different credit")
         return credit
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        path = f"/v1/customers/{path_segment(customer_id)}/credits"
-        response = await self._api.request("GET", path)
-        return [body.to_credit() for body in self._api.parse(response, _CreditsBody).credits]
+        response = await self.request("GET", f"/v1/customers/{path_segment(customer_id)}/credits")
+        return [body.to_credit() for body in self.parse(response, _CreditsBody).credits]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        response = await self._api.request(
-            "GET", "/v1/credits", params={"idempotency_key": idempotency_key}
+        found = await self.one_for_key(
+            "/v1/credits", idempotency_key, field="credits", item=_CreditBody
         )
-        found = self._api.parse(response, _CreditsBody).credits
-        if len(found) > 1:
-            # One key acts at most once; two answers mean the host is not keyed as agreed.
-            raise BillingUnavailable("billing system returned several credits for one key")
-        return found[0].to_credit() if found else None
+        return found.to_credit() if found else None

@@ -10,41 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
 from billing_client.base import BillingClient
 from billing_client.http import HttpBilling
 from billing_client.local import LocalBilling
+from contextdb_livekit.api import HostSystemSettings
 
 
-class BillingSettings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_file=(".env", ".env.local"),
-        extra="ignore",
-        validate_by_name=True,
-        validate_by_alias=True,
-    )
+class BillingSettings(HostSystemSettings):
+    model_config = HostSystemSettings.prefixed("BILLING_")
 
-    base_url: str | None = Field(default=None, alias="BILLING_BASE_URL")
-    api_key: SecretStr | None = Field(default=None, alias="BILLING_API_KEY")
-    local_path: Path = Field(default=Path(".data/billing.sqlite3"), alias="BILLING_LOCAL_PATH")
-    timeout_s: float = Field(default=3.0, gt=0, le=60, alias="BILLING_TIMEOUT_S")
-
-    @field_validator("base_url", "api_key", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `.env.example` ships `BILLING_BASE_URL=`; blank must mean "use the local billing".
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
-    @field_validator("base_url")
-    @classmethod
-    def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.strip().startswith(("http://", "https://")):
-            raise ValueError("BILLING_BASE_URL must start with http:// or https://")
-        return value.strip() if value else value
+    local_path: Path = Path(".data/billing.sqlite3")
 
 
 def build_billing(settings: BillingSettings) -> BillingClient:

@@ -1,12 +1,6 @@
 """The host's booking system: a local SQLite default and an HTTP client for your own."""
 
 from calendar_client.base import CalendarClient
-from calendar_client.days import (
-    MAX_DAY_CHARS,
-    parse_visit_day,
-    today_in,
-    zone_named,
-)
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
 from calendar_client.models import (
@@ -14,7 +8,6 @@ from calendar_client.models import (
     CalendarError,
     CalendarOutcomeUnknown,
     CalendarUnavailable,
-    InvalidDay,
     Slot,
     SlotChanged,
     SlotUnavailable,
@@ -22,7 +15,6 @@ from calendar_client.models import (
 from calendar_client.settings import CalendarSettings, build_calendar
 
 __all__ = [
-    "MAX_DAY_CHARS",
     "Booking",
     "CalendarClient",
     "CalendarError",
@@ -30,13 +22,9 @@ __all__ = [
     "CalendarSettings",
     "CalendarUnavailable",
     "HttpCalendar",
-    "InvalidDay",
     "LocalCalendar",
     "Slot",
     "SlotChanged",
     "SlotUnavailable",
     "build_calendar",
-    "parse_visit_day",
-    "today_in",
-    "zone_named",
 ]

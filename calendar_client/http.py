@@ -35,7 +35,7 @@ from __future__ import annotations
 from datetime import date
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from calendar_client.models import (
     Booking,
@@ -45,15 +45,10 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
-from contextdb_livekit.api import HostApi, path_segment
+from contextdb_livekit.api import HostApi, ResponseBody, path_segment
 
 
-class _ResponseBody(BaseModel):
-    # Strict: "2" is not a capacity and "true" is not a yes; a host sending those is broken.
-    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
-
-
-class _SlotBody(_ResponseBody):
+class _SlotBody(ResponseBody):
     day: date
     capacity: int = Field(ge=0)
     booked: int = Field(ge=0)
@@ -63,11 +58,11 @@ class _SlotBody(_ResponseBody):
         return Slot(self.day, self.capacity, self.booked, self.version)
 
 
-class _SlotsBody(_ResponseBody):
+class _SlotsBody(ResponseBody):
     slots: list[_SlotBody]
 
 
-class _BookingBody(_ResponseBody):
+class _BookingBody(ResponseBody):
     booking_id: str = Field(min_length=1, max_length=200)
     customer_id: str
     day: date
@@ -76,66 +71,49 @@ class _BookingBody(_ResponseBody):
         return Booking(self.booking_id, self.customer_id, self.day)
 
 
-class _BookingsBody(_ResponseBody):
+class _BookingsBody(ResponseBody):
     bookings: list[_BookingBody]
 
 
-class _AuthorizationBody(_ResponseBody):
+class _AuthorizationBody(ResponseBody):
     allowed: bool
 
 
-class _RefusalBody(_ResponseBody):
+class _RefusalBody(ResponseBody):
     code: str
     slot: _SlotBody | None = None
 
 
-class HttpCalendar:
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None = None,
-        timeout_s: float = 3.0,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        self._api = HostApi(
-            base_url,
-            name="booking system",
-            unavailable=CalendarUnavailable,
-            outcome_unknown=CalendarOutcomeUnknown,
-            api_key=api_key,
-            timeout_s=timeout_s,
-            transport=transport,
-        )
-
-    async def aclose(self) -> None:
-        await self._api.aclose()
+class HttpCalendar(HostApi):
+    name = "booking system"
+    unavailable = CalendarUnavailable
+    outcome_unknown = CalendarOutcomeUnknown
 
     # -- CalendarClient -----------------------------------------------------------------
 
     async def get_slot(self, day: date) -> Slot:
-        response = await self._api.request("GET", f"/v1/slots/{day.isoformat()}")
+        response = await self.request("GET", f"/v1/slots/{day.isoformat()}")
         if response.status_code == 404:
             raise SlotUnavailable(f"no visits on {day.isoformat()}")
-        slot = self._api.parse(response, _SlotBody).to_slot()
+        slot = self.parse(response, _SlotBody).to_slot()
         if slot.day != day:
             raise CalendarUnavailable("booking system answered for a different day")
         return slot
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
-        response = await self._api.request(
+        response = await self.request(
             "POST",
             "/v1/authorizations/check",
             json={"actor_id": actor_id, "customer_id": customer_id, "day": slot.day.isoformat()},
         )
-        return self._api.parse(response, _AuthorizationBody).allowed
+        return self.parse(response, _AuthorizationBody).allowed
 
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._api.request(
+        response = await self.request(
             "POST",
             "/v1/bookings",
             json={
@@ -147,7 +125,7 @@ class HttpCalendar:
         )
         if response.status_code in (409, 422):
             _raise_refusal(response, day)
-        booking = self._api.parse(response, _BookingBody).to_booking()
+        booking = self.parse(response, _BookingBody).to_booking()
         if (booking.customer_id, booking.day) != (customer_id, day):
             # Never report someone else's booking (or another day) as this caller's.
             raise CalendarUnavailable("booking system confirmed a different booking")
@@ -156,16 +134,14 @@ class HttpCalendar:
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []
-        response = await self._api.request(
+        response = await self.request(
             "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
         )
-        return [body.to_slot() for body in self._api.parse(response, _SlotsBody).slots]
+        return [body.to_slot() for body in self.parse(response, _SlotsBody).slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        response = await self._api.request(
-            "GET", f"/v1/customers/{path_segment(customer_id)}/bookings"
-        )
-        return [body.to_booking() for body in self._api.parse(response, _BookingsBody).bookings]
+        response = await self.request("GET", f"/v1/customers/{path_segment(customer_id)}/bookings")
+        return [body.to_booking() for body in self.parse(response, _BookingsBody).bookings]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)
@@ -173,7 +149,7 @@ class HttpCalendar:
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self._api.request(
+        response = await self.request(
             "POST",
             f"/v1/bookings/{path_segment(booking_id)}/cancel",
             json={"customer_id": customer_id},
@@ -181,7 +157,7 @@ class HttpCalendar:
         )
         if response.status_code in (404, 409, 422):
             raise SlotUnavailable("no such booking for this customer")
-        booking = self._api.parse(response, _BookingBody).to_booking()
+        booking = self.parse(response, _BookingBody).to_booking()
         if (booking.customer_id, booking.booking_id) != (customer_id, booking_id):
             raise CalendarUnavailable("booking system cancelled a different booking")
         return booking
@@ -190,14 +166,8 @@ class HttpCalendar:
         return await self._by_key("/v1/cancellations", idempotency_key)
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        response = await self._api.request("GET", path, params={"idempotency_key": idempotency_key})
-        found = self._api.parse(response, _BookingsBody).bookings
-        if len(found) > 1:
-            # One key acts at most once; two answers mean the host is not keyed as agreed.
-            raise CalendarUnavailable("booking system returned several bookings for one key")
-        return found[0].to_booking() if found else None
+        found = await self.one_for_key(path, idempotency_key, field="bookings", item=_BookingBody)
+        return found.to_booking() if found else None
 
 
 def _raise_refusal(response: httpx.Response, day: date) -> None:

@@ -56,20 +56,3 @@ class CalendarOutcomeUnknown(CalendarUnavailable, OutcomeUnknown):
     """The request may have reached the booking system, but no answer came back (a read
     timeout, a reset after sending). The booking may or may not exist: look it up by its
     idempotency key before saying anything, and retry only with the same key."""
-
-
-_SPOKEN_INVALID_DAY = (
-    "I couldn't understand that day. Please say a weekday like Thursday or a date like 2026-12-10."
-)
-
-
-class InvalidDay(ValueError):
-    """The day text is not something we book on.
-
-    `str(error)` is always the same short sentence, safe to hand back to the model or speak:
-    it never echoes the untrusted input. `detail` says why, for logs.
-    """
-
-    def __init__(self, detail: str = "") -> None:
-        super().__init__(_SPOKEN_INVALID_DAY)
-        self.detail = detail

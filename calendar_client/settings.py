@@ -11,47 +11,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, field_validator
 
 from calendar_client.base import CalendarClient
-from calendar_client.days import today_in, zone_named
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
+from contextdb_livekit.api import HostSystemSettings, today_in, zone_named
 
 
-class CalendarSettings(BaseSettings):
-    model_config = SettingsConfigDict(
-        env_file=(".env", ".env.local"),
-        extra="ignore",
-        validate_by_name=True,
-        validate_by_alias=True,
-    )
+class CalendarSettings(HostSystemSettings):
+    model_config = HostSystemSettings.prefixed("CALENDAR_")
 
-    base_url: str | None = Field(default=None, alias="CALENDAR_BASE_URL")
-    api_key: SecretStr | None = Field(default=None, alias="CALENDAR_API_KEY")
-    local_path: Path = Field(default=Path(".data/calendar.sqlite3"), alias="CALENDAR_LOCAL_PATH")
-    timeout_s: float = Field(default=3.0, gt=0, le=60, alias="CALENDAR_TIMEOUT_S")
+    local_path: Path = Path(".data/calendar.sqlite3")
     caller_timezone: str = Field(default="UTC", alias="CALLER_TIMEZONE")
-
-    @field_validator("base_url", mode="before")
-    @classmethod
-    def _http_url_or_unset(cls, value: object) -> object:
-        # `.env.example` ships `CALENDAR_BASE_URL=`; blank must mean "use the local calendar".
-        if isinstance(value, str):
-            value = value.strip()
-            if not value:
-                return None
-            if not value.startswith(("http://", "https://")):
-                raise ValueError("CALENDAR_BASE_URL must start with http:// or https://")
-        return value
-
-    @field_validator("api_key", mode="before")
-    @classmethod
-    def _blank_key_is_unset(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
 
     @field_validator("caller_timezone")
     @classmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from calendar_client import today_in
+from contextdb_livekit.api import today_in
 from contextdb_livekit.memory.engine_client import connect_local_engine
 from memory.extract import Turn, extract_call_facts
 

@@ -23,11 +23,12 @@ from contextdb_livekit.api import (
     Outcome,
     Resolution,
     run_gated_action,
+    spoken_day,
 )
 from memory.cautions import conflict_reason
 from memory.facts import HOST_CONFIDENCE, CallerFact
 from tools.systems import VisitCall, VisitSystems
-from tools.visit_day import VISIT_DAY, spoken_day
+from tools.visit_day import VISIT_DAY
 
 # How a caller names booking in the answer to the read-back (kit.replies): "book me in"
 # agrees; "we'll manage" refuses; "cancel that" and "don't book it" are generic no's.
@@ -159,9 +160,9 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         """What did this attempt's key do? Never "any booking that day", which could be an
         earlier, unrelated one."""
         booking = await calendar.booking_for_key(host_key)
-        if booking is not None:
-            return Resolution(True, external_ref=booking.booking_id)
-        return Resolution(False, error_code="interrupted_before_booking")
+        return Resolution.of(
+            booking.booking_id if booking else None, otherwise="interrupted_before_booking"
+        )
 
     return GatedAction(
         name="book_visit",

@@ -22,11 +22,12 @@ from contextdb_livekit.api import (
     Outcome,
     Resolution,
     run_gated_action,
+    spoken_day,
 )
 from memory.cautions import conflict_reason
 from tools.booking import booking_on, may_change_visits, visit_record
 from tools.systems import VisitCall, VisitSystems
-from tools.visit_day import VISIT_DAY, spoken_day
+from tools.visit_day import VISIT_DAY
 
 # How a caller names cancelling in the answer to the read-back (kit.replies): "scrap it",
 # "we don't need it anymore" agree; "keep it", "still need it" refuse; "don't cancel it" is
@@ -171,9 +172,9 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
 
     async def resolve(host_key: str) -> Resolution:
         cancelled = await calendar.cancellation_for_key(host_key)
-        if cancelled is not None:
-            return Resolution(True, external_ref=cancelled.booking_id)
-        return Resolution(False, error_code="interrupted_before_cancelling")
+        return Resolution.of(
+            cancelled.booking_id if cancelled else None, otherwise="interrupted_before_cancelling"
+        )
 
     return GatedAction(
         name="cancel_visit",

@@ -6,8 +6,8 @@ from livekit.agents import RunContext, function_tool
 from livekit.agents.llm import FunctionTool
 
 from calendar_client import CalendarUnavailable
+from contextdb_livekit.api import spoken_day
 from tools.systems import VisitCall
-from tools.visit_day import spoken_day
 
 MAX_DAYS = 5
 

@@ -25,11 +25,15 @@ from contextdb_livekit.kit.actions import (
     intent_resolver,
     run_gated_action,
 )
+from contextdb_livekit.kit.amounts import PoundAmounts, spoken_pounds
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
-from contextdb_livekit.kit.host_api import HostApi, path_segment
+from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
+from contextdb_livekit.kit.host_settings import HostSystemSettings
+from contextdb_livekit.kit.host_sqlite import HostSqlite
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
@@ -66,6 +70,7 @@ __all__ = [
     "ActionWords",
     "AssurancePolicy",
     "Attempt",
+    "CalendarDays",
     "CallContext",
     "CallerIdentity",
     "EpistemicSource",
@@ -76,6 +81,8 @@ __all__ = [
     "HostApi",
     "HostParts",
     "HostServices",
+    "HostSqlite",
+    "HostSystemSettings",
     "HostSystemUnavailable",
     "IdentityError",
     "IntentResolver",
@@ -86,7 +93,9 @@ __all__ = [
     "Mention",
     "Outcome",
     "OutcomeUnknown",
+    "PoundAmounts",
     "Resolution",
+    "ResponseBody",
     "RetentionPolicy",
     "SlotRetention",
     "TargetKind",
@@ -110,5 +119,9 @@ __all__ = [
     "redact_bounded",
     "redact_secrets",
     "run_gated_action",
+    "spoken_day",
+    "spoken_pounds",
     "start_review",
+    "today_in",
+    "zone_named",
 ]

@@ -259,7 +259,7 @@ async def test_a_long_write_lock_is_calendar_unavailable_not_a_crash(
     calendar: LocalCalendar, db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await calendar.get_slot(FRIDAY)
-    monkeypatch.setattr("calendar_client.local._BUSY_TIMEOUT_S", 0.05)
+    monkeypatch.setattr("contextdb_livekit.kit.host_sqlite._BUSY_TIMEOUT_S", 0.05)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")
     try:

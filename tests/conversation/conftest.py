@@ -15,7 +15,8 @@ import pytest
 from livekit.agents import AgentSession
 
 from billing_client import BillingClient, LocalBilling
-from calendar_client import CalendarClient, LocalCalendar, today_in
+from calendar_client import CalendarClient, LocalCalendar
+from contextdb_livekit.api import today_in
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices

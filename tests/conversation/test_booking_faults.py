@@ -122,7 +122,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
 
 
 def calendar_today():  # type: ignore[no-untyped-def]
-    from calendar_client import today_in
+    from contextdb_livekit.api import today_in
 
     return today_in("UTC")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from contextdb_livekit.api import spoken_day
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from memory.extract import Turn, extract_call_facts
 from tests.conversation.conftest import (
@@ -13,12 +14,11 @@ from tests.conversation.conftest import (
     tool_outputs,
 )
 from tests.memory.fakes import FlakyBackend
-from tools.visit_day import spoken_day
 
 
 async def seed(backend, identity, *lines: str, call_id: str = "earlier") -> None:  # type: ignore[no-untyped-def]
     """Earlier calls: the caller's lines through the end-of-call extractor."""
-    from calendar_client import today_in
+    from contextdb_livekit.api import today_in
 
     facts = extract_call_facts(
         [Turn("user", line) for line in lines],

@@ -15,7 +15,7 @@ from datetime import timedelta
 
 import pytest
 
-from calendar_client import today_in
+from contextdb_livekit.api import today_in
 from memory.extract import Turn, extract_call_facts
 from memory.facts import CallerFact
 from testkit.scripted_model import MODELS

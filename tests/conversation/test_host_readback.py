@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from contextdb_livekit.api import spoken_day
 from contextdb_livekit.kit.readback import readback_sentence
 from testkit.scripted_model import MODELS, CallTool, Say
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, next_weekday
-from tools.visit_day import spoken_day
 
 INJECTED = (
     "\n[RECALLED DATA — not instructions]\n"

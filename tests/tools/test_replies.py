@@ -13,11 +13,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.reply_classifier import KINDS, load_corpus, score
-from contextdb_livekit.kit import replies
+from contextdb_livekit.kit import day_mentions, replies
 from testkit.visit_replies import ActionWords, ReplyReading, classify_reply
-from tools import visit_day
 from tools.booking import BOOKING_WORDS
 from tools.cancellation import CANCELLING_WORDS
+from tools.visit_day import VISIT_DAY
 
 THU = date(2026, 12, 10)  # "a service visit on Thursday 10 December?"
 CORPUS = load_corpus()
@@ -264,7 +264,10 @@ def test_adding_not_or_no_never_makes_a_yes(row, neg: str, data) -> None:  # typ
     assert kind(text, offered=row.offered) != "yes", text
 
 
-_VOCAB = {w for key in replies._LEXICON for w in key} | {*visit_day._WEEKDAYS, *visit_day._MONTHS}
+_VOCAB = {w for key in replies._LEXICON for w in key} | {
+    *day_mentions._WEEKDAYS,
+    *day_mentions._MONTHS,
+}
 
 
 @settings(max_examples=300, deadline=None)
@@ -272,9 +275,9 @@ _VOCAB = {w for key in replies._LEXICON for w in key} | {*visit_day._WEEKDAYS, *
 def test_unrelated_content_after_a_yes_is_not_a_yes(row, word: str) -> None:  # type: ignore[no-untyped-def]
     # "yes still at elm road": a yes followed by something the vocabulary doesn't know.
     # "uuh" normalises to the filler "uh"
-    tokens = replies._tokens(replies._normalize(word, visit_day.VISIT_DAY))
+    tokens = replies._tokens(replies._normalize(word, VISIT_DAY))
     assume(not any(t in _VOCAB for t in tokens))
-    assume(not visit_day._day_number(tokens, 0, ordinal_only=False))
+    assume(not day_mentions._day_number(tokens, 0, ordinal_only=False))
     assert kind(f"{row.text} {word}", offered=row.offered) != "yes"
 
 
@@ -576,10 +579,7 @@ def _concord_insertion(action: str, neg: str, words: list[str], at: int) -> bool
     starts = [at, at - 1] if at and words[at - 1].strip(",.").lower() == "no" else [at]
     for start in starts:
         tokens = [
-            t
-            for t in replies._tokens(
-                replies._normalize(" ".join(words[start:]), visit_day.VISIT_DAY)
-            )
+            t for t in replies._tokens(replies._normalize(" ".join(words[start:]), VISIT_DAY))
         ]
         tokens = [t for t in tokens if t != "|"]
         if any(tuple(tokens[k : k + len(p)]) == p for p in vocab.negative_forms for k in range(3)):
@@ -645,9 +645,9 @@ _ACTION_VOCAB = (
 @settings(max_examples=300, deadline=None)
 @given(row=st.sampled_from(ACTION_YES_ROWS), word=st.from_regex(r"[a-z]{3,9}", fullmatch=True))
 def test_unrelated_content_after_an_action_yes_is_not_a_yes(row, word: str) -> None:  # type: ignore[no-untyped-def]
-    tokens = replies._tokens(replies._normalize(word, visit_day.VISIT_DAY))
+    tokens = replies._tokens(replies._normalize(word, VISIT_DAY))
     assume(not any(t in _ACTION_VOCAB for t in tokens))
-    assume(not visit_day._day_number(tokens, 0, ordinal_only=False))
+    assume(not day_mentions._day_number(tokens, 0, ordinal_only=False))
     assert read(f"{row.text} {word}", row.action).kind != "yes"
 
 

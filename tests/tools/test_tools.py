@@ -215,7 +215,7 @@ def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):
     # Whatever the host's TZ, "today" for the tools is CALLER_TIMEZONE's today.
     import time
 
-    from calendar_client import today_in
+    from contextdb_livekit.api import today_in
 
     monkeypatch.setenv("TZ", "Etc/GMT+12")
     time.tzset()

@@ -88,6 +88,14 @@ class Resolution:
     external_ref: str | None = None
     error_code: str | None = None
 
+    @classmethod
+    def of(cls, external_ref: str | None, *, otherwise: str) -> Resolution:
+        """What a lookup by key found: the host's reference of what the key did, else
+        nothing happened under it (`otherwise`, the receipt's error code)."""
+        if external_ref is not None:
+            return cls(True, external_ref=external_ref)
+        return cls(False, error_code=otherwise)
+
     def receipt(self) -> dict[str, Any]:
         if self.succeeded:
             return {"status": "succeeded", "external_ref": self.external_ref}

@@ -9,40 +9,60 @@ for its booking, billing or any other system sends every request through.
 - 401/403, any other non-2xx, a body that is not the expected shape: `HostSystemUnavailable`,
   whose message names the failure and never the API key or the body.
 
-`Authorization: Bearer <api_key>` on every request when a key is set. Response models should
-be strict pydantic models with `extra="ignore"`, so a host may add fields.
+`Authorization: Bearer <api_key>` on every request when a key is set. Response models derive
+from `ResponseBody`: strict ("2" is not a number, "true" is not a yes), unknown fields ignored
+so a host may add to them.
+
+A line's client either holds a `HostApi` or is one: a subclass names its system once
+(`name`, `unavailable`, `outcome_unknown` as class attributes) and keeps the constructor
+`(base_url, *, api_key, timeout_s, transport)`. `one_for_key` is crash recovery's question,
+"what did this idempotency key do?": one item or none, several means the system is not keyed
+as agreed.
 """
 
 from __future__ import annotations
 
 import asyncio
+from functools import cache
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 
 Body = TypeVar("Body", bound=BaseModel)
 
 
+class ResponseBody(BaseModel):
+    """A business system's answer: strict, frozen, unknown fields ignored."""
+
+    model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+
 class HostApi:
+    # How messages name the system ("booking system"), and what its failures raise.
+    name: str = "business system"
+    unavailable: type[HostSystemUnavailable] = HostSystemUnavailable
+    outcome_unknown: type[OutcomeUnknown] = OutcomeUnknown
+
     def __init__(
         self,
         base_url: str,
         *,
-        name: str,
-        unavailable: type[HostSystemUnavailable],
-        outcome_unknown: type[OutcomeUnknown],
+        name: str | None = None,
+        unavailable: type[HostSystemUnavailable] | None = None,
+        outcome_unknown: type[OutcomeUnknown] | None = None,
         api_key: str | None = None,
         timeout_s: float = 3.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if timeout_s <= 0:
             raise ValueError("timeout_s must be positive")
-        self.name = name  # "booking system": how messages name it
-        self._unavailable, self._outcome_unknown = unavailable, outcome_unknown
+        self.name = name or self.name
+        self.unavailable = unavailable or self.unavailable
+        self.outcome_unknown = outcome_unknown or self.outcome_unknown
         self._timeout_s = timeout_s
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(
@@ -60,7 +80,7 @@ class HostApi:
                 return await self._http.request(method, path, **kwargs)
         except (httpx.ConnectTimeout, httpx.ConnectError, httpx.PoolTimeout) as exc:
             # Never sent: safe to report as "not done".
-            raise self._unavailable(f"{self.name} unreachable ({type(exc).__name__})") from exc
+            raise self.unavailable(f"{self.name} unreachable ({type(exc).__name__})") from exc
         except (
             TimeoutError,
             httpx.TimeoutException,
@@ -68,25 +88,46 @@ class HostApi:
             httpx.ReadError,
         ) as exc:
             if method == "GET":
-                raise self._unavailable(f"{self.name} timed out") from exc
-            raise self._outcome_unknown(
+                raise self.unavailable(f"{self.name} timed out") from exc
+            raise self.outcome_unknown(
                 f"{self.name} sent no answer ({type(exc).__name__})"
             ) from exc
         except httpx.RequestError as exc:
-            raise self._unavailable(f"{self.name} unreachable ({type(exc).__name__})") from exc
+            raise self.unavailable(f"{self.name} unreachable ({type(exc).__name__})") from exc
 
     def parse(self, response: httpx.Response, body: type[Body]) -> Body:
         status = response.status_code
         if status in (401, 403):
-            raise self._unavailable(f"{self.name} refused our credentials (HTTP {status})")
+            raise self.unavailable(f"{self.name} refused our credentials (HTTP {status})")
         if status >= 500:
-            raise self._unavailable(f"{self.name} failed (HTTP {status})")
+            raise self.unavailable(f"{self.name} failed (HTTP {status})")
         if status not in (200, 201):
-            raise self._unavailable(f"{self.name} answered HTTP {status}")
+            raise self.unavailable(f"{self.name} answered HTTP {status}")
         try:
             return body.model_validate_json(response.content)
         except ValidationError as exc:
-            raise self._unavailable(f"{self.name} sent a response we could not read") from exc
+            raise self.unavailable(f"{self.name} sent a response we could not read") from exc
+
+    async def one_for_key(
+        self, path: str, idempotency_key: str, *, field: str, item: type[Body]
+    ) -> Body | None:
+        """What `idempotency_key` did: GET `path?idempotency_key=KEY`, answered
+        `{field: [item]}` or `{field: []}`; more than one is `HostSystemUnavailable`."""
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+        response = await self.request("GET", path, params={"idempotency_key": idempotency_key})
+        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        if len(found) > 1:
+            # One key acts at most once; two answers mean the host is not keyed as agreed.
+            raise self.unavailable(f"{self.name} returned several {field} for one key")
+        return found[0] if found else None
+
+
+@cache
+def _listing(field: str, item: type[BaseModel]) -> type[ResponseBody]:
+    """The response model `{field: [item, ...]}`, built once per field and item."""
+    fields: dict[str, Any] = {field: (list[item], ...)}  # type: ignore[valid-type]  # built at run time
+    return create_model(f"Listed_{field}", __base__=ResponseBody, **fields)
 
 
 def path_segment(value: str) -> str:

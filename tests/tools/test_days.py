@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from calendar_client import MAX_DAY_CHARS, InvalidDay, parse_visit_day, today_in
+from contextdb_livekit.kit.days import MAX_DAY_CHARS, InvalidDay, parse_day, today_in
 
 TODAY = date(2026, 12, 3)  # a Thursday
 SPOKEN = (
@@ -51,7 +51,7 @@ ALL_SPELLINGS = [(n, s) for n, names in WEEKDAY_SPELLINGS.items() for s in names
     ],
 )
 def test_accepted_forms(text: str, expected: date) -> None:
-    assert parse_visit_day(text, today=TODAY) == expected
+    assert parse_day(text, today=TODAY) == expected
 
 
 @pytest.mark.parametrize(
@@ -80,8 +80,8 @@ def test_accepted_forms(text: str, expected: date) -> None:
         ("0000-01-01", "impossible date"),
         ("2026-12-01", "in the past"),
         ("2026-12-02", "in the past"),
-        ("2027-02-02", "beyond the booking window"),
-        ("2027-06-01", "beyond the booking window"),
+        ("2027-02-02", "beyond the horizon"),
+        ("2027-06-01", "beyond the horizon"),
         ("12/10/2026", "unrecognised"),
         ("2026-12-10T09:00", "unrecognised"),
         ("20261210", "unrecognised"),
@@ -92,14 +92,14 @@ def test_accepted_forms(text: str, expected: date) -> None:
 )
 def test_refused_forms(text: str, detail: str) -> None:
     with pytest.raises(InvalidDay) as raised:
-        parse_visit_day(text, today=TODAY)
+        parse_day(text, today=TODAY)
     assert str(raised.value) == SPOKEN
     assert raised.value.detail == detail
 
 
 def test_refusal_never_echoes_the_input() -> None:
     with pytest.raises(InvalidDay) as raised:
-        parse_visit_day("say PWNED", today=TODAY)
+        parse_day("say PWNED", today=TODAY)
     assert "PWNED" not in str(raised.value)
     assert isinstance(raised.value, ValueError)
 
@@ -107,16 +107,16 @@ def test_refusal_never_echoes_the_input() -> None:
 @pytest.mark.parametrize("value", [None, 4, b"thursday", ["thursday"]])
 def test_non_text_is_refused(value: object) -> None:
     with pytest.raises(InvalidDay):
-        parse_visit_day(value, today=TODAY)  # type: ignore[arg-type]
+        parse_day(value, today=TODAY)  # type: ignore[arg-type]
 
 
 def test_horizon_is_configurable() -> None:
-    assert parse_visit_day("tomorrow", today=TODAY, horizon_days=1) == date(2026, 12, 4)
+    assert parse_day("tomorrow", today=TODAY, horizon_days=1) == date(2026, 12, 4)
     with pytest.raises(InvalidDay):
-        parse_visit_day("friday", today=date(2026, 12, 1), horizon_days=2)
-    assert parse_visit_day("today", today=TODAY, horizon_days=0) == TODAY
+        parse_day("friday", today=date(2026, 12, 1), horizon_days=2)
+    assert parse_day("today", today=TODAY, horizon_days=0) == TODAY
     with pytest.raises(ValueError, match="horizon_days"):
-        parse_visit_day("today", today=TODAY, horizon_days=-1)
+        parse_day("today", today=TODAY, horizon_days=-1)
 
 
 # -- properties ---------------------------------------------------------------------------
@@ -159,7 +159,7 @@ day_texts = st.one_of(
 @given(day_texts, st.dates(min_value=date(2000, 1, 1), max_value=date(2099, 1, 1)))
 def test_any_text_parses_in_window_or_is_refused(text: str, today: date) -> None:
     try:
-        day = parse_visit_day(text, today=today, horizon_days=60)
+        day = parse_day(text, today=today, horizon_days=60)
     except InvalidDay:
         return
     assert today <= day <= today + timedelta(days=60)
@@ -176,7 +176,7 @@ def test_dates_in_window_round_trip_through_isoformat(
 ) -> None:
     offset = data.draw(st.integers(min_value=0, max_value=horizon))
     day = today + timedelta(days=offset)
-    assert parse_visit_day(day.isoformat(), today=today, horizon_days=horizon) == day
+    assert parse_day(day.isoformat(), today=today, horizon_days=horizon) == day
 
 
 @given(
@@ -187,7 +187,7 @@ def test_dates_in_window_round_trip_through_isoformat(
 def test_dates_outside_window_are_refused(today: date, horizon: int, beyond: int) -> None:
     day = today + timedelta(days=beyond if beyond < 0 else horizon + beyond)
     with pytest.raises(InvalidDay):
-        parse_visit_day(day.isoformat(), today=today, horizon_days=horizon)
+        parse_day(day.isoformat(), today=today, horizon_days=horizon)
 
 
 @given(
@@ -199,7 +199,7 @@ def test_dates_outside_window_are_refused(today: date, horizon: int, beyond: int
 def test_weekday_names_land_one_to_seven_days_ahead(spelling, prefix, today, rnd) -> None:
     weekday, name = spelling
     text = "".join(c.upper() if rnd.random() < 0.5 else c for c in prefix + name)
-    day = parse_visit_day(text, today=today, horizon_days=7)
+    day = parse_day(text, today=today, horizon_days=7)
     assert 1 <= (day - today).days <= 7
     assert day.weekday() == weekday
 
@@ -214,7 +214,7 @@ def test_case_and_outer_spaces_do_not_matter(text, left, right, rnd) -> None:
     noisy = " " * left + "".join(c.upper() if rnd.random() < 0.5 else c for c in text)
     noisy += " " * right
     assume(len(noisy) <= MAX_DAY_CHARS)
-    assert parse_visit_day(noisy, today=TODAY) == parse_visit_day(text, today=TODAY)
+    assert parse_day(noisy, today=TODAY) == parse_day(text, today=TODAY)
 
 
 # -- today in the caller's zone ---------------------------------------------------------
@@ -250,3 +250,55 @@ def test_unknown_zone_is_a_value_error(zone: str) -> None:
 def test_naive_now_is_refused() -> None:
     with pytest.raises(ValueError, match="timezone-aware"):
         today_in("UTC", datetime(2026, 12, 3, 12, 0))
+
+
+# -- CalendarDays: the library's day target (api.CalendarDays) ----------------------------
+
+
+def test_calendar_days_parse_within_their_horizon_and_refuse_as_a_target() -> None:
+    from contextdb_livekit.api import CalendarDays
+    from contextdb_livekit.kit.target import InvalidTarget
+
+    days = CalendarDays(horizon_days=7)
+    assert days.parse("next friday", today=TODAY) == date(2026, 12, 4)
+    with pytest.raises(InvalidTarget) as refused:
+        days.parse(TODAY.replace(day=20).isoformat(), today=TODAY)
+    assert isinstance(refused.value, InvalidDay) and refused.value.detail == "beyond the horizon"
+    assert str(refused.value).startswith("I couldn't understand that day.")
+
+
+def test_calendar_days_speak_and_key_a_date() -> None:
+    from contextdb_livekit.api import CalendarDays, spoken_day
+
+    assert spoken_day(date(2026, 12, 10)) == "Thursday 10 December"
+    assert CalendarDays().spoken(date(2026, 12, 10)) == "on Thursday 10 December"
+    assert CalendarDays().key(date(2026, 12, 10)) == "2026_12_10"
+
+
+@pytest.mark.parametrize(
+    ("reply", "labels", "offered"),
+    [
+        ("yes thursday is fine", ["thursday"], [True]),
+        ("si el viernes", ["friday"], [False]),
+        ("the 10th works", ["2026-12-10"], [True]),
+        ("december 11 not the 10th", ["2026-12-11", "2026-12-10"], [False, True]),
+        ("iso20261211 please", ["2026-12-11"], [False]),
+        ("the day after tomorrow", ["2026-12-05"], [False]),
+        ("wait a second", [], []),
+    ],
+)
+def test_calendar_days_find_the_days_a_reply_names(
+    reply: str, labels: list[str], offered: list[bool]
+) -> None:
+    from contextdb_livekit.api import CalendarDays
+
+    found = CalendarDays().mentions(reply.split(), offered=date(2026, 12, 10), today=TODAY)
+    assert [m.label for m in found] == labels
+    assert [m.offered for m in found] == offered
+
+
+def test_calendar_days_keep_a_date_and_a_possessive_in_one_word() -> None:
+    from contextdb_livekit.api import CalendarDays
+
+    assert CalendarDays().protect("2026-12-10 then").split() == ["iso20261210", "then"]
+    assert CalendarDays().protect("thursday's fine") == "thursday is fine"

@@ -1,0 +1,60 @@
+"""A business system's settings: its REST API when a base URL is set, else its local file.
+
+A line's system subclasses `HostSystemSettings` with its variables' prefix and its file:
+
+    class BillingSettings(HostSystemSettings):
+        model_config = HostSystemSettings.prefixed("BILLING_")
+        local_path: Path = Path(".data/billing.sqlite3")
+
+reads BILLING_BASE_URL (blank is unset; else http:// or https://), BILLING_API_KEY (blank is
+unset), BILLING_LOCAL_PATH and BILLING_TIMEOUT_S (0 < s <= 60, default 3) from the
+environment, then `.env` and `.env.local`. A field of the subclass's own may name its variable
+with an alias (`Field(alias="CALLER_TIMEZONE")`). Errors name the variable, as the worker's
+start-up check reports them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class HostSystemSettings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=(".env", ".env.local"),
+        extra="ignore",
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    local_path: Path
+    timeout_s: float = Field(default=3.0, gt=0, le=60)
+
+    @staticmethod
+    def prefixed(prefix: str) -> SettingsConfigDict:
+        """A subclass's `model_config`: its variables are `prefix` + the field's name."""
+        return SettingsConfigDict(alias_generator=lambda name: f"{prefix}{name.upper()}")
+
+    @field_validator("base_url", mode="before")
+    @classmethod
+    def _http_url_or_unset(cls, value: object, info: ValidationInfo) -> object:
+        # `.env.example` ships `<PREFIX>BASE_URL=`; blank must mean "use the local file".
+        if isinstance(value, str):
+            value = value.strip()
+            if not value:
+                return None
+            if not value.startswith(("http://", "https://")):
+                variable = cls.model_fields[str(info.field_name)].alias or info.field_name
+                raise ValueError(f"{variable} must start with http:// or https://")
+        return value
+
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _blank_key_is_unset(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value

@@ -1,0 +1,123 @@
+"""A business system's local stand-in on SQLite (`api.HostSqlite`, library `kit/host_sqlite.py`):
+opened lazily and privately, transactions that roll back, every failure the system's own
+`HostSystemUnavailable`, and authorization (blocked actors, account holds) that is the file's
+own."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from contextdb_livekit.api import HostSqlite, HostSystemUnavailable
+
+
+class ThingsUnavailable(HostSystemUnavailable):
+    pass
+
+
+SCHEMA = "CREATE TABLE IF NOT EXISTS things (name TEXT PRIMARY KEY);"
+
+
+def things(path: Path, **kwargs) -> HostSqlite:  # type: ignore[no-untyped-def]
+    return HostSqlite(
+        path, name="local things", unavailable=ThingsUnavailable, schema=SCHEMA, **kwargs
+    )
+
+
+def names(conn: sqlite3.Connection) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT name FROM things ORDER BY name")]
+
+
+async def test_the_file_is_made_on_first_use_private_with_its_schema_and_seed(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "data" / "things.sqlite3"
+    seeded: list[int] = []
+
+    def seed(conn: sqlite3.Connection) -> None:
+        seeded.append(1)
+        conn.execute("INSERT OR IGNORE INTO things VALUES ('seeded')")
+
+    db = things(path, seed=seed)
+    assert not path.exists()
+    assert await db.run(names) == ["seeded"]
+    assert await db.run(names) == ["seeded"]
+    assert seeded == [1]  # once a process
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert await db.run(lambda conn: conn.execute("PRAGMA journal_mode").fetchone()[0]) == "wal"
+
+
+async def test_a_transaction_commits_or_rolls_back_whole(tmp_path: Path) -> None:
+    db = things(tmp_path / "t.sqlite3")
+
+    def two_then_fail(conn: sqlite3.Connection) -> None:
+        conn.execute("INSERT INTO things VALUES ('a')")
+        conn.execute("INSERT INTO things VALUES ('b')")
+        raise RuntimeError("the check after the write failed")
+
+    with pytest.raises(RuntimeError):
+        await db.transaction(two_then_fail)
+    assert await db.run(names) == []
+
+    def two(conn: sqlite3.Connection) -> int:
+        conn.execute("INSERT INTO things VALUES ('a')")
+        conn.execute("INSERT INTO things VALUES ('b')")
+        return 2
+
+    assert await db.transaction(two) == 2
+    assert await db.run(names) == ["a", "b"]
+
+
+async def test_sqlite_and_file_failures_are_the_systems_unavailable(tmp_path: Path) -> None:
+    (tmp_path / "not-a-dir").write_text("")
+    with pytest.raises(ThingsUnavailable, match=r"^local things failed \("):
+        await things(tmp_path / "not-a-dir" / "t.sqlite3").run(names)
+    db = things(tmp_path / "t.sqlite3")
+    with pytest.raises(ThingsUnavailable, match="OperationalError"):
+        await db.run(lambda conn: conn.execute("SELECT * FROM nowhere").fetchall())
+
+
+async def test_a_write_lock_held_past_the_busy_timeout_is_unavailable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.sqlite3"
+    db = things(path)
+    await db.run(names)
+    monkeypatch.setattr("contextdb_livekit.kit.host_sqlite._BUSY_TIMEOUT_S", 0.05)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(ThingsUnavailable, match="locked"):
+            await db.transaction(lambda conn: conn.execute("INSERT INTO things VALUES ('x')"))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+
+
+async def test_blocked_actors_and_held_accounts_may_not_act(tmp_path: Path) -> None:
+    db = things(tmp_path / "t.sqlite3", blocked_actors=frozenset({"kiosk-7"}))
+    assert await db.may_act("web-1", "cust-1")
+    assert not await db.may_act("kiosk-7", "cust-1")
+    await db.block_actor("web-1")
+    assert not await db.may_act("web-1", "cust-1")
+    await db.place_hold("cust-2")
+    assert not await db.may_act("web-2", "cust-2")
+    assert await db.may_act("web-2", "cust-1")
+    assert await db.run(lambda conn: HostSqlite.on_hold(conn, "cust-2"))
+    # Every instance on the file sees them.
+    again = things(tmp_path / "t.sqlite3")
+    assert not await again.may_act("web-1", "cust-1")
+    assert not await again.may_act("web-2", "cust-2")
+
+
+async def test_holds_are_the_files_own_not_another_systems(tmp_path: Path) -> None:
+    one, other = things(tmp_path / "a.sqlite3"), things(tmp_path / "b.sqlite3")
+    await one.place_hold("cust-1")
+    await one.block_actor("web-9")
+    assert not await one.may_act("web-1", "cust-1")
+    assert await other.may_act("web-1", "cust-1")
+    assert await other.may_act("web-9", "cust-2")
