@@ -97,7 +97,16 @@ async def test_without_a_yes_nothing_is_credited(make_call, backend, model, trai
     assert await succeeded(trail, identity.customer_id) == []
 
 
-@pytest.mark.parametrize("reply", ["yes, 30 pounds", "yes £30", "yeah make it thirty pounds"])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "yes, 30 pounds",
+        "yes £30",
+        "yeah make it thirty pounds",
+        # The whole number, never its tail "twenty five pounds".
+        "yes, one hundred and twenty five pounds",
+    ],
+)
 async def test_another_amount_in_the_answer_is_not_a_yes_to_this_one(
     make_call, backend, reply, trail
 ):

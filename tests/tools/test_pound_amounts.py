@@ -54,6 +54,10 @@ def mentioned(reply: str, offered: int | None = 2500) -> list[tuple[str | None, 
         ("50 pence", ["£0.50"]),
         ("twenty five pounds", ["£25.00"]),
         ("a hundred pounds", ["£100.00"]),
+        # The whole number, never its tail: a different amount is not a yes to £100.
+        ("three hundred pounds", ["£300.00"]),
+        ("one hundred and fifty quid", ["£150.00"]),
+        ("ninety nine pence", ["£0.99"]),
         ("fifty p", ["£0.50"]),
         ("that one is fine", []),
         ("twenty five", []),
@@ -68,3 +72,6 @@ def test_a_mention_spans_its_currency_word_and_says_whether_it_is_the_offer() ->
     assert mentioned("yes twenty five pounds") == [("£25.00", True, 1, 4)]
     assert mentioned("yes 30 quid thanks") == [("£30.00", False, 1, 3)]
     assert mentioned("yes 25", offered=None) == [("£25.00", False, 1, 2)]
+    # "yes, three hundred pounds" to a read-back of £100 names another amount.
+    assert mentioned("yes three hundred pounds", offered=10_000) == [("£300.00", False, 1, 4)]
+    assert not any(offered for _, offered, *_ in mentioned("yes 2 hundred pounds", offered=10_000))

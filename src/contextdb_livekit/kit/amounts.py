@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from text_to_num import text2num
+
 from contextdb_livekit.kit.target import InvalidTarget, Mention
 
 _MODEL_AMOUNT = re.compile(r"£?\s*([0-9]{1,6})(?:\.([0-9]{2}))?(?:\s*(?:pounds|gbp))?")
@@ -84,29 +86,58 @@ _AMOUNT_TOKEN = re.compile(r"^amt([0-9]{1,8})$")
 _NUMBER_TOKEN = re.compile(r"^[0-9]{1,6}$")
 _POUND_WORDS = frozenset({"pound", "pounds", "quid", "gbp"})
 _PENCE_WORDS = frozenset({"p", "pence", "penny", "pennies"})
-_UNITS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-_TEENS = [
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_NUMBER_WORDS: dict[tuple[str, ...], int] = {
-    **{(w,): i + 1 for i, w in enumerate(_UNITS)},
-    **{(w,): i + 10 for i, w in enumerate(_TEENS)},
-    **{(w,): 20 + 10 * i for i, w in enumerate(_TENS)},
-    **{(t, u): 20 + 10 * i + j + 1 for i, t in enumerate(_TENS) for j, u in enumerate(_UNITS)},
-    ("a", "hundred"): 100,
-    ("one", "hundred"): 100,
-    ("hundred",): 100,
-}
+# The words a number said in words is made of ("three hundred and fifty"), read by text2num.
+_NUMBER_WORDS = frozenset(
+    [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+        "thirty",
+        "forty",
+        "fifty",
+        "sixty",
+        "seventy",
+        "eighty",
+        "ninety",
+        "hundred",
+        "thousand",
+    ]
+)
+
+
+def _number_words(tokens: Sequence[str], i: int) -> tuple[int, int] | None:
+    """(value, end) of the whole number said in words from tokens[i] ("a hundred" included)."""
+    start = i + (tokens[i] == "a" and i + 1 < len(tokens) and tokens[i + 1] == "hundred")
+    end = start
+    while end < len(tokens) and (
+        tokens[end] in _NUMBER_WORDS
+        or (tokens[end] == "and" and end + 1 < len(tokens) and tokens[end + 1] in _NUMBER_WORDS)
+    ):
+        end += 1
+    if end == start:
+        return None
+    try:
+        return text2num(" ".join(tokens[start:end]), "en"), end
+    except ValueError:
+        return None
 
 
 def _pence(pounds: str, pennies: str | None) -> int:
@@ -124,13 +155,16 @@ def _amount_at(tokens: Sequence[str], i: int) -> tuple[int, int] | None:
         if unit in _PENCE_WORDS:
             return int(token), i + 2
         return int(token) * 100, i + 1 + (unit in _POUND_WORDS)
-    # Number words only with a currency word: "that one" is not £1.
-    for width in (2, 1):
-        words = tuple(tokens[i : i + width])
-        if len(words) == width and words in _NUMBER_WORDS:
-            unit = tokens[i + width] if i + width < len(tokens) else ""
-            if unit in _POUND_WORDS:
-                return _NUMBER_WORDS[words] * 100, i + width + 1
-            if unit in _PENCE_WORDS:
-                return _NUMBER_WORDS[words], i + width + 1
+    # Number words only with a currency word: "that one" is not £1. The whole number is read,
+    # never its tail: "three hundred pounds" is £300, not £100.
+    if i > 0 and (tokens[i - 1] in _NUMBER_WORDS or _NUMBER_TOKEN.match(tokens[i - 1])):
+        return None
+    said = _number_words(tokens, i)
+    if said is not None:
+        value, end = said
+        unit = tokens[end] if end < len(tokens) else ""
+        if unit in _POUND_WORDS:
+            return value * 100, end + 1
+        if unit in _PENCE_WORDS:
+            return value, end + 1
     return None
