@@ -8,8 +8,8 @@ nothing. A job's own `warm_process()` call is then a cache look-up.
 Then everything imported so far is moved out of the garbage collector's reach
 (`gc.freeze`): a job process's first full collection otherwise walks every object it
 inherited, writing to each page it touches, so the fork's shared pages are copied one by one
-(measured: 210 ms of CPU and 17,000 page faults per job process, the same collection after
-the freeze 5 ms). Nothing frozen is ever freed, which is what a module loaded for the
+(measured: ~210 ms of CPU and 17,000 page faults per job process, the same collection after
+the freeze ~10 ms). Nothing frozen is ever freed, which is what a module loaded for the
 worker's life is anyway.
 """
 
