@@ -13,6 +13,12 @@ from contextdb_livekit.worker.preload import preload_modules
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "contextdb_livekit"
 LINE_MODULE = "line"  # as agent.py names it
+# The forkserver's preload in a fresh interpreter: a module it cannot import is skipped.
+FORKSERVER_PRELOAD = f"""for name in {preload_modules(LINE_MODULE)!r}:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        pass"""
 
 
 def agent_imports() -> list[str]:
@@ -28,11 +34,7 @@ def test_a_job_process_imports_no_project_module_the_forkserver_did_not():
     # A fresh interpreter: the forkserver's preload, then what agent.py imports in the job.
     script = f"""
 import importlib, json, sys
-for name in {preload_modules(LINE_MODULE)!r}:
-    try:  # as the forkserver does: a module it cannot import is skipped
-        importlib.import_module(name)
-    except ImportError:
-        pass
+{FORKSERVER_PRELOAD}
 before = set(sys.modules)
 for name in {agent_imports()!r}:
     importlib.import_module(name)
@@ -90,11 +92,7 @@ def test_a_job_forked_from_the_forkserver_inherits_the_engine_fingerprint(tmp_pa
     # job processes are) finds it cached and reads no source file in its prewarm.
     probe = f"""
 import importlib, os, json
-for name in {preload_modules(LINE_MODULE)!r}:
-    try:
-        importlib.import_module(name)
-    except ImportError:
-        pass
+{FORKSERVER_PRELOAD}
 from contextdb_livekit.memory import engine_client
 from contextdb_livekit.worker.preload import warm_process
 cached = engine_client.engine_version.cache_info().currsize
@@ -126,11 +124,7 @@ def test_the_forkserver_freezes_what_it_preloaded_so_a_job_collects_none_of_it()
     # A job process's garbage collections must not walk (and so copy) the forkserver's pages.
     script = f"""
 import gc, importlib
-for name in {preload_modules(LINE_MODULE)!r}:
-    try:
-        importlib.import_module(name)
-    except ImportError:
-        pass
+{FORKSERVER_PRELOAD}
 print(gc.get_freeze_count())
 """
     done = subprocess.run(
