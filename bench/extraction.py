@@ -449,6 +449,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent4",
             "independent5",
             "independent6",
+            "independent7",
         ),
         default="tuning",
     )
