@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from typing import Any
 
 from dotenv import load_dotenv
 from livekit.agents import (
@@ -34,6 +33,7 @@ from contextdb_livekit.hosting import (
     preload_modules,
     prepare_worker,
     run_call,
+    server_options,
     warm_process,
 )
 from line import LINE
@@ -63,20 +63,12 @@ def prewarm(proc: JobProcess) -> None:
 
 
 def build_server(settings: WorkerSettings) -> AgentServer:
-    tuning: dict[str, Any] = {}
-    if settings.num_idle_processes is not None:
-        tuning["num_idle_processes"] = settings.num_idle_processes
-    if settings.http_port is not None:
-        tuning["port"] = settings.http_port
-    if settings.prometheus_port is not None:
-        tuning["prometheus_port"] = settings.prometheus_port
-        tuning["prometheus_multiproc_dir"] = str(settings.metrics_dir)
     return AgentServer(
         setup_fnc=prewarm,
         shutdown_process_timeout=SHUTDOWN_PROCESS_TIMEOUT_S,
         # The project is imported once in the forkserver, not in every job process.
         preload_modules=preload_modules(LINE_MODULE),
-        **tuning,
+        **server_options(settings),
     )
 
 

@@ -25,6 +25,13 @@ def prewarm(proc: JobProcess) -> None:
 
 # Warm job processes as the worker is told (WORKER_NUM_IDLE_PROCESSES), so both wait alike.
 idle = {"num_idle_processes": int(n)} if (n := os.environ.get("WORKER_NUM_IDLE_PROCESSES")) else {}
+# Load counted in calls as the worker is told (WORKER_MAX_CALLS), so both are dispatched alike.
+if m := os.environ.get("WORKER_MAX_CALLS"):
+    max_calls = int(m)
+    idle.update(
+        load_fnc=lambda s: min(len(s.active_jobs) / max_calls, 1.0),  # type: ignore[dict-item]
+        load_threshold=1.0,
+    )
 server = AgentServer(setup_fnc=prewarm, shutdown_process_timeout=10.0, **idle)
 
 

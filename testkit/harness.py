@@ -160,6 +160,8 @@ def worker_env(livekit: LiveKit, openai_url: str, *, name_tag: str = "") -> dict
         "AGENT_NAME": f"{AGENT_NAME}-{name_tag}{uuid.uuid4().hex[:6]}",
         # A warm job process answers dispatch at once, as in production (one is enough here).
         "WORKER_NUM_IDLE_PROCESSES": "1",
+        # Dispatched on a busy host too: the tests' own CPU is no reason to refuse a call.
+        "WORKER_MAX_CALLS": "8",
         # A leaked engine process exits on its own soon after the test.
         "CONTEXTDB_ENGINE_IDLE_EXIT_S": "60",
     }

@@ -11,6 +11,7 @@ from contextdb_livekit.memory.secrets import install_log_redaction
 from contextdb_livekit.worker.entry import run_call
 from contextdb_livekit.worker.log_policy import install_caller_data_filter
 from contextdb_livekit.worker.preload import openai_client, preload_modules, warm_process
+from contextdb_livekit.worker.server_options import server_options
 from contextdb_livekit.worker.settings import WorkerSettings
 from contextdb_livekit.worker.startup import prepare_worker
 
@@ -24,5 +25,6 @@ __all__ = [
     "prepare_worker",
     "run_call",
     "run_drain",
+    "server_options",
     "warm_process",
 ]

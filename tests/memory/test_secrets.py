@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from contextdb_livekit.memory import secrets
 from contextdb_livekit.memory.secrets import (
     _IBAN_LENGTHS,
     ACCESS_CODE_TOKEN,
@@ -1187,3 +1188,40 @@ def test_a_phone_number_in_a_national_format_is_never_part_of_a_card() -> None:
 def test_a_card_right_after_a_phone_number_is_still_withheld() -> None:
     red = redact_secrets("my number is +44 20 7946 0958, 4111 1111 1111 1111")
     assert red.kinds == ("payment_card",) and "4111" not in red.text
+
+
+# --- issue 30: phone finding off the call-start path -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "job AJ_f7rmBu5TsrUJ in room RM_9vWQsDptWEEH, caller 60ce62b24f04",
+        'File "/venv/phonenumbers/matcher.py", line 2842, in _find; line 527, in has_next',
+        "snapshot for caller 4671bfb0d8c2: 2 memories in 59.3 ms (pid 22161)",
+    ],
+)
+def test_text_without_a_run_of_seven_digits_never_reaches_the_matcher(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every log field passes phone_spans; ids, hex and stack traces have digits but no run.
+    def matcher(*_: object) -> None:
+        raise AssertionError("phonenumbers' matcher ran")
+
+    monkeypatch.setattr(secrets, "PhoneNumberMatcher", matcher)
+    assert phone_spans(text) == []
+
+
+def test_the_same_text_is_searched_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs: list[str] = []
+    real = secrets.PhoneNumberMatcher
+
+    def counting(text: str, *args: object) -> object:
+        runs.append(text)
+        return real(text, *args)
+
+    monkeypatch.setattr(secrets, "PhoneNumberMatcher", counting)
+    text = "room call-_+15550143377_x7Q for participant sip_+15550143377 (searched once)"
+    first = phone_spans(text)
+    assert phone_spans(text) == first and len(first) == 2
+    assert len(runs) == 2 * len(secrets.phone_regions())  # two leniencies a region, once

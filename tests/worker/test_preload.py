@@ -131,3 +131,32 @@ print(gc.get_freeze_count())
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert int(done.stdout.split()[-1]) > 100_000  # the preloaded modules' objects
+
+
+def test_a_job_forked_from_the_forkserver_finds_the_libraries_warm():
+    # What the call path would build on first use (LiveKit's hyphenator, phonenumbers'
+    # metadata for the log redaction) is built once in the forkserver; a forked job process
+    # builds none of it again on its event loop.
+    script = f"""
+import importlib, json, os
+{FORKSERVER_PRELOAD}
+from livekit.agents.tokenize import _basic_hyphenator
+from phonenumbers import PhoneMetadata
+from contextdb_livekit.memory.secrets import phone_spans
+built = []
+_basic_hyphenator.Hyphenator.__init__ = lambda *a, **k: built.append("hyphenator")
+pid = os.fork()
+if pid == 0:
+    from livekit.agents.tokenize import basic
+    basic.hyphenate_word("caller")
+    phone_spans("sip_+14415550100 rang from 01632 960 961")
+    # A region whose metadata is still to load has its loader here, else None.
+    built += [code for code, loader in PhoneMetadata._region_available.items() if loader]
+    os._exit(7 if built else 0)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split()[-1] == "0"

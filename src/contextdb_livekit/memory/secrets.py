@@ -63,6 +63,7 @@ makes and on the root handlers.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import logging
 import os
@@ -297,6 +298,10 @@ _MAX_CARD_PARTS = 4
 PHONE_REGIONS_ENV = "PHONE_REGIONS"
 DEFAULT_PHONE_REGIONS = ("GB", "US")
 _MIN_PHONE_DIGITS = 7  # fewer digits in a text: no phone number to look for
+# Seven digits with at most a few separators between each two (spaces, dashes, dots,
+# brackets, "+", "/"): phonenumbers' matcher finds nothing in a text without such a run
+# (ids, hex, stack traces, prices), so it is not run on one — every log field passes here.
+_PHONE_LIKE = re.compile(rf"(?:\d\W{{0,4}}){{{_MIN_PHONE_DIGITS - 1}}}\d")
 
 
 def phone_regions() -> tuple[str, ...]:
@@ -318,10 +323,16 @@ def phone_spans(text: str, regions: tuple[str, ...] | None = None) -> list[tuple
     full, with "+" or the trunk prefix, at the full length of its country's fixed or mobile
     numbers (SIP caller ids; ranges the library does not list as valid, such as 07700 900123).
     Spans found in two regions may overlap."""
-    if sum(c.isdigit() for c in text) < _MIN_PHONE_DIGITS:
+    if _PHONE_LIKE.search(text) is None:
         return []
+    return list(_phone_spans(text, regions or phone_regions()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _phone_spans(text: str, regions: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    # Cached: a call's log records repeat the same room name, identity and caller id.
     spans: set[tuple[int, int]] = set()
-    for region in regions or phone_regions():
+    for region in regions:
         spans.update((m.start, m.end) for m in PhoneNumberMatcher(text, region, Leniency.VALID))
         trunk = phonenumbers.ndd_prefix_for_region(region, True) or ""
         for m in PhoneNumberMatcher(text, region, Leniency.POSSIBLE):
@@ -333,7 +344,7 @@ def phone_spans(text: str, regions: tuple[str, ...] | None = None) -> list[tuple
             )
             if dialled and possible == ValidationResult.IS_POSSIBLE:
                 spans.add((m.start, m.end))
-    return sorted(spans)
+    return tuple(sorted(spans))
 
 
 def _within(run: _Run, spans: list[tuple[int, int]]) -> bool:

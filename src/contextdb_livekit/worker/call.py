@@ -64,6 +64,8 @@ class Call:
         # the greeting waits for it until the answer plus the budget (`snapshot_for_greeting`).
         self._ringing = False
         self._apply_task: asyncio.Task[MemorySnapshot | None] | None = None
+        # How long the greeting waited for the snapshot (the call set-up log line).
+        self.greeting_waited_ms = 0.0
         # Facts so far, kept in the outbox while the call runs (see `checkpoint`).
         self._checkpoints = 0
         self._checkpoint_key: str | None = None
@@ -167,7 +169,9 @@ class Call:
         if task is None:
             return self.context.snapshot
         budget_s = self.context.host.memory_settings.prefetch_budget_ms / 1000
+        started = time.monotonic()
         done, _ = await asyncio.wait({task}, timeout=budget_s)
+        self.greeting_waited_ms = (time.monotonic() - started) * 1000
         if done:
             return task.result()
         task.cancel()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,23 @@ FLUSHER_STOP_S = 2.0
 SessionFor = Callable[[CallContext[Any]], AgentSession[CallContext[Any]]]
 
 
+class SetUpSteps:
+    """How long each step of a call's set-up took, for one log line at the greeting: where
+    a slow call start went, on the operator's own host."""
+
+    def __init__(self) -> None:
+        self._last = time.monotonic()
+        self._spans: list[tuple[str, float]] = []
+
+    def done(self, step: str) -> None:
+        now = time.monotonic()
+        self._spans.append((step, (now - self._last) * 1000))
+        self._last = now
+
+    def line(self) -> str:
+        return ", ".join(f"{step} {ms:.0f} ms" for step, ms in self._spans)
+
+
 async def run_call(
     ctx: JobContext,
     line: LineProfile[Any],
@@ -56,14 +74,18 @@ async def run_call(
     """The whole call. `session_for` builds the line's `AgentSession` around the call's
     context (its userdata); `greeting` is the instruction for the first reply."""
     # Opening the memory backend and host systems overlaps with joining the room.
+    steps = SetUpSteps()
     host_task = asyncio.create_task(open_host_services(settings, line))
     await ctx.connect()
+    steps.done("connect")
     participant = await wait_for_caller(ctx, settings.participant_wait_s)
+    steps.done("caller joined")
     if participant is None:
         await close_host_services(await host_task, line)
         ctx.shutdown(reason="caller never joined")
         return
     host = await host_task
+    steps.done("host systems")
 
     async def authenticate(
         p: rtc.RemoteParticipant,
@@ -71,6 +93,7 @@ async def run_call(
         return await authenticate_caller(p, ctx.room.name, settings, host)
 
     participant, identity, auth_error = await identify_caller(ctx, participant, authenticate)
+    steps.done("authenticated")
     ctx.log_context_fields = {
         "room": ctx.room.name,
         "caller": identity.log_id if identity else "unverified",
@@ -119,6 +142,7 @@ async def run_call(
         guard.hold_until_answered()
     # Session RPC off, typed input and transcripts for the admitted caller only (room_surface).
     transcript = await start_in_room(call, session, ctx.room, guard)
+    steps.done("session started")
     if transcript is not None:
         ctx.add_shutdown_callback(transcript.aclose)
     caller_now = ctx.room.remote_participants.get(participant.identity)
@@ -132,12 +156,18 @@ async def run_call(
             await guard.end_unanswered(f"ring_{outcome.value}")
             return
         guard.line_answered()
+        steps.done("ring")
         caller_now = ctx.room.remote_participants.get(participant.identity)
         log.info("caller's line answered")
         # The greeting waits for the snapshot at most the budget after the answer.
         await call.snapshot_for_greeting()
         caller_now = ctx.room.remote_participants.get(participant.identity)
     if ctx.room.isconnected() and guard.admits(caller_now) and guard.revoked_reason is None:
+        log.info(
+            "call set-up: %s (greeting waited %.0f ms for the snapshot)",
+            steps.line(),
+            call.greeting_waited_ms,
+        )
         session.generate_reply(instructions=greeting)
     elif guard.revoked_reason is not None:
         log.info("no greeting: the call is ending (%s)", guard.revoked_reason)

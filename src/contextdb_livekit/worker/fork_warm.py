@@ -3,7 +3,8 @@
 Whatever a job process would compute the same way for every call is computed here once, so
 each job process forked from the forkserver inherits it done: the engine's version
 fingerprint (`memory.engine_client.engine_version`, cached) costs a replacement process
-nothing. A job's own `warm_process()` call is then a cache look-up.
+nothing, and neither do the libraries' first-use costs (`warm_libraries`). A job's own
+`warm_process()` call is then a cache look-up.
 
 Then everything imported so far is moved out of the garbage collector's reach
 (`gc.freeze`): a job process's first full collection otherwise walks every object it
@@ -17,7 +18,8 @@ from __future__ import annotations
 
 import gc
 
-from contextdb_livekit.worker.preload import warm_process
+from contextdb_livekit.worker.preload import warm_libraries, warm_process
 
 warm_process()
+warm_libraries()
 gc.freeze()

@@ -15,6 +15,8 @@ connection pool and its anyio backend, pulled in by the first request to the eng
 
 from __future__ import annotations
 
+import importlib
+
 import httpcore2
 import httpx2
 import openai
@@ -88,3 +90,31 @@ def warm_process() -> None:
     settings = MemorySettings()
     if settings.enabled and settings.backend_name == "local":
         engine_version(settings.embedding_model)
+
+
+def warm_libraries() -> None:
+    """First-use costs of the call path's libraries, paid once in the forkserver (`fork_warm`)
+    instead of on every job process's event loop at call start, where each blocked the loop
+    for 0.1-0.3 s on a busy host (LiveKit's "event loop blocked" warnings):
+
+    - LiveKit's hyphenator, built on the first word the transcript synchronizer times
+      (~0.7 s of CPU);
+    - phonenumbers' metadata, loaded a region at a time by the first log record with a
+      number in it (the log redaction reads every record: `memory.secrets.phone_spans`);
+    - the OpenAI client's page type for the LLM plugin's warm-up request, and its streaming
+      module, both built on first use.
+    """
+    import phonenumbers
+    from livekit.agents.tokenize import basic
+    from openai.pagination import AsyncPage
+    from openai.types import Model
+
+    from contextdb_livekit.memory.secrets import phone_spans
+
+    basic.hyphenate_word("scheduling")
+    for region in phonenumbers.SUPPORTED_REGIONS:
+        phonenumbers.PhoneMetadata.metadata_for_region(region)
+    phone_spans("+44 20 7946 0018, 020 7946 0018, (415) 555-0132")
+    # The generic page's schema is built on its first subscription.
+    AsyncPage[Model]
+    importlib.import_module("openai.lib.streaming.chat")

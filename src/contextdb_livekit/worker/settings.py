@@ -70,6 +70,11 @@ class WorkerSettings(BaseSettings):
     # health/HTTP port random in dev, 8081 in production.
     num_idle_processes: int | None = Field(default=None, ge=0, alias="WORKER_NUM_IDLE_PROCESSES")
     http_port: int | None = Field(default=None, ge=0, le=65535, alias="WORKER_HTTP_PORT")
+    # Capacity counted in calls, not in host CPU. LiveKit's default load is the whole host's
+    # CPU, so a host busy with other work (a shared node, a CI runner) is refused calls by the
+    # server ("no workers with sufficient capacity") even when this worker is idle. Set, the
+    # worker reports active calls / WORKER_MAX_CALLS and takes calls until it has that many.
+    max_calls: int | None = Field(default=None, ge=1, alias="WORKER_MAX_CALLS")
     participant_wait_s: float = Field(default=30.0, gt=0, alias="PARTICIPANT_WAIT_S")
     # A phone caller's line may ring this long unanswered; then the call ends and its
     # recalled memory is revoked (worker.ring). Bounded so a ring never holds memory long.
