@@ -237,7 +237,7 @@ def serve_traced(out: Path, argv: list[str]) -> int:
 
     signal.signal(signal.SIGUSR1, start)
     signal.signal(signal.SIGUSR2, stop)
-    from contextdb_livekit.memory.engine_service import main
+    from contextdb_livekit.backends.engine_service import main
 
     return main(argv)
 
@@ -288,7 +288,7 @@ def stop_traced_engine(engine: Any) -> None:
 
 
 async def through_engine_service(workdir: Path, trace: FileTrace) -> None:
-    from contextdb_livekit.memory.engine_client import (
+    from contextdb_livekit.backends.engine_client import (
         connect_local_engine,
         engine_version,
         probe_engine,
@@ -385,8 +385,8 @@ async def main(engine_service: bool) -> None:
     # Before anything opens: threads started from here on (aiosqlite, to_thread) carry it.
     trace.install()
     try:
-        from contextdb_livekit.memory.engine_client import engine_sources
-        from contextdb_livekit.stores.sqlite.engine import open_engine
+        from contextdb_livekit.backends.engine_client import engine_sources
+        from contextdb_livekit.backends.sqlite_engine import open_engine
 
         with tempfile.TemporaryDirectory() as tmp:
             workdir = Path(tmp)

@@ -18,6 +18,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from contextdb_livekit.backends.postgres_engine import connect_engine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import memory_data
@@ -31,7 +33,6 @@ from contextdb_livekit.stores.postgres.caller_data import (
 )
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from contextdb_livekit.stores.sqlite.caller_data import (
@@ -40,7 +41,6 @@ from contextdb_livekit.stores.sqlite.caller_data import (
     SqliteOutboxData,
 )
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.postgres import create_database, running_postgres
 

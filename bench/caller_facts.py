@@ -17,8 +17,8 @@ import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
-from contextdb_livekit.memory.service import CallerMemory, call_write_key
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.kit.caller_memory import CallerMemory, call_write_key
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from memory.extract import Turn, extract_call_facts

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from bench.yes_to_result import SlowStartLLM
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from scenarios.text_call import start_text_call
 
 LINES = ("mondays don't work for me", "we've two boilers and five radiators")

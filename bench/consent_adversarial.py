@@ -24,9 +24,9 @@ from pathlib import Path
 
 from livekit.agents import AgentSession
 
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.kit.context import CallContext
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.text_call import start_text_call, web_caller
 from testkit.scripted_llm import ScriptedLLM
 from testkit.scripted_model import MODELS

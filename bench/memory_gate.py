@@ -19,11 +19,11 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import open_engine
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.models import receipt_idempotency_key
-from contextdb_livekit.memory.service import CallerMemory
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from memory.facts import SNAPSHOT_QUERY
 from testkit.engine import stop_engine_if_running

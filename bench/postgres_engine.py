@@ -30,9 +30,9 @@ from datetime import date
 import asyncpg
 import contextdb
 
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from memory.facts import CallerFact
 from testkit.postgres import create_database, running_postgres
 from testkit.visit_requests import action_request_slot

@@ -8,7 +8,8 @@ Grows one engine file to 1K, 10K and 100K memories (20 per caller: 50, 500 and 5
   `open_engine` (statistics kept, `stores.sqlite.stats`), on copies of the same file;
 - the slot read (`slot_facts`) p50/p95;
 - the call-start snapshot hit rate: recalls that land within MEMORY_PREFETCH_BUDGET_MS
-  (300 ms), each for a different caller, through `contextdb_livekit.memory.service.recall_within`;
+  (300 ms), each for a different caller, through
+  `contextdb_livekit.kit.caller_memory.recall_within`;
 - the first recall after open (the engine loads every vector into its process-local index)
   and the indexes the engine's scoped queries used.
 Samples are taken round-robin across the sizes, so load from other work on the machine falls
@@ -47,16 +48,16 @@ from pathlib import Path
 
 import numpy as np
 
-from contextdb_livekit.memory.embedders import provider_for
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import recall_within
-from contextdb_livekit.stores.sqlite.engine import (
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import (
     SqliteEngineClients,
     ledger_path,
     open_client,
     open_engine,
 )
+from contextdb_livekit.kit.caller_memory import recall_within
+from contextdb_livekit.memory.embedders import provider_for
+from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
 from memory.facts import CALLER_CONFIDENCE, CALLER_FACTS, SNAPSHOT_QUERY, CallerFact

@@ -240,7 +240,7 @@ def group(target: Target) -> list[psutil.Process]:
         db = str(target.worker.memory_path)
         for proc in psutil.process_iter(["cmdline"]):
             cmdline = proc.info.get("cmdline") or []
-            if "contextdb_livekit.memory.engine_service" in cmdline and db in cmdline:
+            if "contextdb_livekit.backends.engine_service" in cmdline and db in cmdline:
                 procs.append(proc)
     return procs
 

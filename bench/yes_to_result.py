@@ -29,10 +29,10 @@ from pathlib import Path
 from livekit.agents import llm
 
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.settings import MemorySettings
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from scenarios.text_call import start_text_call, web_caller
 from testkit.line_host import local_host
 from testkit.realtime_call import start_realtime_call

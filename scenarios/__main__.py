@@ -23,10 +23,10 @@ from typing import Any
 
 from livekit.agents import AgentSession, llm
 
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.settings import MemorySettings
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from memory.extract import Turn, extract_call_facts

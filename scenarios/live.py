@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from calendar_client import LocalCalendar
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from scenarios.result import ScenarioResult
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (

@@ -8,7 +8,7 @@ import os
 import signal
 from pathlib import Path
 
-from contextdb_livekit.memory.engine_client import (
+from contextdb_livekit.backends.engine_client import (
     connect_local_engine,
     probe_engine,
     socket_path_for,

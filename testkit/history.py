@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from contextdb_livekit.api import today_in
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from memory.extract import Turn, extract_call_facts
 
 

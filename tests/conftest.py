@@ -11,12 +11,12 @@ import httpx
 import pytest
 from contextdb_cloud_client import CloudClient
 
-from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.engine_client import LocalEngineMemory, connect_local_engine
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.engine_client import LocalEngineMemory, connect_local_engine
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.postgres_engine import connect_engine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from testkit.engine import stop_engine
 from testkit.postgres import create_database, running_postgres
 

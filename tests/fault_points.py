@@ -20,7 +20,7 @@ from typing import Any
 
 import contextdb
 
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.stores.engine import EngineClients
 from contextdb_livekit.stores.ledger import DecisionLedger, ReceiptRequest, WriteRecord
 from contextdb_livekit.stores.outbox import Outbox, OutboxItem, OutboxState

@@ -21,12 +21,14 @@ from livekit.agents import AgentSession
 
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.postgres_engine import connect_engine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.caller_data.stores import memory_data
 from contextdb_livekit.delivery.spill import SpillingOutbox
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.caller_data import CallerDataStore
 from contextdb_livekit.stores.erasures import ErasureJournal, ErasureJournalData
@@ -40,7 +42,6 @@ from contextdb_livekit.stores.postgres.caller_data import (
 from contextdb_livekit.stores.postgres.claims import PgClaimRegistry
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from contextdb_livekit.stores.postgres.erasures import PgErasureJournal
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
@@ -51,7 +52,6 @@ from contextdb_livekit.stores.sqlite.caller_data import (
 )
 from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.erasures import SqliteErasureJournal
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.call import Call

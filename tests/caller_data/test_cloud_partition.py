@@ -10,9 +10,9 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
-from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.partition import CloudPartition
 from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.partition import CloudPartition
 from tests.memory.test_cloud_contract import memory_json
 
 BASE = "https://cloud.test"

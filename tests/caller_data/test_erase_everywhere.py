@@ -163,7 +163,7 @@ async def test_a_store_that_fails_does_not_stop_the_others(line: Line) -> None:
 async def test_a_crash_inside_the_memory_step_then_a_rerun_ends_the_same(
     line: Line, fails: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from contextdb_livekit.memory import partition
+    from contextdb_livekit.backends import partition
 
     planted = await plant(line)
     b_before = await export_caller(line.stores(), planted.b.customer_id)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from contextdb_livekit.backends.factory import UnavailableBackend
 from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import for_host
-from contextdb_livekit.memory.factory import UnavailableBackend
 from contextdb_livekit.memory.settings import MemorySettings
 from testkit.line_host import local_host
 from tools.registry import host_intent_resolvers

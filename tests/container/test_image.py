@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from calendar_client import LocalCalendar
-from contextdb_livekit.memory.engine_client import attach_to_engine
+from contextdb_livekit.backends.engine_client import attach_to_engine
 from testkit.harness import free_port, join_as_caller
 from tests.container.buildah import Container, CpuCgroup, inspect_image
 from tests.container.worker import (

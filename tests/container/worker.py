@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 
-from contextdb_livekit.memory.engine_client import attach_to_engine
+from contextdb_livekit.backends.engine_client import attach_to_engine
 from testkit.harness import (
     LiveKit,
     Worker,

@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from calendar_client import LocalCalendar
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from testkit.harness import join_as_caller
 
 pytestmark = pytest.mark.e2e

@@ -11,8 +11,8 @@ import pytest
 from aiohttp import web
 
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.identity.host_tokens import mint_participant_token
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from testkit.engine import stop_engine_if_running
 from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
 from testkit.history import seed_history as seed

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from calendar_client import LocalCalendar
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from testkit.history import seed_history as seed
 from testkit.voice import FRAME_S, VoiceCaller, join_as_voice_caller
 

@@ -10,7 +10,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
 from memory.facts import CallerFact
 from tests.memory.support import day_request, day_slot

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.fault_points import FaultyOutbox

@@ -14,7 +14,7 @@ import signal
 import sys
 from pathlib import Path
 
-from contextdb_livekit.stores.sqlite.engine import open_engine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from tests.fault_points import with_faults
 from tests.memory.fault_facts import batch
 

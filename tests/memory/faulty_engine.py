@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 
-from contextdb_livekit.memory import engine_service
+from contextdb_livekit.backends import engine_service
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from tests.fault_points import FaultyLedger
 

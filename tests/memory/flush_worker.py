@@ -9,8 +9,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 
 

@@ -25,9 +25,9 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.errors import MemoryLayerError
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_request, day_slot
 

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from contextdb_livekit.delivery.flusher import deliver
-from contextdb_livekit.memory import bounded_write
+from contextdb_livekit.kit import bounded_write
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.line_host import local_services
 
@@ -213,10 +213,10 @@ async def test_writes_reported_queued_survive_engine_kills_mid_burst(tmp_path: P
     import signal
     from collections import Counter
 
+    from contextdb_livekit.backends.engine_client import connect_local_engine
+    from contextdb_livekit.backends.sqlite_engine import open_engine
     from contextdb_livekit.delivery.flusher import OutboxFlusher
-    from contextdb_livekit.memory.engine_client import connect_local_engine
     from contextdb_livekit.stores.outbox_policy import Backoff
-    from contextdb_livekit.stores.sqlite.engine import open_engine
     from testkit.engine import stop_engine_if_running
     from tests.memory.test_faults import fact_counts
 

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from contextdb_livekit.kit.caller_memory import MAX_FACT_CHARS, CallerMemory, redacted
 from contextdb_livekit.memory.caller_text import (
     CUT_MARK,
     MAX_TURN_CHARS,
@@ -14,7 +15,6 @@ from contextdb_livekit.memory.caller_text import (
     is_clean,
 )
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import MAX_FACT_CHARS, CallerMemory, redacted
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox

@@ -10,7 +10,7 @@ import pytest
 import respx
 from contextdb_cloud_client import CloudClient
 
-from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.backends.cloud import CloudMemory
 from contextdb_livekit.memory.errors import (
     MemoryConflict,
     MemoryNotFound,

@@ -9,9 +9,9 @@ from datetime import date
 import asyncpg
 import pytest
 
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.kit.gate import ActionGate
 from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.gate import ActionGate
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.ledger import SWEEP_ERROR
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox

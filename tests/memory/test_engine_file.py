@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
-from contextdb_livekit.memory.engine_file import EXIT_FILE_UNUSABLE, note_path
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_file import EXIT_FILE_UNUSABLE, note_path
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
 from testkit.engine import stop_engine_if_running
@@ -95,7 +95,7 @@ def test_an_engine_process_that_cannot_open_its_file_exits(tmp_path: Path) -> No
     db = corrupt(tmp_path / "memory.sqlite3")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     done = subprocess.run(
-        [sys.executable, "-m", "contextdb_livekit.memory.engine_service", "--db", str(db),
+        [sys.executable, "-m", "contextdb_livekit.backends.engine_service", "--db", str(db),
          "--socket", str(tmp_path / "engine.sock"), "--idle-exit-s", "600"],
         env=env, capture_output=True, text=True, timeout=NEVER_S,
     )  # fmt: skip
@@ -109,7 +109,7 @@ async def test_the_worker_startup_says_what_to_do_about_a_corrupt_engine_file(
 ) -> None:
     """The worker's startup probe (`check_backend`, printed as a WARNING: calls then run
     without memory) names the file and the remedy instead of a start timeout."""
-    from contextdb_livekit.memory.factory import check_backend
+    from contextdb_livekit.backends.factory import check_backend
     from contextdb_livekit.memory.settings import MemorySettings
 
     db = corrupt(tmp_path / "data" / "memory.sqlite3")

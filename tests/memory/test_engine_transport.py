@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 
-from contextdb_livekit.memory.engine_client import (
+from contextdb_livekit.backends.engine_client import (
     _RestartingUnixTransport,
     probe_engine,
     uds_transport,

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import FactToRemember, Memory
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from memory.cautions import conflict_reason
 from memory.extract import Turn, extract_call_facts
 from memory.facts import CALLER_FACTS, CallerFact, fact_kind

@@ -23,12 +23,12 @@ import pytest
 
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import receipt_idempotency_key
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine
 from tests.fault_points import with_faults

@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.engine_client import (
+from contextdb_livekit.backends.engine_client import (
     connect_local_engine,
     engine_version,
     probe_engine,
     socket_path_for,
 )
+from contextdb_livekit.backends.sqlite_engine import open_engine
+from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.stores.ledger import SWEEP_ERROR
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.gate_burst_worker import GATE_BUDGET_S

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.delivery.drain import run_drain_loop
-from contextdb_livekit.memory.engine_client import connect_local_engine, socket_path_for
 from contextdb_livekit.memory.errors import MemoryAuthError
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.memory.settings import MemorySettings

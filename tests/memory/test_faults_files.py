@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.memory.errors import MemoryUnavailable, OutboxUnavailable
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_slot

@@ -20,8 +20,8 @@ from contextdb_cloud_client import CloudClient
 
 from billing_client import LocalBilling
 from calendar_client import CalendarUnavailable, LocalCalendar
+from contextdb_livekit.backends.cloud import CloudMemory
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.cloud import CloudMemory
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox

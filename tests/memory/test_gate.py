@@ -5,10 +5,10 @@ from datetime import date
 
 import pytest
 
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.kit.gate import ActionGate
 from contextdb_livekit.memory.errors import MemoryConflict, MemoryRejected, MemoryUnavailable
-from contextdb_livekit.memory.gate import ActionGate
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_request, day_slot

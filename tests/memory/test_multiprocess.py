@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from contextdb_livekit.memory.engine_client import connect_local_engine
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from testkit.engine import stop_engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ async def test_only_one_engine_can_own_a_file(tmp_path: Path) -> None:
             [
                 sys.executable,
                 "-m",
-                "contextdb_livekit.memory.engine_service",
+                "contextdb_livekit.backends.engine_service",
                 "--db",
                 str(db_path),
                 "--socket",
@@ -112,7 +112,7 @@ async def test_idle_engine_exits_and_is_restarted_on_next_call(tmp_path: Path) -
 
 async def test_an_engine_of_another_version_is_replaced_not_reused(tmp_path: Path, monkeypatch):
     """`agent.py dev` reloads leave the engine running; new code or config must not reuse it."""
-    import contextdb_livekit.memory.engine_client as engine_client
+    import contextdb_livekit.backends.engine_client as engine_client
 
     db_path = tmp_path / "versioned.sqlite3"
     old = await connect_local_engine(db_path)

@@ -9,9 +9,9 @@ from datetime import date
 from pathlib import Path
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
+from contextdb_livekit.kit.caller_memory import CallerMemory, call_write_key
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
-from contextdb_livekit.memory.service import CallerMemory, call_write_key
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.fakes import FlakyBackend
 from tests.memory.support import day_slot, plain_fact

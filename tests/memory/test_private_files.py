@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from calendar_client import LocalCalendar
-from contextdb_livekit.memory import engine_client
-from contextdb_livekit.memory.engine_client import (
+from contextdb_livekit.backends import engine_client
+from contextdb_livekit.backends.engine_client import (
     connect_local_engine,
     private_runtime_dir,
     socket_path_for,

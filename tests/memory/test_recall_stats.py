@@ -15,16 +15,16 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bench.recall_growth import copy_caller_rows
-from contextdb_livekit.memory.engine_service import build_app
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.stores.sqlite import stats as sqlite_stats
-from contextdb_livekit.stores.sqlite.engine import (
+from contextdb_livekit.backends.engine_service import build_app
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.sqlite_engine import (
     SqliteEngineClients,
     ledger_path,
     open_client,
     open_engine,
 )
+from contextdb_livekit.memory.models import FactToRemember
+from contextdb_livekit.stores.sqlite import stats as sqlite_stats
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from memory.facts import SNAPSHOT_QUERY
 

@@ -11,8 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 from aiohttp import web
 
+from contextdb_livekit.backends.cloud import CloudMemory, parse_retry_after
 from contextdb_livekit.delivery.flusher import OutboxFlusher
-from contextdb_livekit.memory.cloud import CloudMemory, parse_retry_after
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import plain_fact

@@ -10,13 +10,13 @@ import pytest
 import respx
 from pydantic import ValidationError
 
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.engine_client import LocalEngineMemory
+from contextdb_livekit.backends.factory import describe_backend, open_memory_backend
+from contextdb_livekit.backends.sqlite_engine import open_engine
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.backend import MemoryBackend
-from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.engine_client import LocalEngineMemory
-from contextdb_livekit.memory.factory import describe_backend, open_memory_backend
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
-from contextdb_livekit.stores.sqlite.engine import open_engine
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from memory.facts import CALLER_FACTS, CallerFact
 from tests.memory.fakes import FlakyBackend
@@ -109,8 +109,8 @@ async def test_factory_local_engine_roundtrip(tmp_path, monkeypatch):
 
 
 async def test_disabled_memory_fails_closed(monkeypatch):
+    from contextdb_livekit.backends.factory import open_memory_backend_or_unavailable
     from contextdb_livekit.memory.errors import MemoryUnavailable
-    from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 
     monkeypatch.setenv("MEMORY_ENABLED", "false")
     backend = await open_memory_backend_or_unavailable(MemorySettings(_env_file=None))
@@ -128,8 +128,8 @@ async def test_disabled_memory_fails_closed(monkeypatch):
 )
 async def test_the_stand_in_backend_fails_every_protocol_method_closed(method: str) -> None:
     """A method added to the MemoryBackend protocol must be added to UnavailableBackend."""
+    from contextdb_livekit.backends.factory import UnavailableBackend
     from contextdb_livekit.memory.errors import MemoryUnavailable
-    from contextdb_livekit.memory.factory import UnavailableBackend
 
     bound = getattr(UnavailableBackend("engine down"), method)
     params = inspect.signature(bound).parameters.values()
@@ -147,8 +147,8 @@ async def test_the_stand_in_backend_fails_every_protocol_method_closed(method: s
 
 
 async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkeypatch):
+    from contextdb_livekit.backends.factory import open_memory_backend_or_unavailable
     from contextdb_livekit.memory.errors import MemoryUnavailable
-    from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the engine's folder should be")
@@ -169,7 +169,7 @@ async def test_unstartable_local_engine_degrades_to_unavailable(tmp_path, monkey
 )
 @respx.mock
 async def test_startup_check_names_the_cloud_problem(monkeypatch, response, expected):
-    from contextdb_livekit.memory.factory import check_backend
+    from contextdb_livekit.backends.factory import check_backend
 
     monkeypatch.setenv("CONTEXTDB_API_KEY", "cdb_probe")
     monkeypatch.setenv("CONTEXTDB_BASE_URL", "https://cloud.test")

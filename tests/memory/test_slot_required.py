@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from contextdb_livekit.memory.gate import ActionGate
+from contextdb_livekit.kit.gate import ActionGate
 
 
 async def test_a_backend_decision_without_a_slot_is_refused(backend) -> None:  # type: ignore[no-untyped-def]

@@ -22,9 +22,9 @@ import os
 import sys
 from datetime import date
 
-from contextdb_livekit.memory.factory import open_memory_backend
+from contextdb_livekit.backends.factory import open_memory_backend
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.models import FactToRemember, receipt_idempotency_key
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.worker.host_state import open_host_state

@@ -25,11 +25,11 @@ import sys
 import time
 from datetime import date
 
+from contextdb_livekit.backends.factory import open_memory_backend
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.spill import SpillingOutbox
-from contextdb_livekit.memory.factory import open_memory_backend
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.host_state import open_host_state
 from contextdb_livekit.worker.settings import WorkerSettings

@@ -15,8 +15,8 @@ from datetime import date
 
 from contextdb.store.postgres_store import PostgresStore
 
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from memory.facts import CallerFact
 
 

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKERS = 4

@@ -24,9 +24,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.stores.ledger import SWEEP_ERROR
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from testkit.postgres import PostgresCluster, create_database
 from tests.multihost.outage_worker import GATE_BUDGET_S, note
 

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.postgres_engine import PostgresEngineClients, connect_engine
 from contextdb_livekit.memory.errors import (
     MemoryConflict,
     MemoryNotFound,
     MemoryUnavailable,
     OutboxUnavailable,
 )
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.ledger import ReceiptRequest
 from contextdb_livekit.stores.postgres.connection import SharedDatabase, migrate, migrations
-from contextdb_livekit.stores.postgres.engine import PostgresEngineClients, connect_engine
 from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from tests.fault_points import with_faults
@@ -154,7 +154,7 @@ async def test_postgres_down_fails_closed_with_typed_errors(tmp_path: Path) -> N
 
 
 async def test_the_startup_probe_names_the_shared_database(database_url: str) -> None:
-    from contextdb_livekit.memory.factory import check_backend, describe_backend
+    from contextdb_livekit.backends.factory import check_backend, describe_backend
     from contextdb_livekit.memory.settings import MemorySettings
 
     live = MemorySettings(_env_file=None, DATABASE_URL=database_url)

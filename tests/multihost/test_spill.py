@@ -13,9 +13,9 @@ import pytest
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.memory.errors import MemoryRejected, MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox

@@ -19,10 +19,10 @@ import asyncpg
 
 from billing_client import LocalBilling
 from calendar_client import LocalCalendar
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 from tools.registry import intent_resolvers
 from tools.systems import VisitSystems
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from livekit.agents import AgentSession
 from livekit.agents.llm import FunctionTool, function_tool
 
+from contextdb_livekit.backends.factory import UnavailableBackend
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, HostServices
-from contextdb_livekit.memory.factory import UnavailableBackend
 from contextdb_livekit.memory.models import FactToRemember, Memory, MemorySnapshot, Turn
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call

@@ -93,7 +93,7 @@ def test_a_job_forked_from_the_forkserver_inherits_the_engine_fingerprint(tmp_pa
     probe = f"""
 import importlib, os, json
 {FORKSERVER_PRELOAD}
-from contextdb_livekit.memory import engine_client
+from contextdb_livekit.backends import engine_client
 from contextdb_livekit.worker.preload import warm_process
 cached = engine_client.engine_version.cache_info().currsize
 read = []

@@ -15,15 +15,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from contextdb_livekit.delivery.spill import SpillingOutbox
-from contextdb_livekit.kit.context import HostServices
-from contextdb_livekit.memory.backend import MemoryBackend
-from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.engine_client import LocalEngineMemory
-from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.factory import open_memory_backend
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.memory.partition import (
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.engine_client import LocalEngineMemory
+from contextdb_livekit.backends.factory import open_memory_backend
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.partition import (
     CloudPartition,
     EnginePartition,
     EngineProcessPartition,
@@ -31,6 +27,12 @@ from contextdb_livekit.memory.partition import (
     parse_time,
     sqlite_memory_scan,
 )
+from contextdb_livekit.backends.postgres_engine import PostgresEngineClients
+from contextdb_livekit.backends.sqlite_engine import SqliteEngineClients
+from contextdb_livekit.delivery.spill import SpillingOutbox
+from contextdb_livekit.kit.context import HostServices
+from contextdb_livekit.memory.backend import MemoryBackend
+from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.caller_data import (
@@ -51,7 +53,6 @@ from contextdb_livekit.stores.postgres.caller_data import (
 )
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
 from contextdb_livekit.stores.postgres.directory import PgCustomerDirectory
-from contextdb_livekit.stores.postgres.engine import PostgresEngineClients
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from contextdb_livekit.stores.sqlite.caller_data import (
@@ -61,7 +62,6 @@ from contextdb_livekit.stores.sqlite.caller_data import (
     SqliteOutboxData,
 )
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from contextdb_livekit.worker.host_state import open_host_state

@@ -30,11 +30,11 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any
 
+from contextdb_livekit.backends.factory import open_memory_backend
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.delivery.spill import open_outbox
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import MemoryLayerError, OutboxUnavailable
-from contextdb_livekit.memory.factory import open_memory_backend
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.outbox import IntentResolver, Outbox
 from contextdb_livekit.stores.postgres.connection import SharedDatabase

@@ -35,12 +35,12 @@ from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import refusal_reason
 from contextdb_livekit.kit.context import CallContext, HostRecord, Offer
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+from contextdb_livekit.kit.gate import GateDecision
 from contextdb_livekit.kit.readback import read_back
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.request_slots import request_fact, request_slot
 from contextdb_livekit.kit.target import InvalidTarget, TargetKind
 from contextdb_livekit.memory.errors import MemoryLayerError
-from contextdb_livekit.memory.gate import GateDecision
 from contextdb_livekit.memory.models import Memory
 from contextdb_livekit.stores.outbox import IntentResolver
 

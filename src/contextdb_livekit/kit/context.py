@@ -18,12 +18,12 @@ from zoneinfo import ZoneInfo
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import AssurancePolicy
+from contextdb_livekit.kit.caller_memory import CallerMemory
 from contextdb_livekit.kit.caller_turns import CallerTurns
 from contextdb_livekit.kit.readback import ReadBack
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
-from contextdb_livekit.memory.service import CallerMemory
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.claims import ClaimRegistry

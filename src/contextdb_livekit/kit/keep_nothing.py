@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from contextdb_livekit.kit.caller_memory import call_write_key
 from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.memory.models import FactToRemember
-from contextdb_livekit.memory.service import call_write_key
 from contextdb_livekit.stores.outbox import Outbox
 
 Scope = Literal["everything", "this_call"]

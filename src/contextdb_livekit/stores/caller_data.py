@@ -1,6 +1,6 @@
 """What a store holds about one caller, and how it forgets it: the contract every store that
 keeps personal data implements beside its own (`stores.sqlite.caller_data`,
-`stores.postgres.caller_data`, the memory partitions in `memory.partition`).
+`stores.postgres.caller_data`, the memory partitions in `backends.partition`).
 
 What every implementation promises:
 

@@ -1,13 +1,13 @@
-"""The engine's storage contract: where the in-process engine (`memory.local_engine.LocalEngine`)
+"""The engine's storage contract: where the in-process engine (`backends.local_engine.LocalEngine`)
 gets the pycontextdb client that serves a caller.
 
 The engine's rules (the slot rule, write-ahead fact writes, receipts) are the same on every
 store; what differs is only this part and the decision ledger (`stores.ledger`), each with a
 SQLite and a Postgres sibling, composed into one `LocalEngine`:
 
-- `stores.sqlite.engine.SqliteEngineClients`: one client for one SQLite file, owned by the
-  engine process (`memory.engine_service`).
-- `stores.postgres.engine.PostgresEngineClients`: one scoped client per caller on the shared
+- `backends.sqlite_engine.SqliteEngineClients`: one client for one SQLite file, owned by the
+  engine process (`backends.engine_service`).
+- `backends.postgres_engine.PostgresEngineClients`: one scoped client per caller on the shared
   Postgres, in each job process.
 """
 

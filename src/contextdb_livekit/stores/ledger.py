@@ -24,7 +24,7 @@ killed, or timed out, between recording it and replying):
   the Postgres one stamps and reads on the database's clock alone).
   `tests/stores/test_ledger_contract.py` pins both, a sweeper process an hour ahead included.
 - A receipt refused because another closed the decision (409) is not "already recorded":
-  the gate parks it in the outbox with the conflict (`memory.gate`), never drops it.
+  the gate parks it in the outbox with the conflict (`kit.gate`), never drops it.
 """
 
 from __future__ import annotations

@@ -23,15 +23,15 @@ from livekit.agents import AgentSession, ConversationItemAddedEvent, llm
 
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.caller_memory import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.kit.caller_turns import DEFAULT_TRANSCRIPT_WAIT_S, CallerTurns
 from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.gate import within
 from contextdb_livekit.kit.keep_nothing import KeepNothing, drop_call_rows, keep_nothing
 from contextdb_livekit.kit.review import settle_review
 from contextdb_livekit.memory.caller_text import history_turns
 from contextdb_livekit.memory.errors import OutboxUnavailable
-from contextdb_livekit.memory.gate import within
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
-from contextdb_livekit.memory.service import CallerMemory, WriteOutcome, call_write_key, redacted
 from contextdb_livekit.memory.snapshot import disclosed_to_unverified
 from contextdb_livekit.stores.erasures import ErasuresUnavailable
 from contextdb_livekit.stores.outbox import PARKED_STATES
@@ -285,7 +285,7 @@ class Call:
 
         MEMORY_SHUTDOWN_WRITE_BUDGET_MS bounds the write as a whole, not only its send:
         waiting for the last checkpoint (at most a quarter of it), the write itself (outbox
-        row, send, settle: `memory.bounded_write`) and the bookkeeping after. A step still
+        row, send, settle: `kit.bounded_write`) and the bookkeeping after. A step still
         running at the bound goes on in the background, never waited for: LiveKit kills the
         job 10 s into its shutdown. (The review's answer and the extraction before it have
         their own bounds.)

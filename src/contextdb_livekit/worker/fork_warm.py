@@ -2,7 +2,7 @@
 
 Whatever a job process would compute the same way for every call is computed here once, so
 each job process forked from the forkserver inherits it done: the engine's version
-fingerprint (`memory.engine_client.engine_version`, cached) costs a replacement process
+fingerprint (`backends.engine_client.engine_version`, cached) costs a replacement process
 nothing, and neither do the libraries' first-use costs (`warm_libraries`). A job's own
 `warm_process()` call is then a cache look-up.
 

@@ -14,7 +14,7 @@ composition root: the only place that picks the implementations; identity and th
 see the contracts.
 
 The decision ledger follows the memory backend (the local engine's file, the Postgres
-engine's table, or ContextDB Cloud itself), see contextdb_livekit.memory.factory.
+engine's table, or ContextDB Cloud itself), see contextdb_livekit.backends.factory.
 """
 
 from __future__ import annotations

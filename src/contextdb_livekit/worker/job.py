@@ -9,9 +9,9 @@ from collections.abc import Awaitable, Callable
 from livekit import rtc
 from livekit.agents import JobContext
 
+from contextdb_livekit.backends.factory import open_memory_backend_or_unavailable
 from contextdb_livekit.identity import CallerIdentity, IdentityError, authenticate_room_participant
 from contextdb_livekit.kit.context import HostServices
-from contextdb_livekit.memory.factory import open_memory_backend_or_unavailable
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.host_state import open_host_state
 from contextdb_livekit.worker.profile import HostParts, LineProfile

@@ -33,8 +33,8 @@ PRELOAD_MODULES = [
     "openai.resources.chat",
     "openai.resources.audio",
     "contextdb_livekit.memory.secrets",
-    "contextdb_livekit.memory.engine_client",
-    "contextdb_livekit.memory.factory",
+    "contextdb_livekit.backends.engine_client",
+    "contextdb_livekit.backends.factory",
     "contextdb_livekit.worker.log_policy",
     "contextdb_livekit.worker.startup",
     "contextdb_livekit.worker.metrics",
@@ -84,7 +84,7 @@ def openai_client(api_key: str | None, base_url: str | None) -> openai.AsyncClie
 def warm_process() -> None:
     """Per-process work done in prewarm rather than at call start: the engine's version
     fingerprint (reads and hashes its sources, looks up the installed package version)."""
-    from contextdb_livekit.memory.engine_client import engine_version
+    from contextdb_livekit.backends.engine_client import engine_version
     from contextdb_livekit.memory.settings import MemorySettings
 
     settings = MemorySettings()

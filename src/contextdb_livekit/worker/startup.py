@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 from pydantic_settings import BaseSettings
 
+from contextdb_livekit.backends.engine_client import socket_path_for
+from contextdb_livekit.backends.factory import check_backend, describe_backend
 from contextdb_livekit.identity.claims import MIN_SECRET_BYTES
-from contextdb_livekit.memory.engine_client import socket_path_for
 from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.factory import check_backend, describe_backend
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.private_files import private_dir, restrict_umask, tighten_data_files
 from contextdb_livekit.worker.log_policy import apply_log_policy, install_caller_data_filter

@@ -319,7 +319,7 @@ class SqliteOutboxData:
 
 class SqliteLedgerData:
     """The local engine's decision ledger (`<engine>.ledger.sqlite3`). The engine process is
-    its writer; this is used inside it (`memory.partition`) or, with no engine running, by
+    its writer; this is used inside it (`backends.partition`) or, with no engine running, by
     the command line."""
 
     name = "ledger"

@@ -27,13 +27,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from contextdb_livekit.kit.gate import within
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable, OutboxUnavailable
-from contextdb_livekit.memory.gate import within
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.outbox import Outbox
 
-log = logging.getLogger("contextdb_livekit.memory.bounded_write")
+log = logging.getLogger("contextdb_livekit.kit.bounded_write")
 
 # The part of the budget the outbox row may take before the send starts without it.
 OUTBOX_SHARE = 0.5

@@ -20,8 +20,8 @@ from typing import Any
 import asyncpg
 import contextdb
 
+from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.engine import engine_options
 from contextdb_livekit.stores.postgres.connection import (
     DATABASE_ERRORS,

@@ -52,7 +52,7 @@ from contextdb_livekit.memory.models import (
 )
 from contextdb_livekit.stores.outbox import Outbox
 
-log = logging.getLogger("contextdb_livekit.memory.gate")
+log = logging.getLogger("contextdb_livekit.kit.gate")
 _T = TypeVar("_T")
 # Pause before asking again (same request key) after an answer was lost.
 RETRY_PAUSE_S = 0.05

@@ -1,4 +1,4 @@
-"""Client side of `memory.engine_service`: the Cloud client over the engine's Unix socket.
+"""Client side of `backends.engine_service`: the Cloud client over the engine's Unix socket.
 
 `connect_local_engine` returns the same `CloudMemory` adapter the Cloud backend uses, so the
 local engine and ContextDB Cloud share one code path, decisions and receipts included.
@@ -31,14 +31,14 @@ from typing import Any
 import httpx
 from contextdb_cloud_client import ActionDecision, CloudClient
 
-from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.engine_file import known_unusable, unusable_error
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.engine_file import known_unusable, unusable_error
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import ActionSlot
 from contextdb_livekit.stores.ledger import DecisionRecord
 from contextdb_livekit.stores.private_files import open_private, private_dir
 
-log = logging.getLogger("contextdb_livekit.memory.engine_client")
+log = logging.getLogger("contextdb_livekit.backends.engine_client")
 
 # The directory that holds the contextdb_livekit package: the engine process imports it from
 # there even when the package is not installed (a checkout run with PYTHONPATH=src).
@@ -241,7 +241,7 @@ def engine_version(embedding_model: str) -> str:
 def engine_sources() -> list[Path]:
     """The project's source files the engine process imports: engine_service and, transitively,
     every `contextdb_livekit` module it imports (parsed, not executed)."""
-    return sorted(project_imports("contextdb_livekit.memory.engine_service"))
+    return sorted(project_imports("contextdb_livekit.backends.engine_service"))
 
 
 def project_imports(root_module: str) -> set[Path]:
@@ -340,7 +340,7 @@ async def connect_local_engine(
 
     def refuse_if_unusable() -> None:
         # An engine already failed to open this very file: fail now, not after a start
-        # timeout, and start no engine that would fail the same way (`memory.engine_file`).
+        # timeout, and start no engine that would fail the same way (`backends.engine_file`).
         reason = known_unusable(db_path)
         if reason is not None:
             raise unusable_error(db_path, reason)
@@ -441,7 +441,7 @@ def _spawn(
         [
             sys.executable,
             "-m",
-            "contextdb_livekit.memory.engine_service",
+            "contextdb_livekit.backends.engine_service",
             "--db",
             str(db_path),
             "--socket",

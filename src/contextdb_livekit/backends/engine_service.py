@@ -15,9 +15,9 @@ its own monotonic clock, never by the wall-clock stamp a decision was made with:
 restarted with its clock an hour off closes nothing still running (`stores.sqlite.ledger`).
 
 A file it cannot open (damaged) is noted beside it and the process exits at once
-(`memory.engine_file`).
+(`backends.engine_file`).
 
-Run: python -m contextdb_livekit.memory.engine_service --db PATH --socket PATH [--idle-exit-s N]
+Run: python -m contextdb_livekit.backends.engine_service --db PATH --socket PATH [--idle-exit-s N]
 """
 
 from __future__ import annotations
@@ -38,29 +38,29 @@ from typing import Any, NoReturn
 
 from aiohttp import web
 
-from contextdb_livekit.memory.engine_file import (
+from contextdb_livekit.backends.engine_file import (
     EXIT_FILE_UNUSABLE,
     clear_note,
     record_unusable,
     unusable_error,
 )
-from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
-from contextdb_livekit.memory.local_engine import LocalEngine
-from contextdb_livekit.memory.models import ActionSlot, FactToRemember
-from contextdb_livekit.memory.partition import (
+from contextdb_livekit.backends.local_engine import LocalEngine
+from contextdb_livekit.backends.partition import (
     EnginePartition,
     parse_time,
     policy_from_json,
     sqlite_memory_scan,
 )
+from contextdb_livekit.backends.sqlite_engine import SqliteEngineClients, ledger_path
+from contextdb_livekit.memory.errors import MemoryLayerError, MemoryRejected
+from contextdb_livekit.memory.models import ActionSlot, FactToRemember
 from contextdb_livekit.stores.private_files import open_private, restrict_umask
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats
 from contextdb_livekit.stores.sqlite.caller_data import SqliteLedgerData
 from contextdb_livekit.stores.sqlite.connection import damage_of, is_damaged
-from contextdb_livekit.stores.sqlite.engine import SqliteEngineClients, ledger_path
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 
-log = logging.getLogger("contextdb_livekit.memory.engine_service")
+log = logging.getLogger("contextdb_livekit.backends.engine_service")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -182,7 +182,7 @@ def build_app(
 
     async def erase_partition(body: dict[str, Any]) -> web.Response:
         # Cloud's verified partition erasure, plus (local) the caller's ledger rows and a
-        # scrub of the engine file (`memory.partition`).
+        # scrub of the engine file (`backends.partition`).
         if body.get("confirmation") != body["user_id"]:
             raise MemoryRejected("confirmation must equal user_id", code="invalid")
         erased = await caller_partition.erase(body["user_id"])
@@ -277,7 +277,7 @@ async def sweep_decisions(
 
 
 class EngineFileUnusable(Exception):
-    """The engine file cannot be opened; noted beside it (`memory.engine_file`)."""
+    """The engine file cannot be opened; noted beside it (`backends.engine_file`)."""
 
 
 async def open_engine_file(db_path: Path, embedding_model: str) -> SqliteEngineClients:

@@ -12,17 +12,17 @@ import hashlib
 import logging
 import time
 
+from contextdb_livekit.kit.bounded_write import WriteOutcome, write_within
+from contextdb_livekit.kit.gate import ActionGate
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.backend import MemoryBackend
-from contextdb_livekit.memory.bounded_write import WriteOutcome, write_within
 from contextdb_livekit.memory.caller_text import clean_caller_text
 from contextdb_livekit.memory.errors import MemoryLayerError
-from contextdb_livekit.memory.gate import ActionGate
 from contextdb_livekit.memory.models import FactToRemember, Memory, MemorySnapshot
 from contextdb_livekit.memory.secrets import redact_bounded
 from contextdb_livekit.stores.outbox import Outbox
 
-log = logging.getLogger("contextdb_livekit.memory.service")
+log = logging.getLogger("contextdb_livekit.kit.caller_memory")
 
 # The call-start recall's search query when the line names none (a line's profile words it
 # in its own terms: line).
@@ -138,7 +138,7 @@ class CallerMemory:
         self, facts: list[FactToRemember], *, idempotency_key: str, timeout_s: float
     ) -> WriteOutcome:
         """Write now if the backend answers in time, else keep the facts in the outbox; all
-        of it (outbox row, send, settle) within `timeout_s` (`memory.bounded_write`)."""
+        of it (outbox row, send, settle) within `timeout_s` (`kit.bounded_write`)."""
         facts = redacted(facts)
         if not facts:
             return WriteOutcome(0, 0)

@@ -2,7 +2,7 @@
 
 pycontextdb keeps its slot locks, vector index and audit-chain head in process memory, so
 only one process may write a file: the worker reaches this engine through
-`memory.engine_service` (one process per file) rather than opening the file in every job.
+`backends.engine_service` (one process per file) rather than opening the file in every job.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import contextdb
 
-from contextdb_livekit.memory.local_engine import LocalEngine
+from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.stores.engine import engine_options
 from contextdb_livekit.stores.private_files import private_file
 from contextdb_livekit.stores.sqlite import stats as sqlite_stats

@@ -7,9 +7,10 @@ import logging
 import httpx
 from contextdb_cloud_client import ApiError, CloudClient
 
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.engine_client import connect_local_engine
+from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.memory.backend import MemoryBackend
-from contextdb_livekit.memory.cloud import CloudMemory
-from contextdb_livekit.memory.engine_client import connect_local_engine
 from contextdb_livekit.memory.errors import MemoryLayerError, MemoryUnavailable
 from contextdb_livekit.memory.models import (
     ActionDecision,
@@ -22,7 +23,6 @@ from contextdb_livekit.memory.models import (
 )
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from contextdb_livekit.stores.postgres.engine import connect_engine
 
 log = logging.getLogger("memory")
 

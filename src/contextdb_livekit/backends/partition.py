@@ -29,9 +29,9 @@ import contextdb
 from contextdb.core.exceptions import MemoryNotFoundError
 from contextdb.store.sqlite_store import SQLiteStore
 
-from contextdb_livekit.memory.cloud import CloudMemory
+from contextdb_livekit.backends.cloud import CloudMemory
+from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.memory.errors import MemoryUnavailable
-from contextdb_livekit.memory.local_engine import LocalEngine
 from contextdb_livekit.stores.caller_data import (
     CallerDataStore,
     ErasedCount,
@@ -227,7 +227,7 @@ def policy_from_json(data: dict[str, Any]) -> RetentionPolicy:
 
 
 class EngineCallerDataClient(Protocol):
-    """What `memory.engine_client.LocalEngineMemory` offers for this (not imported here:
+    """What `backends.engine_client.LocalEngineMemory` offers for this (not imported here:
     the engine process imports this module and needs none of the client's machinery)."""
 
     async def caller_data(self, user_id: str) -> dict[str, Any]: ...

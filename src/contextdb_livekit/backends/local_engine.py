@@ -3,9 +3,9 @@
 One `LocalEngine` is the engine's rules (the slot rule, write-ahead fact writes, receipts)
 composed with two storage parts, each with a SQLite and a Postgres sibling: where a caller's
 pycontextdb client comes from (`stores.engine.EngineClients`) and the decision ledger
-(`stores.ledger.DecisionLedger`). `stores.sqlite.engine.open_engine` opens one on a SQLite
-file (served to the job processes by `memory.engine_service`, the file's only writer);
-`stores.postgres.engine.connect_engine` one on the shared Postgres, in each job process.
+(`stores.ledger.DecisionLedger`). `backends.sqlite_engine.open_engine` opens one on a SQLite
+file (served to the job processes by `backends.engine_service`, the file's only writer);
+`backends.postgres_engine.connect_engine` one on the shared Postgres, in each job process.
 """
 
 from __future__ import annotations
