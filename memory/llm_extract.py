@@ -35,7 +35,13 @@ from typing import get_args
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from contextdb_livekit.api import is_procedure_note, neutralise, redact_bounded, redact_secrets
+from contextdb_livekit.api import (
+    TLS_CONTEXT,
+    is_procedure_note,
+    neutralise,
+    redact_bounded,
+    redact_secrets,
+)
 from memory.extract import (
     Turn,
     extract_call_facts,
@@ -214,6 +220,7 @@ async def _ask(
         headers={"Authorization": f"Bearer {api_key}"},
         timeout=timeout_s,
         transport=transport,
+        verify=TLS_CONTEXT,  # the worker's, loaded once (a client per call loads none)
     ) as http:
         response = await http.post("/chat/completions", json=body)
     response.raise_for_status()

@@ -181,7 +181,7 @@ CIRCLE_ROOTS = {
 }
 # The library's packages, lowest first: a package imports only those below it.
 LIBRARY_LAYERS = (
-    ("identity",),
+    ("identity", "tls"),
     ("memory",),
     ("stores",),
     ("backends",),

@@ -60,6 +60,7 @@ from contextdb_livekit.memory.snapshot import FactView
 from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.stores.private_files import private_file
+from contextdb_livekit.tls import TLS_CONTEXT
 from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
     "REVIEW_OPENING",
+    "TLS_CONTEXT",
     "ActionWords",
     "AssurancePolicy",
     "Attempt",

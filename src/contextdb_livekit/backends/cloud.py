@@ -32,6 +32,7 @@ from contextdb_livekit.memory.models import (
     RecallResult,
     ReceiptStatus,
 )
+from contextdb_livekit.tls import TLS_CONTEXT
 
 _T = TypeVar("_T")
 
@@ -61,7 +62,7 @@ class RetryAfterTransport(httpx.AsyncBaseTransport):
     """Wraps the Cloud client's transport and notes each response's Retry-After."""
 
     def __init__(self, inner: httpx.AsyncBaseTransport | None = None) -> None:
-        self._inner = inner or httpx.AsyncHTTPTransport()
+        self._inner = inner or httpx.AsyncHTTPTransport(verify=TLS_CONTEXT)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         response = await self._inner.handle_async_request(request)

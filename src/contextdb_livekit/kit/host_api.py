@@ -31,6 +31,7 @@ import httpx
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
+from contextdb_livekit.tls import TLS_CONTEXT
 
 Body = TypeVar("Body", bound=BaseModel)
 
@@ -66,7 +67,11 @@ class HostApi:
         self._timeout_s = timeout_s
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(
-            base_url=base_url, headers=headers, timeout=timeout_s, transport=transport
+            base_url=base_url,
+            headers=headers,
+            timeout=timeout_s,
+            transport=transport,
+            verify=TLS_CONTEXT,
         )
 
     async def aclose(self) -> None:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import importlib
 
-import httpcore2
 import httpx2
 import openai
+
+from contextdb_livekit.tls import TLS_CONTEXT
 
 # Imported in this order by the forkserver (a module it cannot import is skipped there).
 PRELOAD_MODULES = [
@@ -32,6 +33,7 @@ PRELOAD_MODULES = [
     "openai.resources.models",
     "openai.resources.chat",
     "openai.resources.audio",
+    "contextdb_livekit.tls",
     "contextdb_livekit.memory.secrets",
     "contextdb_livekit.backends.engine_client",
     "contextdb_livekit.backends.factory",
@@ -55,12 +57,6 @@ def preload_modules(*line_modules: str) -> list[str]:
     """What the forkserver imports: the worker's modules and the line's own (its profile
     module, which imports its tools, extraction and business systems)."""
     return [*PRELOAD_MODULES, *line_modules]
-
-
-# The TLS context httpx builds for every client by default (the CA bundle loaded: 20-40 ms of
-# CPU each, more on a busy host), built once here — in the forkserver, so every job process
-# inherits it loaded — and shared by the call's OpenAI plugins (`openai_client`).
-TLS_CONTEXT = httpcore2.default_ssl_context()
 
 
 def openai_client(api_key: str | None, base_url: str | None) -> openai.AsyncClient:
