@@ -27,6 +27,8 @@ _HEDGE = re.compile(
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
     r"(?:you|i|we|it|he|she|they|there|the|a|an|my|our|your|someone|anyone|somebody)\b|"
+    # Speech-to-text drops the question mark: "is wednesday possible at all".
+    rf"(?:is|are|would|will|could|does|do|might|should)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
     r"(?:what|which|when|where|who|how|why)\b)"
 )
 # Negative predicates (atoms that carry their own negation are matched whole).
@@ -52,7 +54,7 @@ _NEG_ATOMS = re.compile(
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
-    r"not fussy|no bother)\b"
+    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama)\b"
 )
 _NEGATED_POSITIVE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
@@ -111,6 +113,13 @@ _EXCEPTION_WITH_PREDICATE = re.compile(
     rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
     rf"(?:are|is|will be|would be|should be|do|does)\b"
 )
+# "Anything but a Thursday is fine": the universal is the subject, "but" excepts from it,
+# and the predicate after the day is said of the rest (not "any day's bad but Thursday's fine").
+_UNIVERSAL_SUBJECT = (
+    r"(?:any ?thing|any (?:other )?day|every (?:other )?day|all (?:the )?(?:other )?days|"
+    r"any day of the week|whatever day|whichever day|any time|all week)"
+)
+_UNIVERSAL_BUT = re.compile(rf"(?:^|\b(?:and|so|well|honestly|oh)\s+){_UNIVERSAL_SUBJECT}\s+but\b")
 _UNIVERSAL = re.compile(
     r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
 )
@@ -145,7 +154,7 @@ _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
     rf"same for|same goes for|same with|ditto)\s+)*"
     rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
-    rf"normally|mainly))*"
+    rf"normally|mainly|now|these days|nowadays))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
 )
 # A change of routine: a day said to work now replaces the days that worked before.

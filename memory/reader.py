@@ -129,6 +129,7 @@ from memory.lexicon import (
     _TURN_CORRECTION,
     _UNITS,
     _UNIVERSAL,
+    _UNIVERSAL_BUT,
     _VALUE_WORD,
     _WEAK_POS,
     _WHERE,
@@ -206,6 +207,7 @@ class _Reading:
     asked: bool = False  # the agent's question, not the caller's own clause
     echo: bool = False  # "Tuesday?": the caller's next clause is about it
     excepted: bool = False  # "apart from Mondays, ...": what follows is said of the others
+    past: bool = False  # "Tuesdays used to be busy": the polarity is the predicate's, flipped
 
 
 @dataclass
@@ -275,7 +277,12 @@ class CallReader:
             # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
             base = self.antecedent.base or 1
             sign = -base if answer.group(1) in ("no", "nope", "nah") else base
-            found_first = [_availability(d, sign) for d in self.antecedent.days]
+            # "no, Thursdays I'm at work" to "Tuesdays and Thursdays?": of the days asked, the
+            # answer is about those it names.
+            named = {_weekday(d) for d in _DAY_RE.findall(text)} & set(self.antecedent.days)
+            found_first = [
+                _availability(d, sign) for d in self.antecedent.days if not named or d in named
+            ]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             self._correcting_turn = bool(_TURN_CORRECTION.match(text))
@@ -497,6 +504,9 @@ class CallReader:
             return []
         if base is None and negators == 0 and not exclusive and not exceptions:
             inherited = _said_of(self.antecedent)
+            if self.antecedent is not None and self.antecedent.past and _PRESENT.search(text):
+                # "Tuesdays used to be busy, Wednesdays now": the predicate, not its past.
+                inherited = None if self.antecedent.base is None else self.antecedent.base
             if inherited is None and corrects:
                 inherited = _said_of(self._last_reading)  # "can't do Weds, I mean Tuesdays"
             if bare and re.search(r"\bplease\b", text):
@@ -528,6 +538,17 @@ class CallReader:
             or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
         )
+        if (
+            past
+            and base is not None
+            and base > 0
+            and _PREFER.search(text)
+            and _predicate(_PREFER.sub(" ", text))[0] is None
+        ):
+            # "mondays were best for us": no longer the favourite says nothing of whether
+            # Mondays work now.
+            self.antecedent = self._last_reading = _Reading(days, None, past=True)
+            return []
         polarity = None
         if base is not None or negators:
             polarity = (base or 1) * (-1) ** negators
@@ -535,7 +556,7 @@ class CallReader:
                 polarity = -polarity
         request = bool(_REQUEST.search(text))
         generic = bool(_GENERIC.search(text))
-        self.antecedent = self._last_reading = _Reading(days, base, polarity)
+        self.antecedent = self._last_reading = _Reading(days, base, polarity, past=past)
         if exceptions and not (past and polarity is None):
             rest = polarity if polarity is not None else 1
             out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
@@ -832,7 +853,11 @@ def _sign_in_doubt(
         return True
     # "most of the time, but Mondays are definitely fine": the excepted days carry their own
     # predicate.
-    return excepted and bool(_EXCEPTION_WITH_PREDICATE.search(text))
+    return (
+        excepted
+        and bool(_EXCEPTION_WITH_PREDICATE.search(text))
+        and not _UNIVERSAL_BUT.search(text)
+    )
 
 
 def _positives_both_ways(text: str) -> bool:

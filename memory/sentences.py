@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from text_to_num import alpha2digit
 
 from memory.facts import StatedKind
-from memory.lexicon import _DAY, _DAY_RE, _EXCEPTION_WITH_PREDICATE, _UNIVERSAL, WEEKDAYS
+from memory.lexicon import (
+    _DAY,
+    _DAY_RE,
+    _EXCEPTION_WITH_PREDICATE,
+    _PAST,
+    _PRESENT,
+    _UNIVERSAL,
+    _UNIVERSAL_BUT,
+    WEEKDAYS,
+)
 
 
 @dataclass(frozen=True)
@@ -47,8 +56,12 @@ _CONTRACTIONS = [
                 r"inside|next|beside|by|near|upstairs|downstairs)\b)"), " is "),
     (re.compile(r"\banymore\b"), "any more"),
     # Speech-to-text drops the apostrophe: "its in the garage" is "it is in the garage".
-    (re.compile(r"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
-                r"ok|okay|no|not|never|only|just|always|gone|been|broken)\b)"), "it is "),
+    (re.compile(rf"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
+                rf"ok|okay|no|not|never|only|just|always|gone|been|broken|{_DAY})\b)"), "it is "),
+    # ... and "I'll": "ill text you the code" (not "ill on Mondays": a verb must follow).
+    (re.compile(r"\bill (?=(?:text|email|call|ring|phone|send|message|be|have|get|let|leave|"
+                r"need|try|pop|give|make|do|check|ask|see|take|put|sort|just|probably|"
+                r"definitely|always|never|not|only|also)\b)"), "i will "),
     (re.compile(r"\bim\b"), "i am"),
     (re.compile(r"\bive\b"), "i have"),
     (re.compile(r"\bweve\b"), "we have"),
@@ -151,8 +164,12 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
     rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
-    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork))"
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
+    rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    # "mondays were best for us now it's fridays": the present starts a clause of its own.
+    rf"|\s+(?=(?:now|these days|nowadays) (?:it is|they are|i am|we are|it has to be|"
+    rf"it will be) (?:an? |on )?{_DAY}\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
     r"hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
@@ -211,7 +228,10 @@ def clauses(sentence: str) -> list[Clause]:
             out
             and _EXCEPTED.match(text)
             and _UNIVERSAL.search(out[-1].text)
-            and not _EXCEPTION_WITH_PREDICATE.match(text)
+            and (
+                not _EXCEPTION_WITH_PREDICATE.match(text)
+                or _UNIVERSAL_BUT.search(f"{out[-1].text} but")
+            )
         ):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
             continue
@@ -222,7 +242,12 @@ def clauses(sentence: str) -> list[Clause]:
             out
             and not pending
             and (
-                (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
+                (
+                    _DAY_LIST.fullmatch(text)
+                    and _DAY_RE.search(out[-1].text)
+                    # "Tuesdays used to be busy, Wednesdays now": then and now, two clauses.
+                    and not (_PAST.search(out[-1].text) and _PRESENT.search(text))
+                )
                 or (
                     # "None of Monday, Tuesday or Wednesday work": the list runs on.
                     _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)

@@ -141,9 +141,12 @@ def read_question(text: str) -> Asked:
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
     if days:
-        # "Is anyone home on Fridays?": a yes or no is said of the days.
-        sign, negators = _predicate(t)
-        return Asked(days=days, base=(sign or 1) * (-1) ** negators)
+        # "Is anyone home on Fridays?": a yes or no is said of the days. "Tuesdays are good -
+        # and Thursdays as well?": the days read back before the question are not asked.
+        tail = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)[-1]
+        asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
+        sign, negators = _predicate(tail if asked else t)
+        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
     if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
