@@ -236,8 +236,9 @@ _COUNT_CHANGE = re.compile(
 _COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
 _BOILER_TYPE = re.compile(
     r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
+    # "a conventional one", "the regular type": the kind of boiler, said without the noun.
     r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
-    r"(?:boiler|system)|"
+    r"(?:boiler|system|one|type|sort|kind)|"
     r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
     r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
 )
@@ -336,8 +337,14 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on)|calling|calls|"
-                r"(?:call|ring|called|rang|phoned) the (?:landline|mobile|house phone|home phone)|"
+    # A call in the past ("nobody called me back", "they've called us into the office") is an
+    # event, not a wish; "I'd rather you rang my mobile" is a wish.
+    (re.compile(r"\b(?:(?:call|ring|bell|you called|you rang|you phoned) (?:me|us|my|on)|"
+                r"calling|calls|"
+                r"(?:call|ring|you called|you rang|you phoned) the (?:landline|mobile|house phone|"
+                r"home phone)|"
+                # "reach me on the landline", "get me on my mobile".
+                r"(?:reach|get|catch|contact|try) (?:me|us) on|"
                 r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
                 r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
 ]  # fmt: skip
@@ -364,7 +371,10 @@ _ONE_OFF_CONTACT = re.compile(
     r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
     r"message|send)\b|"
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
-    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b"
+    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b|"
+    # "code to follow by text", "I'll send the photos over by email": one thing sent.
+    r"\b(?:code|codes|details|photos?|pictures?|link|reference)\b(?: \w+){0,3} "
+    r"(?:by|via|over|on) (?:text|email|e mail|message|whatsapp)\b"
 )
 # The caller's words about this call itself ("I'm ringing about my boiler", "calling on behalf
 # of my mum"): the phone is how they reached us now, not how they want to be reached.
@@ -518,7 +528,7 @@ ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
 _REPORTED = re.compile(
-    r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
+    r"^(?:the|a|our|my|your)\s+(?:gas\s+|heating\s+|boiler\s+)?(?:engineer|plumber|fitter|electrician|technician|installer|"
     r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b|"
     # "Mrs Patel at number 12 asked me to mention she's got a cat": her words, her cat.
     r"^(?:\w+\s+){1,6}?asked (?:me|us) to (?:mention|say|tell you|pass on|let you know)\b"

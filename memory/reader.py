@@ -41,6 +41,7 @@ import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from memory.facts import StatedKind, counted_thing
 from memory.lexicon import (
@@ -101,6 +102,7 @@ from memory.lexicon import (
     _OLD_BEFORE,
     _ONE_OFF_CONTACT,
     _ORDINALS,
+    _OTHER_SUBJECT,
     _OWN_SUBJECT,
     _PARKING,
     _PARTIAL_COUNT,
@@ -117,6 +119,7 @@ from memory.lexicon import (
     _PRONOUN_SUBJECT,
     _QUESTION_START,
     _REMNANT_WORDS,
+    _REPORTED,
     _REQUEST,
     _SIMILE,
     _SINGLE,
@@ -193,6 +196,26 @@ def _other_number(text: str, count: str) -> bool:
     return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
 
 
+# "a" counts one only in a list of what the caller has ("we've a combi and six radiators"),
+# not as the object of another verb ("the boiler heats a cylinder"), and not when another of
+# the same follows ("a boiler in the kitchen and another in the garage": a sum left to us).
+_LISTED_BEFORE = re.compile(
+    r"(?:^|\b(?:and|with|plus|have|has|got|is|are|also|just|only|there is|there are))\s*$"
+)
+_ANOTHER = re.compile(r"\b(?:another|a second|one more|the other one)\b")
+_PER_ROOM = re.compile(
+    r"\b(?:a|an|one) (?:\w+ )?(?:boiler|radiator|rad|storage heater|heater|thermostat|"
+    r"towel rail|unit)s? (?:in|on|for|per) (?:each|every)\b"
+)
+# A floor said of the caller's own home ("we're on the ground floor", "our flat's the fifth").
+_OWN_FLOOR = re.compile(r"\b(?:i|we|us|our|my|me|live|living|flat|apartment|house)\b")
+_MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
+# A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
+# question or corrects the caller's last channel.
+_BARE_PHONE = re.compile(
+    r"^(?:(?:on|the|my|use|try|ring|call|no|just)\s+)*(landline|home phone|house phone|"
+    r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
+)
 # What a preferred channel is compared against ("better than email", "rather than a call").
 _COMPARED_TO = re.compile(
     r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
@@ -237,6 +260,7 @@ class CallReader:
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
+    _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -289,7 +313,7 @@ class CallReader:
             self._turn_opening = False
         parts = clauses(text)
         if any(_is_pure_hedge(c.text) for c in parts):
-            return []
+            return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
@@ -309,8 +333,12 @@ class CallReader:
                 someone_else = True
             elif _OWN_SUBJECT.match(clause.text) or _DAY_RE.search(clause.text):
                 someone_else = False
+            if hedged or _REPORTED.match(clause.text):
+                # "It's a back boiler." ... "the fitter said it's a conventional one, I think":
+                # a doubt or a tradesman's word against what the caller said puts it in doubt.
+                said += self._doubts(clause.text, reported=bool(_REPORTED.match(clause.text)))
             if someone_else:
-                said = [s for s in said if s.kind in ABOUT_THE_VISIT]
+                said = [s for s in said if s.kind in ABOUT_THE_VISIT or not s.sure]
                 # "My husband works Fridays, I don't": what follows may not borrow their days.
                 self.antecedent = None
             elif _SOMEONE_ELSES.search(clause.text):
@@ -419,7 +447,38 @@ class CallReader:
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))
         self._this_turn.extend(found)
+        self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found
+
+    def _doubts(self, text: str, reported: bool = False) -> list[Statement]:
+        """What a hedged or reported clause says against the caller's installed equipment:
+        another boiler type, make or count for a slot the call has a value for."""
+        if _SOMEONE_ELSES.search(text) or (
+            _OTHER_SUBJECT.match(text) and not _REPORTED.match(text)
+        ):
+            return []  # "I think my sister has a Baxi": hers, not a doubt about the caller's
+        # A tradesman's "it was a regular one" is a doubt too; the caller's own "it used to be
+        # a back boiler, a combi now I think" is not.
+        mentions = _BOILER_TYPE.finditer if reported else partial(_all_current, _BOILER_TYPE)
+        other: list[Statement] = []
+        for kind in mentions(text):
+            other.append(Statement("boiler_type", _boiler_type_value(kind)))
+        for make in _BRAND.finditer(text) if reported else _all_current(_BRAND, text):
+            if make.group(1) in _AMBIGUOUS_BRANDS:
+                continue
+            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            other.append(Statement("equipment_make", brand))
+        for count in _COUNT.finditer(text) if reported else _all_current(_COUNT, text):
+            value = _count_value(count.group(1), count.group(2))
+            other.append(Statement("equipment_count", value, counted_thing(count.group(2))))
+        doubted = []
+        for s in other:
+            said = self._stated.get((s.kind, s.key))
+            if said is not None and said.split()[0] != s.value.split()[0]:
+                self.retracted.append((s.kind, s.key))
+                self._doubted.add((s.kind, s.key))
+                doubted.append(dataclasses.replace(s, sure=False))
+        return doubted
 
     # -- one clause ----------------------------------------------------------------------
 
@@ -624,7 +683,9 @@ class CallReader:
             # counts one.
             for single in _all_current(_SINGLE, text):
                 thing = single.group(1)
-                counts.setdefault(counted_thing(thing), _count_value("1", thing))
+                listed = _LISTED_BEFORE.search(text[: single.start()])
+                if listed and not _ANOTHER.search(self._sentence):
+                    counts.setdefault(counted_thing(thing), _count_value("1", thing))
         if counts:
             # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
             # the count, or a sum the caller left to us, is a guess.
@@ -674,8 +735,10 @@ class CallReader:
             # The model as said, each word capitalised ("ecotec plus 832" → "Ecotec Plus 832").
             model = " ".join(w.capitalize() for w in (make.group(2) or "").split())
             out.append(Statement("equipment_make", f"{brand} {model}".strip()))
-        # Floor (of the caller's home, not of the boiler cupboard or the meter room).
-        if not _FLOOR_NOT_OURS.search(text) and meter is None:
+        # Floor (of the caller's home, not of the boiler cupboard or the meter room: "the
+        # meter's in the hall cupboard, ground floor" says where the meter is).
+        thing_here = _FLOOR_NOT_OURS.search(self._sentence) and not _OWN_FLOOR.search(text)
+        if not _FLOOR_NOT_OURS.search(text) and meter is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -716,7 +779,15 @@ class CallReader:
             out.append(Statement("address", self._last_address))
         # Contact channel.
         channel = self._channel(text)
+        if (
+            channel is None
+            and (phone := _BARE_PHONE.match(text))
+            and self._bare_ok("contact_preference", corrects)
+        ):
+            # "Call me on my mobile, or, no, the landline": the phone named alone corrects it.
+            channel = "mobile" if phone.group(1) in _MOBILES else "landline"
         if channel is not None:
+            self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
         return out
 
@@ -788,8 +859,19 @@ class CallReader:
             phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
             if phones:
                 phone = phones[-1].group(1)
-                home = phone not in ("mobile", "cell", "mobile phone")
+                home = phone not in _MOBILES
                 return "landline" if home else "mobile"
+            # "Reach me on the landline, it's the only phone I've got": the phone is named in
+            # another clause of the sentence; named both ways, which one is meant is a guess.
+            named = {
+                m.group(1) in _MOBILES
+                for m in _all_current(_PHONE, self._sentence)
+                if not _negated_before(self._sentence, m.start())
+            }
+            if len(named) > 1:
+                return None
+            if named:
+                return "mobile" if named.pop() else "landline"
         return channel
 
 
@@ -970,6 +1052,8 @@ def _last_current(
 def _partial_count(sentence: str) -> bool:
     """A count of a part of the house ("three upstairs"), or a number with no thing after a
     count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
+    if _PER_ROOM.search(sentence):
+        return True  # "a radiator in every room, so that's ...": a product left to us
     first = _COUNT.search(sentence)
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False

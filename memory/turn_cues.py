@@ -74,11 +74,20 @@ def says_routine_changed(sentence: str) -> bool:
     return bool(_SWITCH.search(normal(sentence)))
 
 
+_COMPARED_TO_MINE = re.compile(
+    r"\b(?:mine|ours) (?:is|are|was|were) (?:the same|similar|about the same|just the same)\b|"
+    r"\b(?:same as|like|than|as) (?:mine|ours)\b"
+)
+
+
 def about_someone_else(clause: str) -> bool:
     if _REPORTED.match(clause):
         return True
     match = _OTHER_SUBJECT.match(clause)
-    return match is not None and not _FIRST_PERSON.search(clause[match.end() :])
+    # "my wife and I", "he says I'm in": the caller is in it too. "mine's the same size",
+    # "same as ours" compare a thing of the caller's with theirs: what is said is theirs.
+    rest = _COMPARED_TO_MINE.sub(" ", clause[match.end() :]) if match else ""
+    return match is not None and not _FIRST_PERSON.search(rest)
 
 
 # -- what the agent asked --------------------------------------------------------------------

@@ -134,3 +134,144 @@ def test_an_answer_is_about_the_days_asked(
     conversation: str, expected: set[tuple[str | None, str]]
 ) -> None:
     assert days(conversation) == expected
+
+
+def channel(conversation: str) -> set[str]:
+    return {value for kind, _, value in typed(conversation) if kind == "contact_preference"}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A call that happened is an event, not how the caller wants to be reached.
+        ("u: I phoned twice and nobody rang me back.", set()),
+        ("u: work have called us in on Saturdays now", set()),
+        # ...but the caller wishing the agent had rung is a wish.
+        ("u: I'd sooner you phoned my mobile.", {"mobile"}),
+        # "Reach me on" a phone, and the phone named in another clause of the sentence.
+        ("u: You can reach me on the landline.", {"landline"}),
+        ("u: Best to ring me, the mobile is always on me.", {"mobile"}),
+        # Both phones named: which is meant is a guess.
+        ("u: Ring me, I've a mobile and a landline.", set()),
+        # A phone named alone corrects the caller's last channel or answers the question.
+        ("u: Phone the mobile, or rather the landline.", {"landline"}),
+        ("u: Text me - or, no, my mobile.", {"mobile"}),
+        ("u: Ring my mobile, or - no - the landline.", {"landline"}),
+        ("u: hi | a: What's the best way to reach you? | u: The home phone.", {"landline"}),
+        # Something sent once by text or email is not a standing preference.
+        ("u: theres a gate code ill text it over", set()),
+        ("u: the key safe code ill email you later", set()),
+    ],
+)
+def test_contact_channel(conversation: str, expected: set[str]) -> None:
+    assert channel(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("note", "expected"),
+    [
+        ("Alarm code to follow by text.", set()),
+        ("Will send photos of the boiler over email.", set()),
+        ("Caller prefers contact by text.", {"text message"}),
+    ],
+)
+def test_a_note_of_something_sent_once_is_no_channel(note: str, expected: set[str]) -> None:
+    found = extract_call_facts([Turn("user", "hello")], [note], today=TODAY, call_id="call-1")
+    assert {f.value for f in found if f.kind == "contact_preference"} == expected
+
+
+def counts(conversation: str) -> set[tuple[str | None, str]]:
+    return {(key, value) for kind, key, value in typed(conversation) if kind == "equipment_count"}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "a ... and another": a sum left to us.
+        (
+            "u: We have a thermostat by the door and another on the landing, plus 7 radiators.",
+            {("radiator", "7 radiators")},
+        ),
+        # One per room: a product left to us.
+        ("u: there's a storage heater in each room, that's the lounge and 2 bedrooms", set()),
+        # "a" counts one only in a list of what the caller has, not after another verb.
+        (
+            "u: The heat pump feeds a cylinder, and we have 9 radiators.",
+            {("radiator", "9 radiators")},
+        ),
+        (
+            "u: we've got a heat pump and eight radiators",
+            {("heat pump", "1 heat pump"), ("radiator", "8 radiators")},
+        ),
+        # Somebody else's count compared with the caller's is still theirs.
+        ("u: Next door has six radiators and ours is about the same.", set()),
+        ("u: the woman at number 14 has got seven radiators and mine is the same", set()),
+    ],
+)
+def test_counts(conversation: str, expected: set[tuple[str | None, str]]) -> None:
+    assert counts(conversation) == expected
+
+
+def test_a_caller_after_somebody_else_in_one_clause_is_the_caller() -> None:
+    assert ("equipment_make", None, "Vaillant") in typed(
+        "u: her boiler is a baxi ours is a vaillant"
+    )
+
+
+@pytest.mark.parametrize(
+    ("conversation", "floor"),
+    [
+        # The floor of the meter or the boiler, not of the caller's home.
+        ("u: The meter is in the bin store, lower ground floor.", None),
+        ("u: Boiler's in the plant room, top floor.", None),
+        # The caller's own floor in the same sentence is theirs.
+        ("u: The boiler's in the loft, we're on the third floor.", "3rd floor"),
+    ],
+)
+def test_a_floor_said_of_a_thing(conversation: str, floor: str | None) -> None:
+    floors = {value for kind, _, value in typed(conversation) if kind == "floor"}
+    assert floors == ({floor} if floor else set())
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "kept"),
+    [
+        # A tradesman's word against the caller's puts the caller's in doubt.
+        (
+            "u: It's a back boiler. | a: Back boiler, noted. | "
+            "u: the gas man said it was a regular one mind",
+            "boiler_type",
+            None,
+        ),
+        (
+            "u: Nine radiators. | a: Nine. | u: the fitter said there were twelve radiators",
+            "equipment_count",
+            None,
+        ),
+        # A hedge naming another value does too.
+        ("u: We've a Baxi. | a: OK. | u: or a Vaillant, not sure", "equipment_make", None),
+        # Somebody else's thing in a hedged clause is theirs, not a doubt.
+        (
+            "u: We've a Baxi. | a: OK. | u: I think my brother has a Vaillant",
+            "equipment_make",
+            "Baxi",
+        ),
+        # The caller's own past in a hedged clause is no doubt about now.
+        (
+            "u: It's a combi. | a: OK. | u: it used to be a back boiler I think",
+            "boiler_type",
+            "combi",
+        ),
+        # The same value said again in doubt leaves it standing.
+        ("u: It's a combi. | a: OK. | u: the engineer said it's a combi", "boiler_type", "combi"),
+    ],
+)
+def test_a_doubt_against_what_was_said(conversation: str, kind: str, kept: str | None) -> None:
+    values = {value for k, _, value in typed(conversation) if k == kind}
+    assert values == ({kept} if kept else set())
+    if kept is None:
+        assert any(f.kind == "quote" for f in facts(conversation))
+
+
+def test_a_boiler_type_said_without_the_noun() -> None:
+    assert ("boiler_type", None, "conventional") in typed("u: it's a regular one, quite old")
