@@ -1,7 +1,8 @@
 """How the rule extractor reads a caller: sentences → clauses → typed statements.
 
 The sentence is cut in `memory.sentences`, its words are `memory.lexicon`'s, what a turn or a
-question says is `memory.turn_cues`'; this module reads clauses into statements.
+question says is `memory.turn_cues`', how a value is told current or old and written is
+`memory.values`'; this module reads clauses into statements.
 
 `memory.extract` turns what `CallReader` reads into `CallerFact`s. It models the language
 rather than listing sentences:
@@ -39,17 +40,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from memory.facts import StatedKind, counted_thing
+from memory.facts import counted_thing
 from memory.lexicon import (
-    _ACCESS,
     _ADDING,
     _ADDRESS,
     _AMBIGUOUS_BRANDS,
-    _ASSENT_WORDS,
     _BARE_ADDRESS,
     _BARE_COUNT,
     _BARE_DAYS,
@@ -82,7 +80,6 @@ from memory.lexicon import (
     _FLOOR,
     _FLOOR_NOT_OURS,
     _GENERIC,
-    _HAVE_HAD,
     _HEDGE,
     _HOUSE_NUMBER,
     _METER,
@@ -91,30 +88,16 @@ from memory.lexicon import (
     _NEGATED_DAY,
     _NEGATED_POSITIVE,
     _NEGATOR,
-    _NEW_BEFORE,
-    _NO_PETS,
-    _NOT_AN_ANIMAL,
     _NOT_ONLY,
-    _NOT_PARKING,
     _NUMBER,
-    _NUMBERS,
-    _OLD_AFTER,
-    _OLD_BEFORE,
     _ONE_OFF_CONTACT,
-    _ORDINALS,
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
-    _PARKING,
-    _PARTIAL_COUNT,
     _PAST,
-    _PAST_PET,
-    _PERSON_RE,
-    _PETS,
     _PHONE,
     _PHONE_PREFERRED,
     _POS,
     _PREFER,
-    _PRESENCE,
     _PRESENT,
     _PRONOUN_SUBJECT,
     _QUESTION_START,
@@ -124,20 +107,17 @@ from memory.lexicon import (
     _SIMILE,
     _SINGLE,
     _SOMEONE_ELSES,
-    _SOMEONE_HOME,
     _SPECIFIC,
     _SWITCH,
     _THIS_CALL,
     _TIME_OF_DAY,
     _TURN_CORRECTION,
-    _UNITS,
     _UNIVERSAL,
     _UNIVERSAL_BUT,
     _VALUE_WORD,
     _WEAK_POS,
     _WHERE,
     _WHERE_WORDS,
-    _WHO_WILL_BE,
     _WISH,
     ABOUT_THE_VISIT,
 )
@@ -159,66 +139,30 @@ from memory.turn_cues import (
     kinds_mentioned,
     read_question,
 )
-
-# A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
-# supposes ("if it's the flat on the fourth floor"): not sure.
-_GUESSED_COUNT = re.compile(
-    r"\b(?:about|around|roughly|approximately|nearly|almost|at least|over|under) "
-    r"(\d+) (\w+(?: \w+)?)"
-)
-_GUESSED_COUNTS = re.compile(
-    r"\b(?:or so|give or take|or thereabouts|more or less|or more|maybe more|-?ish)\b"
-)
-_SUPPOSED = re.compile(r"^(?:if|what if|say|suppose|supposing)\b|\bhypothetically\b")
-# What a caller wants installed is not what they have ("I'd like a Worcester fitted").
-_WANTS_FITTED = re.compile(
-    r"\b(?:want|wanted|wanna|would like|like to (?:get|have)|hoping to|planning to|plan to|"
-    r"considering|quote for|price for|interested in|upgrade to|switch(?:ing)? to|"
-    r"(?:thinking|looking) (?:of|about|at|into) (?:getting|having|putting|switching|changing|"
-    r"replacing|a new)|looking for a new)\b"
-    r"(?! (?:a |an |the |someone |somebody |you |to )?(?:visit|engineer|appointment|booking|"
-    r"book|service|someone|somebody|come|look|check))"
-)
-_INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
-# Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
-_OTHER_NUMBER = re.compile(
-    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
-    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
-)
-
-
-def _said_in(texts: list[str], number: str) -> bool:
-    return any(re.search(rf"\b{re.escape(number)}\b", text) for text in texts)
-
-
-def _other_number(text: str, count: str) -> bool:
-    said = count.split()[0]
-    return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
-
-
-# "a" counts one only in a list of what the caller has ("we've a combi and six radiators"),
-# not as the object of another verb ("the boiler heats a cylinder"), and not when another of
-# the same follows ("a boiler in the kitchen and another in the garage": a sum left to us).
-_LISTED_BEFORE = re.compile(
-    r"(?:^|\b(?:and|with|plus|have|has|got|is|are|also|just|only|there is|there are))\s*$"
-)
-_ANOTHER = re.compile(r"\b(?:another|a second|one more|the other one)\b")
-_PER_ROOM = re.compile(
-    r"\b(?:a|an|one) (?:\w+ )?(?:boiler|radiator|rad|storage heater|heater|thermostat|"
-    r"towel rail|unit)s? (?:in|on|for|per) (?:each|every)\b"
-)
-# A floor said of the caller's own home ("we're on the ground floor", "our flat's the fifth").
-_OWN_FLOOR = re.compile(r"\b(?:i|we|us|our|my|me|live|living|flat|apartment|house)\b")
-_MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
-# A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
-# question or corrects the caller's last channel.
-_BARE_PHONE = re.compile(
-    r"^(?:(?:on|the|my|use|try|ring|call|no|just)\s+)*(landline|home phone|house phone|"
-    r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
-)
-# What a preferred channel is compared against ("better than email", "rather than a call").
-_COMPARED_TO = re.compile(
-    r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+from memory.values import (
+    _ANOTHER,
+    _BARE_PHONE,
+    _COMPARED_TO,
+    _GUESSED_COUNT,
+    _GUESSED_COUNTS,
+    _INSTALLED,
+    _LISTED_BEFORE,
+    _MOBILES,
+    _OWN_FLOOR,
+    _SUPPOSED,
+    _WANTS_FITTED,
+    _all_current,
+    _count_value,
+    _floor_value,
+    _floor_value_from,
+    _free_text,
+    _is_old,
+    _last_current,
+    _old_span,
+    _other_number,
+    _partial_count,
+    _said_in,
+    _title_address,
 )
 
 
@@ -1013,120 +957,3 @@ def _plural_past(text: str) -> bool:
             text,
         )
     )
-
-
-def _old_span(text: str, match: re.Match[str]) -> str:
-    """An old mention with the words that made it old ("do not check my texts")."""
-    before = text[: match.start()].split()[-4:]
-    return " ".join([*before, match.group(0)])
-
-
-def _is_old(text: str, match: re.Match[str]) -> bool:
-    before = text[: match.start()]
-    after = text[match.end() :]
-    if _NEW_BEFORE.search(before):
-        return False
-    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
-        return True
-    return bool(_OLD_AFTER.match(after))
-
-
-def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
-    return [m for m in pattern.finditer(text) if not _is_old(text, m)]
-
-
-def _last_current(
-    pattern: re.Pattern[str],
-    text: str,
-    ok: Callable[[re.Match[str]], bool] | None = None,
-) -> re.Match[str] | None:
-    current = None
-    for match in pattern.finditer(text):
-        if ok is not None and not ok(match):
-            continue
-        if not _is_old(text, match):
-            current = match
-    return current
-
-
-def _partial_count(sentence: str) -> bool:
-    """A count of a part of the house ("three upstairs"), or a number with no thing after a
-    count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
-    if _PER_ROOM.search(sentence):
-        return True  # "a radiator in every room, so that's ...": a product left to us
-    first = _COUNT.search(sentence)
-    if first is None or not _PARTIAL_COUNT.search(sentence):
-        return False
-    if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
-        r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
-    ):
-        return True
-    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
-        return True  # "two storage heaters in each bedroom": a product
-    rest = sentence[first.end() :]
-    return any(
-        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
-        for m in re.finditer(rf"\b{_NUMBER}\b", rest)
-    )
-
-
-def _count_value(raw: str, unit: str) -> str:
-    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
-    noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
-    if count > 1 and not noun.endswith("s"):
-        noun += "s"
-    return f"{count} {noun}"
-
-
-def _floor_value_from(word: str) -> str:
-    number = _ORDINALS.get(word) or int(re.sub(r"\D", "", word))
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
-    return f"{number}{suffix} floor"
-
-
-def _floor_value(match: re.Match[str]) -> str:
-    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
-    if word in ("basement",):
-        return "basement"
-    if word in ("ground", "lower ground", "top"):
-        return f"{word} floor"
-    return _floor_value_from(word)
-
-
-def _title_address(raw: str) -> str:
-    return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
-
-
-def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
-    """Parking, pets, who will be home and access: the caller's sentence is the value, when
-    a clause that is not hedged names one (for pets, the last such clause decides between
-    "no pets" and the sentence)."""
-    found: dict[StatedKind, str] = {}
-    for text in parts:
-        other = about_someone_else(text)
-        # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
-        text = _NOT_AN_ANIMAL.sub(" ", text)
-        if not set(text.split()) - _ASSENT_WORDS:
-            continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
-        if (
-            ((_PRESENCE.search(text) or _WHO_WILL_BE.search(text)) and not _NEGATOR.search(text))
-            or _SOMEONE_HOME.search(text)
-            or (
-                topic == "who_home"
-                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
-            )
-        ):
-            found["who_home"] = sentence
-        if _ACCESS.search(text) and not _METER.search(text):
-            found["access_notes"] = sentence
-        if other:
-            continue
-        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
-            found["parking"] = sentence
-        if _NO_PETS.search(text):
-            found["pets"] = "No pets"
-        elif _PAST_PET.search(text):
-            continue  # "We used to have a dog but he died": not a pet now
-        elif _PETS.search(text) or topic == "pets":
-            found["pets"] = sentence
-    return [Statement(kind, value) for kind, value in found.items()]
