@@ -39,6 +39,11 @@ _NEG_ATOMS = re.compile(
     r"do not (?:be )?(?:offer\w*|giv\w+|book\w*|put\w*|send\w*|schedul\w+)|"
     r"over my dead body|(?:a )?non[- ]runner|"
     r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
+    # Busy, said as an idiom ("up to my eyeballs", "snowed under", "chocka", "a total bust").
+    r"up to my (?:eyeballs|eyes|neck|ears)|snowed under|chock(?:a|ablock|-a-block)|"
+    r"(?:run|rushed) off my feet|(?:a )?(?:\w+ )?bust|dead in the water|swamped|"
+    r"not a (?:snowball'?s|hope|cat in hell'?s) (?:chance|hope)|not a hope|no hope|"
+    r"(?:ai )?not (?:gonna|going to) happen|"
     r"a (?:\w+ )?no|both a no|non starter|"
     r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
     r"(?:do )?not bother(?: with)?|under no circumstances|"
@@ -64,6 +69,8 @@ _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
+    r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
     r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
@@ -346,7 +353,10 @@ _CONTACT = [
                 # "reach me on the landline", "get me on my mobile".
                 r"(?:reach|get|catch|contact|try) (?:me|us) on|"
                 r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
-                r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
+                r"give (?:me|us) a (?:call|ring|bell)|"
+                # "a call's better", "the phone is best".
+                r"(?:a|the) (?:phone )?(?:call|ring) is (?:better|best|easier|preferred))\b"),
+     "phone call"),
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
 _PHONE = re.compile(
@@ -361,9 +371,10 @@ _DENIED_CHANNEL = re.compile(
     r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
 )
 _PHONE_PREFERRED = re.compile(
-    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s| is| number is)?\s+"
+    # Speech-to-text drops the apostrophe: "mobiles best", "landlines better".
+    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s|s| is| number is)?\s+"
     r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
-    r"best way|please)\b"
+    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call))\b"
 )
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
@@ -386,7 +397,9 @@ _THIS_CALL = re.compile(
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
     r"mobile|landline|us|"
-    r"good|fine|send|a text|an email|on the phone)\b"
+    r"good|fine|send|a text|an email|on the phone|"
+    # "Email, never text": a channel named against one denied.
+    r"(?:never|not|no) (?:by )?(?:texts?|emails?|calls?|ring|phone))\b"
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
 _OLD_BEFORE = re.compile(

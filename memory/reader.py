@@ -140,9 +140,11 @@ from memory.turn_cues import (
     read_question,
 )
 from memory.values import (
+    _ADDED_ONE,
     _ANOTHER,
     _BARE_PHONE,
     _COMPARED_TO,
+    _DENIED_CALL,
     _GUESSED_COUNT,
     _GUESSED_COUNTS,
     _INSTALLED,
@@ -150,6 +152,7 @@ from memory.values import (
     _MOBILES,
     _OWN_FLOOR,
     _SUPPOSED,
+    _TO_ME,
     _WANTS_FITTED,
     _all_current,
     _count_value,
@@ -275,7 +278,11 @@ class CallReader:
             # subject of its own after one about somebody else is still theirs.
             if about_someone_else(clause.text):
                 someone_else = True
-            elif _OWN_SUBJECT.match(clause.text) or _DAY_RE.search(clause.text):
+            elif (
+                _OWN_SUBJECT.match(clause.text)
+                or _DAY_RE.search(clause.text)
+                or _TO_ME.match(clause.text)
+            ):
                 someone_else = False
             if hedged or _REPORTED.match(clause.text):
                 # "It's a back boiler." ... "the fitter said it's a conventional one, I think":
@@ -622,6 +629,9 @@ class CallReader:
                 counts[counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in _COUNT_MENTION.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
+        for added in _ADDED_ONE.finditer(text):
+            # "we've added a radiator, so that's nine now": the total that follows is a count.
+            self._mentioned("equipment_count", added.group(1))
         if _COUNT.search(self._sentence) and not _COUNT_RANGE.search(text):
             # "a heat pump, twelve radiators and two thermostats": in a list of counts, "a"
             # counts one.
@@ -726,10 +736,11 @@ class CallReader:
         if (
             channel is None
             and (phone := _BARE_PHONE.match(text))
-            and self._bare_ok("contact_preference", corrects)
+            # "use my mobile", "try the landline": told how to reach the caller, asked or not.
+            and (self._bare_ok("contact_preference", corrects) or phone.group("use"))
         ):
             # "Call me on my mobile, or, no, the landline": the phone named alone corrects it.
-            channel = "mobile" if phone.group(1) in _MOBILES else "landline"
+            channel = "mobile" if phone.group("phone") in _MOBILES else "landline"
         if channel is not None:
             self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
@@ -763,9 +774,15 @@ class CallReader:
     def _channel(self, text: str) -> str | None:
         mentions: list[tuple[int, str]] = []
         this_call = [m.span() for m in _THIS_CALL.finditer(text)]
+        # "I'd rather you didn't call, just message me": the negator is the call's, not the
+        # message's. A denied channel is no mention, and its words make no other one old.
+        denied = [m.span() for m in _DENIED_CALL.finditer(text)]
+        blank = _DENIED_CALL.sub(lambda m: " " * len(m.group(0)), text)
         for pattern, channel in _CONTACT:
             for match in pattern.finditer(text):
-                if _is_old(text, match):
+                if any(start <= match.start() < end for start, end in denied):
+                    continue
+                if _is_old(blank, match):
                     continue
                 if any(start <= match.start() < end for start, end in this_call):
                     continue  # "I'm ringing about the boiler": this call, not a preference
@@ -777,7 +794,7 @@ class CallReader:
             # way to reach the caller.
             preferred = _PHONE_PREFERRED.search(text)
             assert preferred is not None
-            home = preferred.group(1) not in ("mobile", "cell", "mobile phone")
+            home = preferred.group(1) not in _MOBILES
             return None if _is_old(text, preferred) else ("landline" if home else "mobile")
         if not mentions or not (
             _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
@@ -789,7 +806,7 @@ class CallReader:
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
         # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
-        if _negated_before(text, start):
+        if _negated_before(blank, start):
             return None
         kept = _DENIED_CHANNEL.sub(" ", text)
         for pattern, _ in _CONTACT:

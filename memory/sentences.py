@@ -50,6 +50,9 @@ _CONTRACTIONS = [
     (re.compile(r"(\w)'d\b"), r"\1 would"),
     (re.compile(rf"\b(it|that|there|he|she|what|who|nobody|everybody|everyone|someone|here|"
                 rf"where|this|everything|nothing|{_DAY})'s\b"), r"\1 is"),
+    # "my husband's working from home", "my neighbour's got a key".
+    (re.compile(r"'s (?=\w+ing\b)"), " is "),
+    (re.compile(r"'s (?=got\b)"), " has "),
     (re.compile(r"'s (?=(?:a|an|the|my|our|gone|no|not|never|only|usually|always|normally|"
                 r"home|in|there|out|off|fine|good|ok|okay|been|just|free|called|down|up|now|"
                 r"number|on|at|a|really|definitely|also|still|due|broken|round|around|under|behind|outside|"
@@ -133,6 +136,7 @@ def normal(text: str) -> str:
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
+    text = re.sub(r"\bits (?=\d)", "it is ", text)  # "so its eleven now"
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)

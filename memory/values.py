@@ -92,8 +92,25 @@ _MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
 # A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
 # question or corrects the caller's last channel.
 _BARE_PHONE = re.compile(
-    r"^(?:(?:on|the|my|use|try|ring|call|no|just)\s+)*(landline|home phone|house phone|"
+    r"^(?:(?:no|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?(?:(?:on|the|my|no|just)\s+)*"
+    r"(?P<phone>landline|home phone|house phone|"
     r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
+)
+# "we've added a radiator", "had another boiler fitted": one more of a thing, so a bare total
+# after it ("so that's nine now") counts that thing.
+_ADDED_ONE = re.compile(
+    r"\b(?:added|fitted|put in|installed|got|had)\s+(?:in\s+)?(?:a|an|another|one more|an extra|"
+    r"a new|a second)\s+(?:\w+\s+)?(boiler|heat pump|radiator|rad|storage heater|thermostat|"
+    r"tank|cylinder|towel rail|solar panel)\b"
+)
+# "please just call me", "so ring me": the caller asks for themselves, whoever came before.
+_TO_ME = re.compile(
+    r"^(?:(?:please|just|so|then|and|but)\s+)*(?:call|ring|phone|text|email|message|contact|"
+    r"try|reach)\s+(?:me|us)\b"
+)
+# A call denied before another channel ("you didn't call, just message me"): its negator.
+_DENIED_CALL = re.compile(
+    r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:call|ring|phone|text|email|message)\w*\b"
 )
 # What a preferred channel is compared against ("better than email", "rather than a call").
 _COMPARED_TO = re.compile(
@@ -183,6 +200,23 @@ def _title_address(raw: str) -> str:
     return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
 
 
+# Somebody who may be at the visit: a relative or a role ("the letting agent", "my carer").
+_WHO = re.compile(
+    rf"{_PERSON_RE.pattern}|\b(?:the|my|our)\s+(?:letting agent|agent|warden|caretaker|"
+    r"concierge|porter|carer|cleaner|housekeeper)\b"
+)
+# What they will do for the visit, whoever the subject ("she'll let you in", "he can open up").
+_LETS_IN = re.compile(
+    r"(?<!\bi )(?<!\bwe )\b(?:will|would|can|could|going to|is going to|are going to)\s+"
+    r"(?:(?!not\b|never\b)\w+\s+)?"
+    r"(?:let (?:you|the engineer|your engineer|your man|them|him|her|the plumber|people) in|"
+    r"be (?:home|at home|there|around|about|at the house|in the house|in(?=\s*$|\s*,|\s+(?:all|"
+    r"during|on|from|when|that|the day|to let)\b))|open up|answer the door|"
+    r"meet (?:you|your engineer|the engineer|him|her|them))\b|"
+    r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home)\b"
+)
+
+
 def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
     """Parking, pets, who will be home and access: the caller's sentence is the value, when
     a clause that is not hedged names one (for pets, the last such clause decides between
@@ -195,7 +229,11 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
         if not set(text.split()) - _ASSENT_WORDS:
             continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
         if (
-            ((_PRESENCE.search(text) or _WHO_WILL_BE.search(text)) and not _NEGATOR.search(text))
+            (
+                (_PRESENCE.search(text) or _WHO_WILL_BE.search(text))
+                # "my partner will be there, not me": the caller's own absence is no negation.
+                and not _NEGATOR.search(re.sub(r"\bnot (?:me|us|myself)\b", " ", text))
+            )
             or _SOMEONE_HOME.search(text)
             or (
                 topic == "who_home"
@@ -205,6 +243,18 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
             found["who_home"] = sentence
         if _ACCESS.search(text) and not _METER.search(text):
             found["access_notes"] = sentence
+    whole = " , ".join(parts)
+    # An animal in the sentence may be what "it'll be in the house" is about.
+    named = _WHO.search(whole) and not _PETS.search(whole)
+    if "who_home" not in found and named and _LETS_IN.search(whole):
+        # "The caretaker, Dave, will let you in", "my mum's staying with us, she'll be in": who
+        # is named in one clause and what they will do in another.
+        found["who_home"] = sentence
+    for text in parts:
+        other = about_someone_else(text)
+        text = _NOT_AN_ANIMAL.sub(" ", text)
+        if not set(text.split()) - _ASSENT_WORDS:
+            continue
         if other:
             continue
         if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":

@@ -275,3 +275,106 @@ def test_a_doubt_against_what_was_said(conversation: str, kind: str, kept: str |
 
 def test_a_boiler_type_said_without_the_noun() -> None:
     assert ("boiler_type", None, "conventional") in typed("u: it's a regular one, quite old")
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A denied call before another channel: the negator is the call's.
+        ("u: i'd sooner you didnt ring just email me", {"email"}),
+        ("u: Text me please, don't call.", {"text message"}),
+        ("u: don't email me", set()),
+        # Told which phone to use, asked or not.
+        ("u: The mobile's no good any more, use the landline.", {"landline"}),
+        ("u: try my mobile", {"mobile"}),
+        # Speech-to-text drops the apostrophe; "the way to reach me" names the phone too.
+        ("u: landlines best for me", {"landline"}),
+        ("u: my mobiles the way to get me", {"mobile"}),
+        # A channel named against one denied.
+        ("u: Text, never email.", {"text message"}),
+        # A call said to be better is the channel.
+        ("u: honestly a phone call is better", {"phone call"}),
+        ("u: for me a call is best", {"phone call"}),
+        # Asking for themselves after somebody else's habit.
+        ("u: My son likes texts, but please just ring me.", {"phone call"}),
+        ("u: My son likes texts, he never answers the phone.", set()),
+    ],
+)
+def test_contact_channel_recall(conversation: str, expected: set[str]) -> None:
+    assert channel(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # One more of a thing, then the total.
+        (
+            "u: We had an extra radiator put in the conservatory, so that's twelve now.",
+            {("radiator", "12 radiators")},
+        ),
+        ("u: they fitted a second thermostat, so it's 2 now", {("thermostat", "2 thermostats")}),
+        # "its" before a number said as a word, after a count.
+        (
+            "u: we had three radiators taken out so its nine now",
+            {("radiator", "9 radiators")},
+        ),
+        # A total with no thing counted before it is no count.
+        ("u: We moved in last year, so that's two now.", set()),
+    ],
+)
+def test_a_total_after_a_change(conversation: str, expected: set[tuple[str | None, str]]) -> None:
+    assert counts(conversation) == expected
+
+
+def who_home(conversation: str) -> list[str]:
+    return [f.value for f in facts(conversation) if f.kind == "who_home"]
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        # Who in one clause, what they will do in another.
+        "u: The warden, Maureen, will let your engineer in.",
+        "u: My brother's got the spare key, he'll let the engineer in.",
+        "u: Our letting agent will meet the engineer at the flat.",
+        # "'s got" is "has got".
+        "u: My neighbour's got a key.",
+        # "'s" before a verb in -ing is "is".
+        "u: My wife's working from home that day.",
+        # The caller's own absence is no negation.
+        "u: my dad will be in not me",
+    ],
+)
+def test_who_will_be_home(conversation: str) -> None:
+    assert who_home(conversation) == [conversation.split(": ", 1)[1].rstrip(".")]
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        # Said of the caller, or of a pet, or denied: nobody else is named as home.
+        "u: my wife works tuesdays but i will be in",
+        "u: My son's bringing his dog, it'll be there all day.",
+        "u: My husband won't be there.",
+    ],
+)
+def test_nobody_else_home(conversation: str) -> None:
+    assert who_home(conversation) == []
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Wednesdays I'm up to my neck in it.", {("wednesday", "unavailable")}),
+        ("u: mondays im rushed off my feet", {("monday", "unavailable")}),
+        ("u: thursdays are chockablock for me", {("thursday", "unavailable")}),
+        ("u: Friday's a complete bust, I'm away.", {("friday", "unavailable")}),
+        ("u: Saturday? Not a hope.", {("saturday", "unavailable")}),
+        ("u: sundays aint gonna happen", {("sunday", "unavailable")}),
+        ("u: Tuesdays are a breeze, come whenever.", {("tuesday", "available")}),
+        ("u: mondays are a doddle for us", {("monday", "available")}),
+        ("u: Thursdays are wide open.", {("thursday", "available")}),
+    ],
+)
+def test_idioms_for_a_day(conversation: str, expected: set[tuple[str | None, str]]) -> None:
+    assert days(conversation) == expected
