@@ -220,14 +220,16 @@ _UNITS = (
     r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
     r"storage heaters?|"
     r"hot water cylinders?|cylinders?|thermostats?|solar panels?|bathrooms?|bedrooms?|"
-    r"shower rooms?|towel rails?)"
+    r"shower rooms?|towel rails?|gas fires?|immersion heaters?)"
 )
-_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+# "two heated towel rails", "three smart thermostats": a word about the thing may come between.
+_COUNT = re.compile(rf"\b{_NUMBER} (?:heated |smart |electric |wall |gas )?{_UNITS}\b")
 # "two more radiators": the talk is about radiators, but not how many there are.
 _SINGLE = re.compile(
     r"\b(?:a|an|one)\s+(?:(?:combi|new|gas|small|little|big|single|electric)\s+)?"
     r"(boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
-    r"hot water cylinder|cylinder|thermostat|solar panel)\b(?!s)"
+    r"hot water cylinder|cylinder|thermostat|solar panel|gas fire|immersion heater|towel rail)\b"
+    r"(?!s)"
 )
 _PARTIAL_COUNT = re.compile(
     r"\b(?:each|every|per|apiece|upstairs|downstairs|in the (?:\w+ )?(?:kitchen|lounge|"
@@ -324,13 +326,30 @@ _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
 _STREET = (
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|"
-    r"view|rise|parade|square|vale|wharf|quay|green|park|close))\b"
+    r"view|rise|parade|square|vale|wharf|quay|green|park|close|cottages|mansions|buildings|"
+    r"heights))\b"
+)
+# After a street: a town ("1460 maple drive springfield"), where it is ("above the chippy"), or
+# the next clause ("and the doorbell doesn't work"); a word that could start something else
+# ("next door", "my mum's") is none of them.
+_STREET_WORDS = (
+    r"road|rd|street|st|lane|avenue|close|drive|way|court|place|crescent|terrace|grove|gardens|"
+    r"walk|row|mews|hill|green|park|view|rise|square|vale|cottages|mansions|buildings|heights"
+)
+_AFTER_STREET = (
+    r"(?:\s+(?!(?:now|next|door|where|which|who|that|is|was|are|were|my|his|her|their|our|the|"
+    r"a|an|not|please|thanks|mate|love|i|we|you|he|she|they|it|and|but|so|or|above|below|"
+    rf"behind|near|opposite|by|off|round|sorry|actually|wait|rather|mean|no|yes|well|oh|"
+    rf"{_STREET_WORDS})\b)[a-z]+){{0,2}}"
+    r"(?:\s+(?:now|these days))?"
+    r"(?:\s+(?:(?:above|below|behind|near|opposite|next to|by|off|round|at the end of)\s+"
+    r"(?:the|a|an)\b|and|but|so)\b.*)?"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
     rf"^(?:(?:it is|that is|the address is|address|the new address is|new address is|number|no|"
-    rf"er|um|its|we are at|i am at|we are now at|it is number)\s+)*{_STREET}"
-    rf"(?:\s+(?:now|these days))?$"
+    rf"er|um|its|we are at|i am at|we are now at|it is number|(?:the|our|my) (?:house|home) is|"
+    rf"home is|we live at|i live at|a)\s+)*{_STREET}{_AFTER_STREET}$"
 )
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
@@ -505,7 +524,7 @@ _OTHER_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
     r"(?:(?:mrs|mr|ms|miss|dr) \w+(?:'s)?|next door(?:'s)?|"
     # "Tom next door", "Jean at number 4": somebody named by where they live.
-    r"(?!(?:i|we|me|us|it|there|that|this)\b)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
+    r"(?!(?:i|we|me|us|it|there|that|this)\b|\d)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
     r"across the road|over the road|at number \d+\w?)(?:'s)?|"
     r"the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"

@@ -144,15 +144,19 @@ from memory.values import (
     _ANOTHER,
     _BARE_PHONE,
     _COMPARED_TO,
+    _CORRECTED_STREET,
     _DENIED_CALL,
+    _FLAT_IN_BUILDING,
     _GUESSED_COUNT,
     _GUESSED_COUNTS,
     _INSTALLED,
     _LISTED_BEFORE,
     _MOBILES,
     _OWN_FLOOR,
+    _STREET_NAME,
     _SUPPOSED,
     _TO_ME,
+    _TOTAL_COUNT,
     _WANTS_FITTED,
     _all_current,
     _count_value,
@@ -644,8 +648,11 @@ class CallReader:
             # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
             # the count, or a sum the caller left to us, is a guess.
             sure = not _partial_count(self._sentence)
+            # "3 downstairs and 4 upstairs, so 7 radiators in total": the total is said, sure.
+            totals = {counted_thing(m.group(2)) for m in _TOTAL_COUNT.finditer(text)}
             out += [
-                Statement("equipment_count", value, key=k, sure=sure) for k, value in counts.items()
+                Statement("equipment_count", value, key=k, sure=sure or k in totals)
+                for k, value in counts.items()
             ]
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
             unit = self.last_unit or "units"
@@ -711,12 +718,23 @@ class CallReader:
         elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
             out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
         # Address.
-        # "Number nine, Willow Way": the street runs on past the comma.
-        whole = _BARE_ADDRESS.match(self._sentence.replace(",", "").rstrip(" .!"))
+        # "Number nine, Willow Way": the street runs on past the comma ("It's number 61,
+        # Greenbank Terrace, up near the park": as far as the street).
+        pieces = [p.strip() for p in self._sentence.rstrip(" .!").split(",")]
+        whole = next(
+            (
+                m
+                for k in range(len(pieces), 1, -1)
+                if (m := _BARE_ADDRESS.match(" ".join(pieces[:k])))
+            ),
+            None,
+        )
         address = (
             _last_current(_ADDRESS, text)
             or _BARE_ADDRESS.match(text)
             or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+            # "no sorry, 54 station road, I always flip it": a correction opens with the street.
+            or (_CORRECTED_STREET.match(text) if self._bare_ok("address", corrects) else None)
         )
         if address is not None:
             self._mentioned("address")
@@ -731,6 +749,21 @@ class CallReader:
             street = self._last_address.split(" ", 1)[1]
             self._last_address = f"{number.group(1)} {street}"
             out.append(Statement("address", self._last_address))
+        elif (
+            (renamed := _STREET_NAME.match(text))
+            and self._last_address[:1].isdigit()
+            and corrects
+            and self.last_value_kind == "address"
+        ):
+            # "42 Queens Road - sorry, Queens Avenue, not Road": the same number, the street
+            # named again.
+            house = self._last_address.split(" ", 1)[0]
+            self._last_address = _title_address(f"{house} {renamed.group(1)}")
+            out.append(Statement("address", self._last_address))
+        elif (building := _FLAT_IN_BUILDING.match(self._sentence)) and text == building.group(1):
+            # "Flat nineteen, Rosewood Court": the building is the address.
+            self._mentioned("address")
+            out.append(Statement("address", _title_address(building.group(1))))
         # Contact channel.
         channel = self._channel(text)
         if (

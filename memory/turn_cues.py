@@ -54,10 +54,16 @@ def corrects_last_turn(turn: str) -> bool:
     return (opens or soon) and not _ADDING.search(first)
 
 
+_NUMBERED = re.compile(r"\b(?:flat|apartment|unit|number|no|floor)\s+\d+[a-z]?\b")
+
+
 def kinds_mentioned(text: str) -> set[str]:
     """The kinds of fact a text is about, read loosely (a mention, not a reading)."""
     normalised = normal(text)
     kinds = {kind for kind, words in _KIND_WORDS.items() if words.search(normalised)}
+    # "it's flat 4, sorry": a number that is a flat's or a floor's is no mention of a count.
+    if not _KIND_WORDS["equipment_count"].search(_NUMBERED.sub(" ", normalised)):
+        kinds.discard("equipment_count")
     if _BRAND.search(normalised):
         kinds.add("equipment_make")
     return kinds

@@ -33,6 +33,8 @@ from memory.lexicon import (
     _PETS,
     _PRESENCE,
     _SOMEONE_HOME,
+    _STREET,
+    _STREET_WORDS,
     _UNITS,
     _WHO_WILL_BE,
 )
@@ -108,6 +110,24 @@ _TO_ME = re.compile(
     r"^(?:(?:please|just|so|then|and|but)\s+)*(?:call|ring|phone|text|email|message|contact|"
     r"try|reach)\s+(?:me|us)\b"
 )
+# A correction that opens with a street ("no sorry, its 13 north street, I always muddle it").
+_CORRECTED_STREET = re.compile(
+    rf"^(?:(?:it is|its|no|number)\s+)*(?:\d{{1,5}}\s+)?{_STREET}(?!\s+(?:{_STREET_WORDS})\b)"
+)
+# A street named again without its number ("Queens Avenue, not Road", "station street not road").
+_STREET_NAME = re.compile(
+    r"^(?:(?:it is|its|no|the)\s+)*((?:[a-z'-]+\s+){1,3}?(?:road|street|lane|avenue|close|drive|"
+    r"way|court|place|crescent|terrace|grove|gardens|walk|row|mews|hill))"
+    r"(?:\s+not(?:\s+the)?\s+\w+)?$"
+)
+# "Flat nineteen, Rosewood Court", "Unit 4, Riverside Business Park": a flat or unit in a named
+# building, said as the whole sentence.
+_FLAT_IN_BUILDING = re.compile(
+    r"^(?:it is\s+)?(?:flat|apartment|unit)\s+\w+\s*,\s*((?:[a-z'-]+\s+){1,3}(?:court|house|"
+    r"mansions|buildings|heights|tower|lodge|point|business park|estate|works|centre))[\s.!]*$"
+)
+# A count said to be the whole ("so 7 radiators in total", "eleven rads altogether").
+_TOTAL_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS} (?:in total|altogether|all told|in all|total)\b")
 # A call denied before another channel ("you didn't call, just message me"): its negator.
 _DENIED_CALL = re.compile(
     r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:call|ring|phone|text|email|message)\w*\b"

@@ -378,3 +378,104 @@ def test_nobody_else_home(conversation: str) -> None:
 )
 def test_idioms_for_a_day(conversation: str, expected: set[tuple[str | None, str]]) -> None:
     assert days(conversation) == expected
+
+
+def address(conversation: str) -> set[str]:
+    return {value for kind, _, value in typed(conversation) if kind == "address"}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # Cottages, mansions and the like are streets too.
+        ("u: We live at 7 Mill Cottages.", {"7 Mill Cottages"}),
+        # A town after the street, or where it is, or the next clause, ends the address.
+        ("u: its 230 birch avenue leeds", {"230 Birch Avenue"}),
+        ("u: It's 4 Market Street, above the bakery.", {"4 Market Street"}),
+        ("u: its 12 fern close and the bell is broken", {"12 Fern Close"}),
+        ("u: Our house is 5 Linden Grove.", {"5 Linden Grove"}),
+        # A number said as words, the street past a comma, then a description.
+        ("u: It's number forty-four, Elm Crescent, the blue door.", {"44 Elm Crescent"}),
+        # A word that may start something else is not a town.
+        ("u: it's 16 kings road next door", set()),
+        # A street type after "park" is the street's ("21 Park Road", not "21 Park").
+        ("u: It's 8 Park Road.", {"8 Park Road"}),
+        # A correction after the street is not a town.
+        ("u: it's 3 Ivy Lane, sorry, 13", {"13 Ivy Lane"}),
+    ],
+)
+def test_addresses(conversation: str, expected: set[str]) -> None:
+    assert address(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A correction that opens with the street, then explains.
+        (
+            "u: we're at 26 brook lane | a: 26 Brook Lane. | u: no sorry 62 brook lane i mix it up",
+            {"62 Brook Lane"},
+        ),
+        # The street named again, the number kept.
+        ("u: It's 9 Albert Street - sorry, Albert Road, not Street.", {"9 Albert Road"}),
+        (
+            "u: its 30 mill road | a: 30 Mill Road. | u: sorry its mill lane not road",
+            {"30 Mill Lane"},
+        ),
+        (
+            "u: we're at 12 park road | a: 12 Park Road. | "
+            "u: no sorry 21 park road i get them mixed",
+            {"21 Park Road"},
+        ),
+        # Without a numbered address before it, a street name alone is nothing.
+        (
+            "u: Flat two, Rosewood Court. | a: Rosewood Court. | "
+            "u: sorry, Rosewood Close, not Court.",
+            set(),
+        ),
+        ("u: Sorry, Albert Road, not Street.", set()),
+        # A flat in a named building: the building is the address.
+        ("u: Apartment six, Harbour Heights.", {"Harbour Heights"}),
+        ("u: Unit twelve, Meadow Business Park.", {"Meadow Business Park"}),
+    ],
+)
+def test_address_corrections_and_buildings(conversation: str, expected: set[str]) -> None:
+    assert address(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # The total said outright is sure, though the parts before it are a sum.
+        (
+            "u: Two radiators upstairs, three downstairs, so 5 radiators altogether.",
+            {("radiator", "5 radiators")},
+        ),
+        ("u: 2 rads upstairs and 6 downstairs", set()),
+        # Gas fires and immersion heaters are counted things; a word may come between.
+        (
+            "u: We have 3 gas fires and an immersion heater.",
+            {("gas fire", "3 gas fires"), ("immersion heater", "1 immersion heater")},
+        ),
+        (
+            "u: eight radiators and two heated towel rails",
+            {("radiator", "8 radiators"), ("towel rail", "2 towel rails")},
+        ),
+        ("u: we've got four smart thermostats", {("thermostat", "4 thermostats")}),
+    ],
+)
+def test_counted_things(conversation: str, expected: set[tuple[str | None, str]]) -> None:
+    assert counts(conversation) == expected
+
+
+def test_a_flat_number_in_a_correcting_turn_is_no_count() -> None:
+    # "sorry" corrects the turn's own words; the flat's number does not talk about the count.
+    found = typed(
+        "u: Mondays suit me. We've three radiators. | a: Right. | "
+        "u: it's flat 7, sorry, mondays suit me"
+    )
+    assert ("equipment_count", "radiator", "3 radiators") in found
+    # A bare number in a correcting turn still does.
+    assert counts("u: We have 8 radiators. | a: Eight. | u: sorry, 9, I miscounted") == {
+        ("radiator", "9 radiators")
+    }
