@@ -227,7 +227,9 @@ _WHO = re.compile(
 )
 # What they will do for the visit, whoever the subject ("she'll let you in", "he can open up").
 _LETS_IN = re.compile(
-    r"(?<!\bi )(?<!\bwe )\b(?:will|would|can|could|going to|is going to|are going to)\s+"
+    # Not said of the caller ("I'll be in") nor of nobody ("nobody will be in").
+    r"(?<!\bi )(?<!\bwe )(?<!\bnobody )(?<!\bno one )(?<!\bnoone )"
+    r"\b(?:will|would|can|could|going to|is going to|are going to)\s+"
     r"(?:(?!not\b|never\b)\w+\s+)?"
     r"(?:let (?:you|the engineer|your engineer|your man|them|him|her|the plumber|people) in|"
     r"be (?:home|at home|there|around|about|at the house|in the house|in(?=\s*$|\s*,|\s+(?:all|"

@@ -356,6 +356,7 @@ def test_who_will_be_home(conversation: str) -> None:
         "u: my wife works tuesdays but i will be in",
         "u: My son's bringing his dog, it'll be there all day.",
         "u: My husband won't be there.",
+        "u: Nobody will be home, my sister has the spare key.",
     ],
 )
 def test_nobody_else_home(conversation: str) -> None:
