@@ -64,7 +64,12 @@ _POS_ATOMS = re.compile(
 _NEGATED_POSITIVE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
 )
-_NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?)\b")
+# Removed before negators are counted: they carry their own sign, or none ("every Tuesday
+# without fail" is always, not a negation).
+_NEG_WITH_NOT = re.compile(
+    r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?|without fail|"
+    r"no matter what|no exceptions?)\b"
+)
 _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"

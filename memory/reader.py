@@ -139,6 +139,8 @@ from memory.turn_cues import (
 from memory.values import (
     _ADDED_ONE,
     _ANOTHER,
+    _BARE_BOILER_TYPE,
+    _BARE_BOILER_TYPES,
     _BARE_PHONE,
     _COMPARED_TO,
     _CORRECTED_STREET,
@@ -659,6 +661,9 @@ class CallReader:
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
         if kind := _last_current(_BOILER_TYPE, text):
             out.append(Statement("boiler_type", _boiler_type_value(kind)))
+        elif self.asked.topic == "boiler_type" and (named := _BARE_BOILER_TYPE.match(text)):
+            # "What type of boiler is it?" "System.": the kind named alone answers it.
+            out.append(Statement("boiler_type", _BARE_BOILER_TYPES[named.group(1)]))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
         where: str | None = None

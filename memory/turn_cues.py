@@ -162,7 +162,11 @@ def read_question(text: str) -> Asked:
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
         sign, negators = _predicate(tail if asked else t)
         return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
-    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
+    if re.search(
+        r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
+        r"at the (?:property|house|flat|address))\b",
+        t,
+    ):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)

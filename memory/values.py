@@ -128,6 +128,15 @@ _FLAT_IN_BUILDING = re.compile(
 )
 # A count said to be the whole ("so 7 radiators in total", "eleven rads altogether").
 _TOTAL_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS} (?:in total|altogether|all told|in all|total)\b")
+# A boiler type named alone, as the answer to the agent's question about it.
+_BARE_BOILER_TYPES = {
+    "combi": "combi", "combination": "combi", "system": "system", "conventional": "conventional",
+    "regular": "conventional", "heat only": "conventional", "back boiler": "back boiler",
+}  # fmt: skip
+_BARE_BOILER_TYPE = re.compile(
+    r"^(?:(?:it is|its|a|an|the|just)\s+)*(combi|combination|system|conventional|regular|"
+    r"heat only|back boiler)(?:\s+(?:one|boiler|type))?$"
+)
 # A call denied before another channel ("you didn't call, just message me"): its negator.
 _DENIED_CALL = re.compile(
     r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:call|ring|phone|text|email|message)\w*\b"

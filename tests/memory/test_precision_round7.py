@@ -480,3 +480,25 @@ def test_a_flat_number_in_a_correcting_turn_is_no_count() -> None:
     assert counts("u: We have 8 radiators. | a: Eight. | u: sorry, 9, I miscounted") == {
         ("radiator", "9 radiators")
     }
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "expected"),
+    [
+        # A kind of boiler named alone answers the agent's question about it...
+        ("a: Which type of boiler do you have? | u: System.", "boiler_type", {"system"}),
+        ("a: Is it a back boiler? | u: no, a regular one", "boiler_type", {"conventional"}),
+        # ...and says nothing unasked.
+        ("u: System.", "boiler_type", set()),
+        # "Who'll be at the property?": a person named alone answers it.
+        ("a: Who will be at the house on the day? | u: my lodger", "who_home", {"my lodger"}),
+    ],
+)
+def test_an_answer_to_the_agents_question(conversation: str, kind: str, expected: set[str]) -> None:
+    assert {f.value for f in facts(conversation) if f.kind == kind} == expected
+
+
+def test_without_fail_is_no_negator() -> None:
+    assert days("u: wednesdays i'm at work, every wednesday without fail") == {
+        ("wednesday", "unavailable")
+    }
