@@ -177,6 +177,8 @@ COUNTED_THINGS: dict[str, str] = {
     "bedroom": "bedroom",
     "shower room": "shower room",
     "towel rail": "towel rail",
+    "gas fire": "gas fire",
+    "immersion heater": "immersion heater",
     "panel": "solar panel",
     "tank": "tank",
     "furnace": "furnace",

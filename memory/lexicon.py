@@ -27,6 +27,8 @@ _HEDGE = re.compile(
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
     r"(?:you|i|we|it|he|she|they|there|the|a|an|my|our|your|someone|anyone|somebody)\b|"
+    # Speech-to-text drops the question mark: "is wednesday possible at all".
+    rf"(?:is|are|would|will|could|does|do|might|should)\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
     r"(?:what|which|when|where|who|how|why)\b)"
 )
 # Negative predicates (atoms that carry their own negation are matched whole).
@@ -37,6 +39,11 @@ _NEG_ATOMS = re.compile(
     r"do not (?:be )?(?:offer\w*|giv\w+|book\w*|put\w*|send\w*|schedul\w+)|"
     r"over my dead body|(?:a )?non[- ]runner|"
     r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
+    # Busy, said as an idiom ("up to my eyeballs", "snowed under", "chocka", "a total bust").
+    r"up to my (?:eyeballs|eyes|neck|ears)|snowed under|chock(?:a|ablock|-a-block)|"
+    r"(?:run|rushed) off my feet|(?:a )?(?:\w+ )?bust|dead in the water|swamped|"
+    r"not a (?:snowball'?s|hope|cat in hell'?s) (?:chance|hope)|not a hope|no hope|"
+    r"(?:ai )?not (?:gonna|going to) happen|"
     r"a (?:\w+ )?no|both a no|non starter|"
     r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
     r"(?:do )?not bother(?: with)?|under no circumstances|"
@@ -52,16 +59,23 @@ _NEG_ATOMS = re.compile(
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
-    r"not fussy|no bother)\b"
+    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama)\b"
 )
 _NEGATED_POSITIVE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
 )
-_NEG_WITH_NOT = re.compile(r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?)\b")
+# Removed before negators are counted: they carry their own sign, or none ("every Tuesday
+# without fail" is always, not a negation).
+_NEG_WITH_NOT = re.compile(
+    r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?|without fail|"
+    r"no matter what|no exceptions?)\b"
+)
 _POS = re.compile(
     r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
+    r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
     r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
@@ -111,6 +125,13 @@ _EXCEPTION_WITH_PREDICATE = re.compile(
     rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
     rf"(?:are|is|will be|would be|should be|do|does)\b"
 )
+# "Anything but a Thursday is fine": the universal is the subject, "but" excepts from it,
+# and the predicate after the day is said of the rest (not "any day's bad but Thursday's fine").
+_UNIVERSAL_SUBJECT = (
+    r"(?:any ?thing|any (?:other )?day|every (?:other )?day|all (?:the )?(?:other )?days|"
+    r"any day of the week|whatever day|whichever day|any time|all week)"
+)
+_UNIVERSAL_BUT = re.compile(rf"(?:^|\b(?:and|so|well|honestly|oh)\s+){_UNIVERSAL_SUBJECT}\s+but\b")
 _UNIVERSAL = re.compile(
     r"\b(?:any|every|all|most|anything|everything|weekdays|whichever|whatever)\b"
 )
@@ -145,7 +166,7 @@ _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
     rf"same for|same goes for|same with|ditto)\s+)*"
     rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
-    rf"normally|mainly))*"
+    rf"normally|mainly|now|these days|nowadays))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
 )
 # A change of routine: a day said to work now replaces the days that worked before.
@@ -204,14 +225,16 @@ _UNITS = (
     r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
     r"storage heaters?|"
     r"hot water cylinders?|cylinders?|thermostats?|solar panels?|bathrooms?|bedrooms?|"
-    r"shower rooms?|towel rails?)"
+    r"shower rooms?|towel rails?|gas fires?|immersion heaters?)"
 )
-_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS}\b")
+# "two heated towel rails", "three smart thermostats": a word about the thing may come between.
+_COUNT = re.compile(rf"\b{_NUMBER} (?:heated |smart |electric |wall |gas )?{_UNITS}\b")
 # "two more radiators": the talk is about radiators, but not how many there are.
 _SINGLE = re.compile(
     r"\b(?:a|an|one)\s+(?:(?:combi|new|gas|small|little|big|single|electric)\s+)?"
     r"(boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
-    r"hot water cylinder|cylinder|thermostat|solar panel)\b(?!s)"
+    r"hot water cylinder|cylinder|thermostat|solar panel|gas fire|immersion heater|towel rail)\b"
+    r"(?!s)"
 )
 _PARTIAL_COUNT = re.compile(
     r"\b(?:each|every|per|apiece|upstairs|downstairs|in the (?:\w+ )?(?:kitchen|lounge|"
@@ -227,8 +250,9 @@ _COUNT_CHANGE = re.compile(
 _COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
 _BOILER_TYPE = re.compile(
     r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
+    # "a conventional one", "the regular type": the kind of boiler, said without the noun.
     r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
-    r"(?:boiler|system)|"
+    r"(?:boiler|system|one|type|sort|kind)|"
     r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
     r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
 )
@@ -307,13 +331,30 @@ _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
 _STREET = (
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|"
-    r"view|rise|parade|square|vale|wharf|quay|green|park|close))\b"
+    r"view|rise|parade|square|vale|wharf|quay|green|park|close|cottages|mansions|buildings|"
+    r"heights))\b"
+)
+# After a street: a town ("1460 maple drive springfield"), where it is ("above the chippy"), or
+# the next clause ("and the doorbell doesn't work"); a word that could start something else
+# ("next door", "my mum's") is none of them.
+_STREET_WORDS = (
+    r"road|rd|street|st|lane|avenue|close|drive|way|court|place|crescent|terrace|grove|gardens|"
+    r"walk|row|mews|hill|green|park|view|rise|square|vale|cottages|mansions|buildings|heights"
+)
+_AFTER_STREET = (
+    r"(?:\s+(?!(?:now|next|door|where|which|who|that|is|was|are|were|my|his|her|their|our|the|"
+    r"a|an|not|please|thanks|mate|love|i|we|you|he|she|they|it|and|but|so|or|above|below|"
+    rf"behind|near|opposite|by|off|round|sorry|actually|wait|rather|mean|no|yes|well|oh|"
+    rf"{_STREET_WORDS})\b)[a-z]+){{0,2}}"
+    r"(?:\s+(?:now|these days))?"
+    r"(?:\s+(?:(?:above|below|behind|near|opposite|next to|by|off|round|at the end of)\s+"
+    r"(?:the|a|an)\b|and|but|so)\b.*)?"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
     rf"^(?:(?:it is|that is|the address is|address|the new address is|new address is|number|no|"
-    rf"er|um|its|we are at|i am at|we are now at|it is number)\s+)*{_STREET}"
-    rf"(?:\s+(?:now|these days))?$"
+    rf"er|um|its|we are at|i am at|we are now at|it is number|(?:the|our|my) (?:house|home) is|"
+    rf"home is|we live at|i live at|a)\s+)*{_STREET}{_AFTER_STREET}$"
 )
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
 _ADDRESS = re.compile(
@@ -327,10 +368,19 @@ _ADDRESS = re.compile(
 _CONTACT = [
     (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
     (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
-    (re.compile(r"\b(?:(?:call|ring|bell|called|rang|phoned) (?:me|us|my|on)|calling|calls|"
-                r"(?:call|ring|called|rang|phoned) the (?:landline|mobile|house phone|home phone)|"
+    # A call in the past ("nobody called me back", "they've called us into the office") is an
+    # event, not a wish; "I'd rather you rang my mobile" is a wish.
+    (re.compile(r"\b(?:(?:call|ring|bell|you called|you rang|you phoned) (?:me|us|my|on)|"
+                r"calling|calls|"
+                r"(?:call|ring|you called|you rang|you phoned) the (?:landline|mobile|house phone|"
+                r"home phone)|"
+                # "reach me on the landline", "get me on my mobile".
+                r"(?:reach|get|catch|contact|try) (?:me|us) on|"
                 r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
-                r"give (?:me|us) a (?:call|ring|bell))\b"), "phone call"),
+                r"give (?:me|us) a (?:call|ring|bell)|"
+                # "a call's better", "the phone is best".
+                r"(?:a|the) (?:phone )?(?:call|ring) is (?:better|best|easier|preferred))\b"),
+     "phone call"),
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
 _PHONE = re.compile(
@@ -345,9 +395,10 @@ _DENIED_CHANNEL = re.compile(
     r"(?:landline|home phone|house phone|mobile|cell|email|text|texts|phone)\b"
 )
 _PHONE_PREFERRED = re.compile(
-    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s| is| number is)?\s+"
+    # Speech-to-text drops the apostrophe: "mobiles best", "landlines better".
+    r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s|s| is| number is)?\s+"
     r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
-    r"best way|please)\b"
+    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call))\b"
 )
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
@@ -355,7 +406,10 @@ _ONE_OFF_CONTACT = re.compile(
     r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
     r"message|send)\b|"
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
-    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b"
+    r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b|"
+    # "code to follow by text", "I'll send the photos over by email": one thing sent.
+    r"\b(?:code|codes|details|photos?|pictures?|link|reference)\b(?: \w+){0,3} "
+    r"(?:by|via|over|on) (?:text|email|e mail|message|whatsapp)\b"
 )
 # The caller's words about this call itself ("I'm ringing about my boiler", "calling on behalf
 # of my mum"): the phone is how they reached us now, not how they want to be reached.
@@ -367,7 +421,9 @@ _THIS_CALL = re.compile(
 _CONTACT_CONTEXT = re.compile(
     r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
     r"mobile|landline|us|"
-    r"good|fine|send|a text|an email|on the phone)\b"
+    r"good|fine|send|a text|an email|on the phone|"
+    # "Email, never text": a channel named against one denied.
+    r"(?:never|not|no) (?:by )?(?:texts?|emails?|calls?|ring|phone))\b"
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
 _OLD_BEFORE = re.compile(
@@ -473,7 +529,7 @@ _OTHER_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|yeah|yes|no|for|with|at)\s+)*"
     r"(?:(?:mrs|mr|ms|miss|dr) \w+(?:'s)?|next door(?:'s)?|"
     # "Tom next door", "Jean at number 4": somebody named by where they live.
-    r"(?!(?:i|we|me|us|it|there|that|this)\b)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
+    r"(?!(?:i|we|me|us|it|there|that|this)\b|\d)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
     r"across the road|over the road|at number \d+\w?)(?:'s)?|"
     r"the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
@@ -509,7 +565,7 @@ ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
 _REPORTED = re.compile(
-    r"^(?:the|a|our|my|your)\s+(?:engineer|plumber|fitter|electrician|technician|installer|"
+    r"^(?:the|a|our|my|your)\s+(?:gas\s+|heating\s+|boiler\s+)?(?:engineer|plumber|fitter|electrician|technician|installer|"
     r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b|"
     # "Mrs Patel at number 12 asked me to mention she's got a cat": her words, her cat.
     r"^(?:\w+\s+){1,6}?asked (?:me|us) to (?:mention|say|tell you|pass on|let you know)\b"

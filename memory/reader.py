@@ -1,7 +1,9 @@
 """How the rule extractor reads a caller: sentences → clauses → typed statements.
 
 The sentence is cut in `memory.sentences`, its words are `memory.lexicon`'s, what a turn or a
-question says is `memory.turn_cues`'; this module reads clauses into statements.
+question says is `memory.turn_cues`', how a value is told current or old and written is
+`memory.values`', whether a clause's sign for its days can be trusted is `memory.signs`'; this
+module reads clauses into statements.
 
 `memory.extract` turns what `CallReader` reads into `CallerFact`s. It models the language
 rather than listing sentences:
@@ -39,16 +41,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from memory.facts import StatedKind, counted_thing
+from memory.facts import counted_thing
 from memory.lexicon import (
-    _ACCESS,
     _ADDING,
     _ADDRESS,
     _AMBIGUOUS_BRANDS,
-    _ASSENT_WORDS,
     _BARE_ADDRESS,
     _BARE_COUNT,
     _BARE_DAYS,
@@ -67,13 +67,11 @@ from memory.lexicon import (
     _COUNT_RANGE,
     _DAY,
     _DAY_NEGATOR,
-    _DAY_NEGATOR_DAY,
     _DAY_RE,
     _DENIED_CHANNEL,
     _ELLIPSIS,
     _EQUIPMENT,
     _EXCEPTION,
-    _EXCEPTION_WITH_PREDICATE,
     _EXCLUSIVE,
     _EXCLUSIVE_ATOMS,
     _FLAT,
@@ -81,7 +79,6 @@ from memory.lexicon import (
     _FLOOR,
     _FLOOR_NOT_OURS,
     _GENERIC,
-    _HAVE_HAD,
     _HEDGE,
     _HOUSE_NUMBER,
     _METER,
@@ -90,50 +87,33 @@ from memory.lexicon import (
     _NEGATED_DAY,
     _NEGATED_POSITIVE,
     _NEGATOR,
-    _NEW_BEFORE,
-    _NO_PETS,
-    _NOT_AN_ANIMAL,
     _NOT_ONLY,
-    _NOT_PARKING,
     _NUMBER,
-    _NUMBERS,
-    _OLD_AFTER,
-    _OLD_BEFORE,
     _ONE_OFF_CONTACT,
-    _ORDINALS,
+    _OTHER_SUBJECT,
     _OWN_SUBJECT,
-    _PARKING,
-    _PARTIAL_COUNT,
     _PAST,
-    _PAST_PET,
-    _PERSON_RE,
-    _PETS,
     _PHONE,
     _PHONE_PREFERRED,
-    _POS,
     _PREFER,
-    _PRESENCE,
     _PRESENT,
     _PRONOUN_SUBJECT,
     _QUESTION_START,
     _REMNANT_WORDS,
+    _REPORTED,
     _REQUEST,
     _SIMILE,
     _SINGLE,
     _SOMEONE_ELSES,
-    _SOMEONE_HOME,
     _SPECIFIC,
     _SWITCH,
     _THIS_CALL,
     _TIME_OF_DAY,
     _TURN_CORRECTION,
-    _UNITS,
     _UNIVERSAL,
     _VALUE_WORD,
-    _WEAK_POS,
     _WHERE,
     _WHERE_WORDS,
-    _WHO_WILL_BE,
     _WISH,
     ABOUT_THE_VISIT,
 )
@@ -146,6 +126,7 @@ from memory.sentences import (
     clauses,
     normal,
 )
+from memory.signs import _negated_before, _sign_in_doubt
 from memory.turn_cues import (
     Asked,
     _boiler_type_value,
@@ -155,46 +136,39 @@ from memory.turn_cues import (
     kinds_mentioned,
     read_question,
 )
-
-# A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
-# supposes ("if it's the flat on the fourth floor"): not sure.
-_GUESSED_COUNT = re.compile(
-    r"\b(?:about|around|roughly|approximately|nearly|almost|at least|over|under) "
-    r"(\d+) (\w+(?: \w+)?)"
-)
-_GUESSED_COUNTS = re.compile(
-    r"\b(?:or so|give or take|or thereabouts|more or less|or more|maybe more|-?ish)\b"
-)
-_SUPPOSED = re.compile(r"^(?:if|what if|say|suppose|supposing)\b|\bhypothetically\b")
-# What a caller wants installed is not what they have ("I'd like a Worcester fitted").
-_WANTS_FITTED = re.compile(
-    r"\b(?:want|wanted|wanna|would like|like to (?:get|have)|hoping to|planning to|plan to|"
-    r"considering|quote for|price for|interested in|upgrade to|switch(?:ing)? to|"
-    r"(?:thinking|looking) (?:of|about|at|into) (?:getting|having|putting|switching|changing|"
-    r"replacing|a new)|looking for a new)\b"
-    r"(?! (?:a |an |the |someone |somebody |you |to )?(?:visit|engineer|appointment|booking|"
-    r"book|service|someone|somebody|come|look|check))"
-)
-_INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
-# Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
-_OTHER_NUMBER = re.compile(
-    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
-    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
-)
-
-
-def _said_in(texts: list[str], number: str) -> bool:
-    return any(re.search(rf"\b{re.escape(number)}\b", text) for text in texts)
-
-
-def _other_number(text: str, count: str) -> bool:
-    said = count.split()[0]
-    return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
-
-
-# What a preferred channel is compared against ("better than email", "rather than a call").
-_COMPARED_TO = re.compile(
-    r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+from memory.values import (
+    _ADDED_ONE,
+    _ANOTHER,
+    _BARE_BOILER_TYPE,
+    _BARE_BOILER_TYPES,
+    _BARE_PHONE,
+    _COMPARED_TO,
+    _CORRECTED_STREET,
+    _DENIED_CALL,
+    _FLAT_IN_BUILDING,
+    _GUESSED_COUNT,
+    _GUESSED_COUNTS,
+    _INSTALLED,
+    _LISTED_BEFORE,
+    _MOBILES,
+    _OWN_FLOOR,
+    _STREET_NAME,
+    _SUPPOSED,
+    _TO_ME,
+    _TOTAL_COUNT,
+    _WANTS_FITTED,
+    _all_current,
+    _count_value,
+    _floor_value,
+    _floor_value_from,
+    _free_text,
+    _is_old,
+    _last_current,
+    _old_span,
+    _other_number,
+    _partial_count,
+    _said_in,
+    _title_address,
 )
 
 
@@ -206,6 +180,7 @@ class _Reading:
     asked: bool = False  # the agent's question, not the caller's own clause
     echo: bool = False  # "Tuesday?": the caller's next clause is about it
     excepted: bool = False  # "apart from Mondays, ...": what follows is said of the others
+    past: bool = False  # "Tuesdays used to be busy": the polarity is the predicate's, flipped
 
 
 @dataclass
@@ -235,6 +210,7 @@ class CallReader:
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
+    _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text)
@@ -275,14 +251,19 @@ class CallReader:
             # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
             base = self.antecedent.base or 1
             sign = -base if answer.group(1) in ("no", "nope", "nah") else base
-            found_first = [_availability(d, sign) for d in self.antecedent.days]
+            # "no, Thursdays I'm at work" to "Tuesdays and Thursdays?": of the days asked, the
+            # answer is about those it names.
+            named = {_weekday(d) for d in _DAY_RE.findall(text)} & set(self.antecedent.days)
+            found_first = [
+                _availability(d, sign) for d in self.antecedent.days if not named or d in named
+            ]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             self._correcting_turn = bool(_TURN_CORRECTION.match(text))
             self._turn_opening = False
         parts = clauses(text)
         if any(_is_pure_hedge(c.text) for c in parts):
-            return []
+            return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
@@ -300,10 +281,18 @@ class CallReader:
             # subject of its own after one about somebody else is still theirs.
             if about_someone_else(clause.text):
                 someone_else = True
-            elif _OWN_SUBJECT.match(clause.text) or _DAY_RE.search(clause.text):
+            elif (
+                _OWN_SUBJECT.match(clause.text)
+                or _DAY_RE.search(clause.text)
+                or _TO_ME.match(clause.text)
+            ):
                 someone_else = False
+            if hedged or _REPORTED.match(clause.text):
+                # "It's a back boiler." ... "the fitter said it's a conventional one, I think":
+                # a doubt or a tradesman's word against what the caller said puts it in doubt.
+                said += self._doubts(clause.text, reported=bool(_REPORTED.match(clause.text)))
             if someone_else:
-                said = [s for s in said if s.kind in ABOUT_THE_VISIT]
+                said = [s for s in said if s.kind in ABOUT_THE_VISIT or not s.sure]
                 # "My husband works Fridays, I don't": what follows may not borrow their days.
                 self.antecedent = None
             elif _SOMEONE_ELSES.search(clause.text):
@@ -412,7 +401,38 @@ class CallReader:
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(_free_text(sentence, kept, self.asked.topic))
         self._this_turn.extend(found)
+        self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found
+
+    def _doubts(self, text: str, reported: bool = False) -> list[Statement]:
+        """What a hedged or reported clause says against the caller's installed equipment:
+        another boiler type, make or count for a slot the call has a value for."""
+        if _SOMEONE_ELSES.search(text) or (
+            _OTHER_SUBJECT.match(text) and not _REPORTED.match(text)
+        ):
+            return []  # "I think my sister has a Baxi": hers, not a doubt about the caller's
+        # A tradesman's "it was a regular one" is a doubt too; the caller's own "it used to be
+        # a back boiler, a combi now I think" is not.
+        mentions = _BOILER_TYPE.finditer if reported else partial(_all_current, _BOILER_TYPE)
+        other: list[Statement] = []
+        for kind in mentions(text):
+            other.append(Statement("boiler_type", _boiler_type_value(kind)))
+        for make in _BRAND.finditer(text) if reported else _all_current(_BRAND, text):
+            if make.group(1) in _AMBIGUOUS_BRANDS:
+                continue
+            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            other.append(Statement("equipment_make", brand))
+        for count in _COUNT.finditer(text) if reported else _all_current(_COUNT, text):
+            value = _count_value(count.group(1), count.group(2))
+            other.append(Statement("equipment_count", value, counted_thing(count.group(2))))
+        doubted = []
+        for s in other:
+            said = self._stated.get((s.kind, s.key))
+            if said is not None and said.split()[0] != s.value.split()[0]:
+                self.retracted.append((s.kind, s.key))
+                self._doubted.add((s.kind, s.key))
+                doubted.append(dataclasses.replace(s, sure=False))
+        return doubted
 
     # -- one clause ----------------------------------------------------------------------
 
@@ -497,6 +517,9 @@ class CallReader:
             return []
         if base is None and negators == 0 and not exclusive and not exceptions:
             inherited = _said_of(self.antecedent)
+            if self.antecedent is not None and self.antecedent.past and _PRESENT.search(text):
+                # "Tuesdays used to be busy, Wednesdays now": the predicate, not its past.
+                inherited = None if self.antecedent.base is None else self.antecedent.base
             if inherited is None and corrects:
                 inherited = _said_of(self._last_reading)  # "can't do Weds, I mean Tuesdays"
             if bare and re.search(r"\bplease\b", text):
@@ -528,6 +551,17 @@ class CallReader:
             or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
         )
+        if (
+            past
+            and base is not None
+            and base > 0
+            and _PREFER.search(text)
+            and _predicate(_PREFER.sub(" ", text))[0] is None
+        ):
+            # "mondays were best for us": no longer the favourite says nothing of whether
+            # Mondays work now.
+            self.antecedent = self._last_reading = _Reading(days, None, past=True)
+            return []
         polarity = None
         if base is not None or negators:
             polarity = (base or 1) * (-1) ** negators
@@ -535,7 +569,7 @@ class CallReader:
                 polarity = -polarity
         request = bool(_REQUEST.search(text))
         generic = bool(_GENERIC.search(text))
-        self.antecedent = self._last_reading = _Reading(days, base, polarity)
+        self.antecedent = self._last_reading = _Reading(days, base, polarity, past=past)
         if exceptions and not (past and polarity is None):
             rest = polarity if polarity is not None else 1
             out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
@@ -598,18 +632,26 @@ class CallReader:
                 counts[counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in _COUNT_MENTION.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
+        for added in _ADDED_ONE.finditer(text):
+            # "we've added a radiator, so that's nine now": the total that follows is a count.
+            self._mentioned("equipment_count", added.group(1))
         if _COUNT.search(self._sentence) and not _COUNT_RANGE.search(text):
             # "a heat pump, twelve radiators and two thermostats": in a list of counts, "a"
             # counts one.
             for single in _all_current(_SINGLE, text):
                 thing = single.group(1)
-                counts.setdefault(counted_thing(thing), _count_value("1", thing))
+                listed = _LISTED_BEFORE.search(text[: single.start()])
+                if listed and not _ANOTHER.search(self._sentence):
+                    counts.setdefault(counted_thing(thing), _count_value("1", thing))
         if counts:
             # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
             # the count, or a sum the caller left to us, is a guess.
             sure = not _partial_count(self._sentence)
+            # "3 downstairs and 4 upstairs, so 7 radiators in total": the total is said, sure.
+            totals = {counted_thing(m.group(2)) for m in _TOTAL_COUNT.finditer(text)}
             out += [
-                Statement("equipment_count", value, key=k, sure=sure) for k, value in counts.items()
+                Statement("equipment_count", value, key=k, sure=sure or k in totals)
+                for k, value in counts.items()
             ]
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
             unit = self.last_unit or "units"
@@ -619,6 +661,9 @@ class CallReader:
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
         if kind := _last_current(_BOILER_TYPE, text):
             out.append(Statement("boiler_type", _boiler_type_value(kind)))
+        elif self.asked.topic == "boiler_type" and (named := _BARE_BOILER_TYPE.match(text)):
+            # "What type of boiler is it?" "System.": the kind named alone answers it.
+            out.append(Statement("boiler_type", _BARE_BOILER_TYPES[named.group(1)]))
         # Where the meter is ("the meter's round the back now").
         meter = _METER.search(text)
         where: str | None = None
@@ -653,8 +698,10 @@ class CallReader:
             # The model as said, each word capitalised ("ecotec plus 832" → "Ecotec Plus 832").
             model = " ".join(w.capitalize() for w in (make.group(2) or "").split())
             out.append(Statement("equipment_make", f"{brand} {model}".strip()))
-        # Floor (of the caller's home, not of the boiler cupboard or the meter room).
-        if not _FLOOR_NOT_OURS.search(text) and meter is None:
+        # Floor (of the caller's home, not of the boiler cupboard or the meter room: "the
+        # meter's in the hall cupboard, ground floor" says where the meter is).
+        thing_here = _FLOOR_NOT_OURS.search(self._sentence) and not _OWN_FLOOR.search(text)
+        if not _FLOOR_NOT_OURS.search(text) and meter is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -673,12 +720,23 @@ class CallReader:
         elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
             out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
         # Address.
-        # "Number nine, Willow Way": the street runs on past the comma.
-        whole = _BARE_ADDRESS.match(self._sentence.replace(",", "").rstrip(" .!"))
+        # "Number nine, Willow Way": the street runs on past the comma ("It's number 61,
+        # Greenbank Terrace, up near the park": as far as the street).
+        pieces = [p.strip() for p in self._sentence.rstrip(" .!").split(",")]
+        whole = next(
+            (
+                m
+                for k in range(len(pieces), 1, -1)
+                if (m := _BARE_ADDRESS.match(" ".join(pieces[:k])))
+            ),
+            None,
+        )
         address = (
             _last_current(_ADDRESS, text)
             or _BARE_ADDRESS.match(text)
             or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+            # "no sorry, 54 station road, I always flip it": a correction opens with the street.
+            or (_CORRECTED_STREET.match(text) if self._bare_ok("address", corrects) else None)
         )
         if address is not None:
             self._mentioned("address")
@@ -693,9 +751,33 @@ class CallReader:
             street = self._last_address.split(" ", 1)[1]
             self._last_address = f"{number.group(1)} {street}"
             out.append(Statement("address", self._last_address))
+        elif (
+            (renamed := _STREET_NAME.match(text))
+            and self._last_address[:1].isdigit()
+            and corrects
+            and self.last_value_kind == "address"
+        ):
+            # "42 Queens Road - sorry, Queens Avenue, not Road": the same number, the street
+            # named again.
+            house = self._last_address.split(" ", 1)[0]
+            self._last_address = _title_address(f"{house} {renamed.group(1)}")
+            out.append(Statement("address", self._last_address))
+        elif (building := _FLAT_IN_BUILDING.match(self._sentence)) and text == building.group(1):
+            # "Flat nineteen, Rosewood Court": the building is the address.
+            self._mentioned("address")
+            out.append(Statement("address", _title_address(building.group(1))))
         # Contact channel.
         channel = self._channel(text)
+        if (
+            channel is None
+            and (phone := _BARE_PHONE.match(text))
+            # "use my mobile", "try the landline": told how to reach the caller, asked or not.
+            and (self._bare_ok("contact_preference", corrects) or phone.group("use"))
+        ):
+            # "Call me on my mobile, or, no, the landline": the phone named alone corrects it.
+            channel = "mobile" if phone.group("phone") in _MOBILES else "landline"
         if channel is not None:
+            self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
         return out
 
@@ -727,9 +809,15 @@ class CallReader:
     def _channel(self, text: str) -> str | None:
         mentions: list[tuple[int, str]] = []
         this_call = [m.span() for m in _THIS_CALL.finditer(text)]
+        # "I'd rather you didn't call, just message me": the negator is the call's, not the
+        # message's. A denied channel is no mention, and its words make no other one old.
+        denied = [m.span() for m in _DENIED_CALL.finditer(text)]
+        blank = _DENIED_CALL.sub(lambda m: " " * len(m.group(0)), text)
         for pattern, channel in _CONTACT:
             for match in pattern.finditer(text):
-                if _is_old(text, match):
+                if any(start <= match.start() < end for start, end in denied):
+                    continue
+                if _is_old(blank, match):
                     continue
                 if any(start <= match.start() < end for start, end in this_call):
                     continue  # "I'm ringing about the boiler": this call, not a preference
@@ -741,7 +829,7 @@ class CallReader:
             # way to reach the caller.
             preferred = _PHONE_PREFERRED.search(text)
             assert preferred is not None
-            home = preferred.group(1) not in ("mobile", "cell", "mobile phone")
+            home = preferred.group(1) not in _MOBILES
             return None if _is_old(text, preferred) else ("landline" if home else "mobile")
         if not mentions or not (
             _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
@@ -753,7 +841,7 @@ class CallReader:
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
         # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
-        if _negated_before(text, start):
+        if _negated_before(blank, start):
             return None
         kept = _DENIED_CHANNEL.sub(" ", text)
         for pattern, _ in _CONTACT:
@@ -767,8 +855,19 @@ class CallReader:
             phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
             if phones:
                 phone = phones[-1].group(1)
-                home = phone not in ("mobile", "cell", "mobile phone")
+                home = phone not in _MOBILES
                 return "landline" if home else "mobile"
+            # "Reach me on the landline, it's the only phone I've got": the phone is named in
+            # another clause of the sentence; named both ways, which one is meant is a guess.
+            named = {
+                m.group(1) in _MOBILES
+                for m in _all_current(_PHONE, self._sentence)
+                if not _negated_before(self._sentence, m.start())
+            }
+            if len(named) > 1:
+                return None
+            if named:
+                return "mobile" if named.pop() else "landline"
         return channel
 
 
@@ -781,86 +880,6 @@ def _said_of(reading: _Reading | None) -> int | None:
     if reading is None:
         return None
     return reading.polarity if reading.polarity is not None else reading.base
-
-
-def _sign_in_doubt(
-    text: str, days: list[str], base: int | None, negators: int, exclusive: bool, excepted: bool
-) -> bool:
-    """A second, cruder reading of the clause's sign that must agree with the first: where
-    they could disagree, the sign is a guess and the caller's words are kept instead of a
-    typed fact (a day stored the wrong way round is the failure to design out)."""
-    if base is not None and base < 0 and negators > 0 and not _atom_negated(text):
-        # "mondays are a nightmare i'm never home": a negative word and a negator that is not
-        # its own ("thursdays aren't a problem" is).
-        return True
-    if negators > 1:
-        # "we can't do neither thursday nor friday", "never not in": negative concord or a
-        # double negative; either way not a reading to store.
-        return True
-    if base is not None and base > 0 and negators == 1 and _positives_both_ways(text):
-        # "tuesdays are fine i'm never home before six": one positive word negated and another
-        # not; two clauses run together, and which one the day belongs to is a guess.
-        return True
-    negated = {
-        _weekday(day)
-        for m in _DAY_NEGATOR_DAY.finditer(text)
-        for day in _DAY_RE.findall(m.group(0))
-    }
-    if len(days) > 1 and negated and set(days) - negated:
-        # "it's thursdays now not tuesdays": a negator on some of the days only.
-        return True
-    if re.search(
-        rf"\b(?:not any ?more|no longer|not now)\s+(?:\w+\s+)?{_DAY}\s+(?:are|is|will be|work)\b",
-        text,
-    ):
-        # "used to be a nightmare but not anymore, fridays are fine now": the negator ends
-        # what came before, it does not negate the days after it.
-        return True
-    if re.search(rf"\b(?:i meant|i mean|sorry|no)\s+({_DAY}) (?!\1)({_DAY})\b", text):
-        # "i meant thursdays fridays are fine": two days with nothing between them are two
-        # clauses run together; which sign goes with which day is a guess.
-        return True
-    sign = (base or 1) * (-1) ** negators if (base is not None or negators) else None
-    if (
-        exclusive
-        and sign is not None
-        and sign < 0
-        and not excepted
-        and not re.search(r"\b(?:only|just)\s+(?:not|never|no|do not|can not|cannot)\b", text)
-    ):
-        # "it's only ever mondays, everything else i'm at work": only-X with a negative.
-        return True
-    # "most of the time, but Mondays are definitely fine": the excepted days carry their own
-    # predicate.
-    return excepted and bool(_EXCEPTION_WITH_PREDICATE.search(text))
-
-
-def _positives_both_ways(text: str) -> bool:
-    """The clause has a positive word with a negator of its own ("never home") and one
-    without ("fine")."""
-    negated, plain = False, False
-    for match in _POS.finditer(text):
-        if re.match(r"\s+(?:not|never)\b", text[match.end() :]):
-            continue  # "do not work": an auxiliary, not the predicate
-        if _negated_before(text, match.start()):
-            negated = True
-        elif match.group(0) not in _WEAK_POS and not _REQUEST.fullmatch(match.group(0)):
-            plain = True  # a strong positive word said plainly ("fine", "free", "suits")
-    return negated and plain
-
-
-def _negated_before(text: str, start: int, negator: re.Pattern[str] = _NEGATOR) -> bool:
-    """A negator among the three words before `start` ("don't text me", "never home")."""
-    return bool(negator.search(" ".join(text[:start].split()[-3:])))
-
-
-_PLAIN_NEGATOR = re.compile(r"\b(?:not|never|no|nothing|nobody|none)\b")
-
-
-def _atom_negated(text: str) -> bool:
-    """Every negative word in the clause carries its own negator ("aren't a problem")."""
-    atoms = list(_NEG_ATOMS.finditer(text))
-    return bool(atoms) and all(_negated_before(text, m.start(), _PLAIN_NEGATOR) for m in atoms)
 
 
 def _availability(day: str, sign: int) -> Statement:
@@ -906,118 +925,3 @@ def _plural_past(text: str) -> bool:
             text,
         )
     )
-
-
-def _old_span(text: str, match: re.Match[str]) -> str:
-    """An old mention with the words that made it old ("do not check my texts")."""
-    before = text[: match.start()].split()[-4:]
-    return " ".join([*before, match.group(0)])
-
-
-def _is_old(text: str, match: re.Match[str]) -> bool:
-    before = text[: match.start()]
-    after = text[match.end() :]
-    if _NEW_BEFORE.search(before):
-        return False
-    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
-        return True
-    return bool(_OLD_AFTER.match(after))
-
-
-def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
-    return [m for m in pattern.finditer(text) if not _is_old(text, m)]
-
-
-def _last_current(
-    pattern: re.Pattern[str],
-    text: str,
-    ok: Callable[[re.Match[str]], bool] | None = None,
-) -> re.Match[str] | None:
-    current = None
-    for match in pattern.finditer(text):
-        if ok is not None and not ok(match):
-            continue
-        if not _is_old(text, match):
-            current = match
-    return current
-
-
-def _partial_count(sentence: str) -> bool:
-    """A count of a part of the house ("three upstairs"), or a number with no thing after a
-    count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
-    first = _COUNT.search(sentence)
-    if first is None or not _PARTIAL_COUNT.search(sentence):
-        return False
-    if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
-        r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
-    ):
-        return True
-    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
-        return True  # "two storage heaters in each bedroom": a product
-    rest = sentence[first.end() :]
-    return any(
-        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
-        for m in re.finditer(rf"\b{_NUMBER}\b", rest)
-    )
-
-
-def _count_value(raw: str, unit: str) -> str:
-    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
-    noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
-    if count > 1 and not noun.endswith("s"):
-        noun += "s"
-    return f"{count} {noun}"
-
-
-def _floor_value_from(word: str) -> str:
-    number = _ORDINALS.get(word) or int(re.sub(r"\D", "", word))
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
-    return f"{number}{suffix} floor"
-
-
-def _floor_value(match: re.Match[str]) -> str:
-    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
-    if word in ("basement",):
-        return "basement"
-    if word in ("ground", "lower ground", "top"):
-        return f"{word} floor"
-    return _floor_value_from(word)
-
-
-def _title_address(raw: str) -> str:
-    return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
-
-
-def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
-    """Parking, pets, who will be home and access: the caller's sentence is the value, when
-    a clause that is not hedged names one (for pets, the last such clause decides between
-    "no pets" and the sentence)."""
-    found: dict[StatedKind, str] = {}
-    for text in parts:
-        other = about_someone_else(text)
-        # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
-        text = _NOT_AN_ANIMAL.sub(" ", text)
-        if not set(text.split()) - _ASSENT_WORDS:
-            continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
-        if (
-            ((_PRESENCE.search(text) or _WHO_WILL_BE.search(text)) and not _NEGATOR.search(text))
-            or _SOMEONE_HOME.search(text)
-            or (
-                topic == "who_home"
-                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
-            )
-        ):
-            found["who_home"] = sentence
-        if _ACCESS.search(text) and not _METER.search(text):
-            found["access_notes"] = sentence
-        if other:
-            continue
-        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
-            found["parking"] = sentence
-        if _NO_PETS.search(text):
-            found["pets"] = "No pets"
-        elif _PAST_PET.search(text):
-            continue  # "We used to have a dog but he died": not a pet now
-        elif _PETS.search(text) or topic == "pets":
-            found["pets"] = sentence
-    return [Statement(kind, value) for kind, value in found.items()]

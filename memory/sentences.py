@@ -10,7 +10,16 @@ from dataclasses import dataclass
 from text_to_num import alpha2digit
 
 from memory.facts import StatedKind
-from memory.lexicon import _DAY, _DAY_RE, _EXCEPTION_WITH_PREDICATE, _UNIVERSAL, WEEKDAYS
+from memory.lexicon import (
+    _DAY,
+    _DAY_RE,
+    _EXCEPTION_WITH_PREDICATE,
+    _PAST,
+    _PRESENT,
+    _UNIVERSAL,
+    _UNIVERSAL_BUT,
+    WEEKDAYS,
+)
 
 
 @dataclass(frozen=True)
@@ -41,14 +50,21 @@ _CONTRACTIONS = [
     (re.compile(r"(\w)'d\b"), r"\1 would"),
     (re.compile(rf"\b(it|that|there|he|she|what|who|nobody|everybody|everyone|someone|here|"
                 rf"where|this|everything|nothing|{_DAY})'s\b"), r"\1 is"),
+    # "my husband's working from home", "my neighbour's got a key".
+    (re.compile(r"'s (?=\w+ing\b)"), " is "),
+    (re.compile(r"'s (?=got\b)"), " has "),
     (re.compile(r"'s (?=(?:a|an|the|my|our|gone|no|not|never|only|usually|always|normally|"
                 r"home|in|there|out|off|fine|good|ok|okay|been|just|free|called|down|up|now|"
                 r"number|on|at|a|really|definitely|also|still|due|broken|round|around|under|behind|outside|"
                 r"inside|next|beside|by|near|upstairs|downstairs)\b)"), " is "),
     (re.compile(r"\banymore\b"), "any more"),
     # Speech-to-text drops the apostrophe: "its in the garage" is "it is in the garage".
-    (re.compile(r"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
-                r"ok|okay|no|not|never|only|just|always|gone|been|broken)\b)"), "it is "),
+    (re.compile(rf"\bits (?=(?:a|an|the|in|on|under|round|behind|outside|by|next|now|fine|"
+                rf"ok|okay|no|not|never|only|just|always|gone|been|broken|{_DAY})\b)"), "it is "),
+    # ... and "I'll": "ill text you the code" (not "ill on Mondays": a verb must follow).
+    (re.compile(r"\bill (?=(?:text|email|call|ring|phone|send|message|be|have|get|let|leave|"
+                r"need|try|pop|give|make|do|check|ask|see|take|put|sort|just|probably|"
+                r"definitely|always|never|not|only|also)\b)"), "i will "),
     (re.compile(r"\bim\b"), "i am"),
     (re.compile(r"\bive\b"), "i have"),
     (re.compile(r"\bweve\b"), "we have"),
@@ -120,6 +136,7 @@ def normal(text: str) -> str:
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
+    text = re.sub(r"\bits (?=\d)", "it is ", text)  # "so its eleven now"
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
@@ -151,8 +168,12 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
     rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
-    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork))"
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
+    rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    # "mondays were best for us now it's fridays": the present starts a clause of its own.
+    rf"|\s+(?=(?:now|these days|nowadays) (?:it is|they are|i am|we are|it has to be|"
+    rf"it will be) (?:an? |on )?{_DAY}\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
     r"hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
@@ -211,7 +232,10 @@ def clauses(sentence: str) -> list[Clause]:
             out
             and _EXCEPTED.match(text)
             and _UNIVERSAL.search(out[-1].text)
-            and not _EXCEPTION_WITH_PREDICATE.match(text)
+            and (
+                not _EXCEPTION_WITH_PREDICATE.match(text)
+                or _UNIVERSAL_BUT.search(f"{out[-1].text} but")
+            )
         ):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
             continue
@@ -222,7 +246,12 @@ def clauses(sentence: str) -> list[Clause]:
             out
             and not pending
             and (
-                (_DAY_LIST.fullmatch(text) and _DAY_RE.search(out[-1].text))
+                (
+                    _DAY_LIST.fullmatch(text)
+                    and _DAY_RE.search(out[-1].text)
+                    # "Tuesdays used to be busy, Wednesdays now": then and now, two clauses.
+                    and not (_PAST.search(out[-1].text) and _PRESENT.search(text))
+                )
                 or (
                     # "None of Monday, Tuesday or Wednesday work": the list runs on.
                     _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)

@@ -54,10 +54,16 @@ def corrects_last_turn(turn: str) -> bool:
     return (opens or soon) and not _ADDING.search(first)
 
 
+_NUMBERED = re.compile(r"\b(?:flat|apartment|unit|number|no|floor)\s+\d+[a-z]?\b")
+
+
 def kinds_mentioned(text: str) -> set[str]:
     """The kinds of fact a text is about, read loosely (a mention, not a reading)."""
     normalised = normal(text)
     kinds = {kind for kind, words in _KIND_WORDS.items() if words.search(normalised)}
+    # "it's flat 4, sorry": a number that is a flat's or a floor's is no mention of a count.
+    if not _KIND_WORDS["equipment_count"].search(_NUMBERED.sub(" ", normalised)):
+        kinds.discard("equipment_count")
     if _BRAND.search(normalised):
         kinds.add("equipment_make")
     return kinds
@@ -74,11 +80,20 @@ def says_routine_changed(sentence: str) -> bool:
     return bool(_SWITCH.search(normal(sentence)))
 
 
+_COMPARED_TO_MINE = re.compile(
+    r"\b(?:mine|ours) (?:is|are|was|were) (?:the same|similar|about the same|just the same)\b|"
+    r"\b(?:same as|like|than|as) (?:mine|ours)\b"
+)
+
+
 def about_someone_else(clause: str) -> bool:
     if _REPORTED.match(clause):
         return True
     match = _OTHER_SUBJECT.match(clause)
-    return match is not None and not _FIRST_PERSON.search(clause[match.end() :])
+    # "my wife and I", "he says I'm in": the caller is in it too. "mine's the same size",
+    # "same as ours" compare a thing of the caller's with theirs: what is said is theirs.
+    rest = _COMPARED_TO_MINE.sub(" ", clause[match.end() :]) if match else ""
+    return match is not None and not _FIRST_PERSON.search(rest)
 
 
 # -- what the agent asked --------------------------------------------------------------------
@@ -141,10 +156,17 @@ def read_question(text: str) -> Asked:
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
     if days:
-        # "Is anyone home on Fridays?": a yes or no is said of the days.
-        sign, negators = _predicate(t)
-        return Asked(days=days, base=(sign or 1) * (-1) ** negators)
-    if re.search(r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around)\b", t):
+        # "Is anyone home on Fridays?": a yes or no is said of the days. "Tuesdays are good -
+        # and Thursdays as well?": the days read back before the question are not asked.
+        tail = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)[-1]
+        asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
+        sign, negators = _predicate(tail if asked else t)
+        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
+    if re.search(
+        r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
+        r"at the (?:property|house|flat|address))\b",
+        t,
+    ):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)

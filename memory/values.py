@@ -1,0 +1,299 @@
+"""The values a caller's clause names, read for `memory.reader`: which mention of a thing is
+current and which is old ("we had a Baxi, it's a Vaillant now"), counts and the doubts about
+them (a guess, a sum or a product left to us), how floors, addresses and channels are written,
+and the sentence-valued topics (parking, pets, who is home, access) kept as the caller's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory.facts import StatedKind
+from memory.lexicon import (
+    _ACCESS,
+    _ASSENT_WORDS,
+    _COUNT,
+    _HAVE_HAD,
+    _METER,
+    _NEGATOR,
+    _NEW_BEFORE,
+    _NO_PETS,
+    _NOT_AN_ANIMAL,
+    _NOT_PARKING,
+    _NUMBER,
+    _NUMBERS,
+    _OLD_AFTER,
+    _OLD_BEFORE,
+    _ORDINALS,
+    _PARKING,
+    _PARTIAL_COUNT,
+    _PAST_PET,
+    _PERSON_RE,
+    _PETS,
+    _PRESENCE,
+    _SOMEONE_HOME,
+    _STREET,
+    _STREET_WORDS,
+    _UNITS,
+    _WHO_WILL_BE,
+)
+from memory.sentences import Statement
+from memory.turn_cues import about_someone_else
+
+# A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
+# supposes ("if it's the flat on the fourth floor"): not sure.
+_GUESSED_COUNT = re.compile(
+    r"\b(?:about|around|roughly|approximately|nearly|almost|at least|over|under) "
+    r"(\d+) (\w+(?: \w+)?)"
+)
+_GUESSED_COUNTS = re.compile(
+    r"\b(?:or so|give or take|or thereabouts|more or less|or more|maybe more|-?ish)\b"
+)
+_SUPPOSED = re.compile(r"^(?:if|what if|say|suppose|supposing)\b|\bhypothetically\b")
+# What a caller wants installed is not what they have ("I'd like a Worcester fitted").
+_WANTS_FITTED = re.compile(
+    r"\b(?:want|wanted|wanna|would like|like to (?:get|have)|hoping to|planning to|plan to|"
+    r"considering|quote for|price for|interested in|upgrade to|switch(?:ing)? to|"
+    r"(?:thinking|looking) (?:of|about|at|into) (?:getting|having|putting|switching|changing|"
+    r"replacing|a new)|looking for a new)\b"
+    r"(?! (?:a |an |the |someone |somebody |you |to )?(?:visit|engineer|appointment|booking|"
+    r"book|service|someone|somebody|come|look|check))"
+)
+_INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
+# Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
+_OTHER_NUMBER = re.compile(
+    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
+    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
+)
+
+
+def _said_in(texts: list[str], number: str) -> bool:
+    return any(re.search(rf"\b{re.escape(number)}\b", text) for text in texts)
+
+
+def _other_number(text: str, count: str) -> bool:
+    said = count.split()[0]
+    return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
+
+
+# "a" counts one only in a list of what the caller has ("we've a combi and six radiators"),
+# not as the object of another verb ("the boiler heats a cylinder"), and not when another of
+# the same follows ("a boiler in the kitchen and another in the garage": a sum left to us).
+_LISTED_BEFORE = re.compile(
+    r"(?:^|\b(?:and|with|plus|have|has|got|is|are|also|just|only|there is|there are))\s*$"
+)
+_ANOTHER = re.compile(r"\b(?:another|a second|one more|the other one)\b")
+_PER_ROOM = re.compile(
+    r"\b(?:a|an|one) (?:\w+ )?(?:boiler|radiator|rad|storage heater|heater|thermostat|"
+    r"towel rail|unit)s? (?:in|on|for|per) (?:each|every)\b"
+)
+# A floor said of the caller's own home ("we're on the ground floor", "our flat's the fifth").
+_OWN_FLOOR = re.compile(r"\b(?:i|we|us|our|my|me|live|living|flat|apartment|house)\b")
+_MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
+# A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
+# question or corrects the caller's last channel.
+_BARE_PHONE = re.compile(
+    r"^(?:(?:no|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?(?:(?:on|the|my|no|just)\s+)*"
+    r"(?P<phone>landline|home phone|house phone|"
+    r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
+)
+# "we've added a radiator", "had another boiler fitted": one more of a thing, so a bare total
+# after it ("so that's nine now") counts that thing.
+_ADDED_ONE = re.compile(
+    r"\b(?:added|fitted|put in|installed|got|had)\s+(?:in\s+)?(?:a|an|another|one more|an extra|"
+    r"a new|a second)\s+(?:\w+\s+)?(boiler|heat pump|radiator|rad|storage heater|thermostat|"
+    r"tank|cylinder|towel rail|solar panel)\b"
+)
+# "please just call me", "so ring me": the caller asks for themselves, whoever came before.
+_TO_ME = re.compile(
+    r"^(?:(?:please|just|so|then|and|but)\s+)*(?:call|ring|phone|text|email|message|contact|"
+    r"try|reach)\s+(?:me|us)\b"
+)
+# A correction that opens with a street ("no sorry, its 13 north street, I always muddle it").
+_CORRECTED_STREET = re.compile(
+    rf"^(?:(?:it is|its|no|number)\s+)*(?:\d{{1,5}}\s+)?{_STREET}(?!\s+(?:{_STREET_WORDS})\b)"
+)
+# A street named again without its number ("Queens Avenue, not Road", "station street not road").
+_STREET_NAME = re.compile(
+    r"^(?:(?:it is|its|no|the)\s+)*((?:[a-z'-]+\s+){1,3}?(?:road|street|lane|avenue|close|drive|"
+    r"way|court|place|crescent|terrace|grove|gardens|walk|row|mews|hill))"
+    r"(?:\s+not(?:\s+the)?\s+\w+)?$"
+)
+# "Flat nineteen, Rosewood Court", "Unit 4, Riverside Business Park": a flat or unit in a named
+# building, said as the whole sentence.
+_FLAT_IN_BUILDING = re.compile(
+    r"^(?:it is\s+)?(?:flat|apartment|unit)\s+\w+\s*,\s*((?:[a-z'-]+\s+){1,3}(?:court|house|"
+    r"mansions|buildings|heights|tower|lodge|point|business park|estate|works|centre))[\s.!]*$"
+)
+# A count said to be the whole ("so 7 radiators in total", "eleven rads altogether").
+_TOTAL_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS} (?:in total|altogether|all told|in all|total)\b")
+# A boiler type named alone, as the answer to the agent's question about it.
+_BARE_BOILER_TYPES = {
+    "combi": "combi", "combination": "combi", "system": "system", "conventional": "conventional",
+    "regular": "conventional", "heat only": "conventional", "back boiler": "back boiler",
+}  # fmt: skip
+_BARE_BOILER_TYPE = re.compile(
+    r"^(?:(?:it is|its|a|an|the|just)\s+)*(combi|combination|system|conventional|regular|"
+    r"heat only|back boiler)(?:\s+(?:one|boiler|type))?$"
+)
+# A call denied before another channel ("you didn't call, just message me"): its negator.
+_DENIED_CALL = re.compile(
+    r"\b(?:not|never|no longer)\s+(?:\w+\s+)?(?:call|ring|phone|text|email|message)\w*\b"
+)
+# What a preferred channel is compared against ("better than email", "rather than a call").
+_COMPARED_TO = re.compile(
+    r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+)
+
+
+def _old_span(text: str, match: re.Match[str]) -> str:
+    """An old mention with the words that made it old ("do not check my texts")."""
+    before = text[: match.start()].split()[-4:]
+    return " ".join([*before, match.group(0)])
+
+
+def _is_old(text: str, match: re.Match[str]) -> bool:
+    before = text[: match.start()]
+    after = text[match.end() :]
+    if _NEW_BEFORE.search(before):
+        return False
+    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
+        return True
+    return bool(_OLD_AFTER.match(after))
+
+
+def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    return [m for m in pattern.finditer(text) if not _is_old(text, m)]
+
+
+def _last_current(
+    pattern: re.Pattern[str],
+    text: str,
+    ok: Callable[[re.Match[str]], bool] | None = None,
+) -> re.Match[str] | None:
+    current = None
+    for match in pattern.finditer(text):
+        if ok is not None and not ok(match):
+            continue
+        if not _is_old(text, match):
+            current = match
+    return current
+
+
+def _partial_count(sentence: str) -> bool:
+    """A count of a part of the house ("three upstairs"), or a number with no thing after a
+    count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
+    if _PER_ROOM.search(sentence):
+        return True  # "a radiator in every room, so that's ...": a product left to us
+    first = _COUNT.search(sentence)
+    if first is None or not _PARTIAL_COUNT.search(sentence):
+        return False
+    if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
+        r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
+    ):
+        return True
+    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
+        return True  # "two storage heaters in each bedroom": a product
+    rest = sentence[first.end() :]
+    return any(
+        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
+        for m in re.finditer(rf"\b{_NUMBER}\b", rest)
+    )
+
+
+def _count_value(raw: str, unit: str) -> str:
+    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
+    if count > 1 and not noun.endswith("s"):
+        noun += "s"
+    return f"{count} {noun}"
+
+
+def _floor_value_from(word: str) -> str:
+    number = _ORDINALS.get(word) or int(re.sub(r"\D", "", word))
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(number if number < 20 else number % 10, "th")
+    return f"{number}{suffix} floor"
+
+
+def _floor_value(match: re.Match[str]) -> str:
+    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
+    if word in ("basement",):
+        return "basement"
+    if word in ("ground", "lower ground", "top"):
+        return f"{word} floor"
+    return _floor_value_from(word)
+
+
+def _title_address(raw: str) -> str:
+    return " ".join(w if w[0].isdigit() else w.capitalize() for w in raw.split())
+
+
+# Somebody who may be at the visit: a relative or a role ("the letting agent", "my carer").
+_WHO = re.compile(
+    rf"{_PERSON_RE.pattern}|\b(?:the|my|our)\s+(?:letting agent|agent|warden|caretaker|"
+    r"concierge|porter|carer|cleaner|housekeeper)\b"
+)
+# What they will do for the visit, whoever the subject ("she'll let you in", "he can open up").
+_LETS_IN = re.compile(
+    # Not said of the caller ("I'll be in") nor of nobody ("nobody will be in").
+    r"(?<!\bi )(?<!\bwe )(?<!\bnobody )(?<!\bno one )(?<!\bnoone )"
+    r"\b(?:will|would|can|could|going to|is going to|are going to)\s+"
+    r"(?:(?!not\b|never\b)\w+\s+)?"
+    r"(?:let (?:you|the engineer|your engineer|your man|them|him|her|the plumber|people) in|"
+    r"be (?:home|at home|there|around|about|at the house|in the house|in(?=\s*$|\s*,|\s+(?:all|"
+    r"during|on|from|when|that|the day|to let)\b))|open up|answer the door|"
+    r"meet (?:you|your engineer|the engineer|him|her|them))\b|"
+    r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home)\b"
+)
+
+
+def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
+    """Parking, pets, who will be home and access: the caller's sentence is the value, when
+    a clause that is not hedged names one (for pets, the last such clause decides between
+    "no pets" and the sentence)."""
+    found: dict[StatedKind, str] = {}
+    for text in parts:
+        other = about_someone_else(text)
+        # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
+        text = _NOT_AN_ANIMAL.sub(" ", text)
+        if not set(text.split()) - _ASSENT_WORDS:
+            continue  # "No." to "Any pets?": an answer, but not words worth keeping as one
+        if (
+            (
+                (_PRESENCE.search(text) or _WHO_WILL_BE.search(text))
+                # "my partner will be there, not me": the caller's own absence is no negation.
+                and not _NEGATOR.search(re.sub(r"\bnot (?:me|us|myself)\b", " ", text))
+            )
+            or _SOMEONE_HOME.search(text)
+            or (
+                topic == "who_home"
+                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+            )
+        ):
+            found["who_home"] = sentence
+        if _ACCESS.search(text) and not _METER.search(text):
+            found["access_notes"] = sentence
+    whole = " , ".join(parts)
+    # An animal in the sentence may be what "it'll be in the house" is about.
+    named = _WHO.search(whole) and not _PETS.search(whole)
+    if "who_home" not in found and named and _LETS_IN.search(whole):
+        # "The caretaker, Dave, will let you in", "my mum's staying with us, she'll be in": who
+        # is named in one clause and what they will do in another.
+        found["who_home"] = sentence
+    for text in parts:
+        other = about_someone_else(text)
+        text = _NOT_AN_ANIMAL.sub(" ", text)
+        if not set(text.split()) - _ASSENT_WORDS:
+            continue
+        if other:
+            continue
+        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
+            found["parking"] = sentence
+        if _NO_PETS.search(text):
+            found["pets"] = "No pets"
+        elif _PAST_PET.search(text):
+            continue  # "We used to have a dog but he died": not a pet now
+        elif _PETS.search(text) or topic == "pets":
+            found["pets"] = sentence
+    return [Statement(kind, value) for kind, value in found.items()]
