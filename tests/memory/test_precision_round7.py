@@ -4,31 +4,10 @@ guard is pinned by phrasings of its own (not the scored sets')."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from memory.extract import Turn, extract_call_facts
-from memory.facts import TOPICS, CallerFact
-
-TODAY = date(2026, 12, 3)
-
-
-def facts(conversation: str) -> list[CallerFact]:
-    """The facts of "u: ... | a: ... | u: ..."."""
-    turns = []
-    for part in conversation.split(" | "):
-        role, text = part.split(": ", 1)
-        turns.append(Turn("user" if role == "u" else "assistant", text))
-    return extract_call_facts(turns, [], today=TODAY, call_id="call-1")
-
-
-def typed(conversation: str) -> set[tuple[str, str | None, str]]:
-    return {
-        (f.kind, f.key, f.value)
-        for f in facts(conversation)
-        if f.kind not in ("quote", "note") and f.kind not in TOPICS
-    }
+from tests.memory.spoken_calls import TODAY, facts, typed
 
 
 def days(conversation: str) -> set[tuple[str | None, str]]:
