@@ -47,6 +47,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,7 @@ from voicebench.runner import run
 from voicebench.scenario import Scenario, parse_scenario
 
 from contextdb_livekit.identity.host_tokens import mint_participant_token
+from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
 from testkit.engine import stop_engine_if_running
 from testkit.harness import (
     API_KEY,
@@ -102,9 +104,20 @@ class ProjectLiveKitAdapter(LiveKitAdapter):
 
     name = "project-livekit"
 
-    def __init__(self, *, token: str, **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        token: str,
+        ring_s: float = 0.0,
+        answer: Callable[[], Awaitable[None]] | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(**options)
         self._token = token
+        # A phone caller: in the room ringing for `ring_s`, then `answer` (the SIP service's
+        # ringing -> active update); the call starts, and is timed, from the answer.
+        self._ring_s = ring_s
+        self._answer = answer
         self.join_requested_at: float | None = None
         self.in_room_at: float | None = None
         self.agent_joined_at: float | None = None
@@ -136,6 +149,10 @@ class ProjectLiveKitAdapter(LiveKitAdapter):
         self.in_room_at = time.monotonic()
         for participant in room.remote_participants.values():
             on_participant(participant)
+        if self._answer is not None:
+            await asyncio.sleep(self._ring_s)
+            await self._answer()
+            self.in_room_at = time.monotonic()  # the call starts at the answer
         self._source = rtc.AudioSource(self.session.sample_rate, 1)
         track = rtc.LocalAudioTrack.create_audio_track("microphone", self._source)
         publication = await room.local_participant.publish_track(
@@ -178,6 +195,28 @@ class Target:
     key: str
     worker: Worker
     customers: list[str] = field(default_factory=list)
+    # Phone numbers of seeded customers, in the worker's customer directory.
+    phones: list[tuple[str, str]] = field(default_factory=list)
+
+    def phone_token(self, room: str) -> tuple[str, str]:
+        """A SIP-kind participant, ringing, as LiveKit's SIP service mints it (the worker
+        resolves `sip.phoneNumber` in its directory); and its identity."""
+        phone, _customer = self.phones.pop()
+        identity = f"sip_{phone}"
+        token = (
+            api.AccessToken(API_KEY, API_SECRET)
+            .with_identity(identity)
+            .with_kind("sip")
+            .with_attributes({"sip.phoneNumber": phone, "sip.callStatus": "ringing"})
+            .with_grants(api.VideoGrants(room_join=True, room=room))
+            .with_room_config(
+                api.RoomConfiguration(
+                    agents=[api.RoomAgentDispatch(agent_name=self.worker.agent_name)]
+                )
+            )
+            .to_jwt()
+        )
+        return token, identity
 
     def token(self, room: str) -> str:
         if self.key == "bare":
@@ -339,13 +378,31 @@ class Sample:
     call_s: float = 0.0
     cpu_s: float = 0.0
     error: str = ""
+    # A phone caller ringing this long before the answer (0: a web caller).
+    ring_s: float = 0.0
+    # Memory on: was the caller's snapshot in the instructions before the greeting?
+    snapshot: bool | None = None
 
 
-async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Scenario) -> Sample:
-    sample = Sample(target.key, name)
+async def one_session(
+    livekit: LiveKit, target: Target, name: str, scenario: Scenario, *, ring_s: float = 0.0
+) -> Sample:
+    sample = Sample(target.key, name, ring_s=ring_s)
     room = f"vb-{name}-{target.key}-{uuid.uuid4().hex[:6]}"
+    answer: Callable[[], Awaitable[None]] | None = None
+    if ring_s > 0:
+        token, identity = target.phone_token(room)
+
+        async def answer() -> None:
+            await answer_phone(livekit, room, identity)
+
+    else:
+        token = target.token(room)
+    log_from = len(target.worker.log())
     adapter = ProjectLiveKitAdapter(
-        token=target.token(room),
+        token=token,
+        ring_s=ring_s,
+        answer=answer,
         url=livekit.url,
         api_key=API_KEY,
         api_secret=API_SECRET,
@@ -362,6 +419,9 @@ async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Sce
         sample.call_s = time.monotonic() - started
         await asyncio.sleep(SETTLE_S)
         sample.cpu_s = cpu_seconds(target) - cpu_before
+        if target.key == "on":
+            hits, calls = snapshot_outcomes(target.worker.log()[log_from:])
+            sample.snapshot = bool(calls) and hits == calls
     sample.joined_ms = since(adapter.in_room_at, adapter.agent_joined_at)
     sample.greeting_ms = since(adapter.in_room_at, adapter.first_voice_at)
     sample.joined_from_request_ms = since(adapter.join_requested_at, adapter.agent_joined_at)
@@ -379,6 +439,19 @@ async def one_session(livekit: LiveKit, target: Target, name: str, scenario: Sce
         if not turn.passed:
             sample.failed_turns += 1
     return sample
+
+
+async def answer_phone(livekit: LiveKit, room: str, identity: str) -> None:
+    """What LiveKit's SIP service does when the callee picks up: ringing -> active."""
+    lkapi = api.LiveKitAPI(livekit.http_url, API_KEY, API_SECRET)
+    try:
+        await lkapi.room.update_participant(
+            api.UpdateParticipantRequest(
+                room=room, identity=identity, attributes={"sip.callStatus": "active"}
+            )
+        )
+    finally:
+        await lkapi.aclose()
 
 
 def since(start: float | None, end: float | None) -> float | None:
@@ -478,20 +551,38 @@ async def main(args: argparse.Namespace) -> int:
                 extra = {"MEMORY_ENABLED": "false"} if key == "off" else {}
                 worker = start_project_worker(livekit, openai_url, root / key, **warm, **extra)
             running[key] = Target(key, worker)
-        sessions = args.rounds * len(names)
+        phases = ["quiet", *([f"load {args.load}"] if args.load else [])]
         if "on" in running:
-            customers = [f"cust-{uuid.uuid4().hex[:8]}" for _ in range(sessions + 2)]
-            for customer in customers:
+            on = running["on"]
+            web = (args.rounds * len(names) + args.snapshot_calls) * len(phases) + args.warmup
+            phones = args.phone_calls * len(phases) if args.phone_ring_s > 0 else 0
+            directory = SqliteCustomerDirectory(on.worker.env["CUSTOMER_DIRECTORY_PATH"])
+            for n in range(web + phones + 2):
+                customer = f"cust-{uuid.uuid4().hex[:8]}"
                 await seed_history(
-                    running["on"].worker.memory_path,
+                    on.worker.memory_path,
                     customer,
                     "My boiler is a Vaillant ecoTEC in the loft",
                     "Please use the side gate and ring first",
                 )
-            running["on"].customers = customers
+                if n < phones:
+                    number = f"+44207{uuid.uuid4().int % 10**7:07d}"
+                    await directory.add(number, customer)
+                    on.phones.append((number, customer))
+                else:
+                    on.customers.append(customer)
         await asyncio.sleep(8)  # warm pools, the engine up
         idle = {k: idle_job_processes(t) for k, t in running.items()}
-        snapshots: dict[str, tuple[int, int]] = {}
+
+        def snapshots() -> dict[str, dict[str, list[int]]]:
+            """Memory-on calls with the snapshot in the greeting, of all, per phase and caller."""
+            out: dict[str, dict[str, list[int]]] = {}
+            for sample in samples:
+                if sample.snapshot is not None:
+                    kind = "phone" if sample.ring_s else "web"
+                    hits, calls = out.setdefault(sample.phase, {}).setdefault(kind, [0, 0])
+                    out[sample.phase][kind] = [hits + sample.snapshot, calls + 1]
+            return out
 
         def save(**more: Any) -> None:
             """Written after every call (a run cut short keeps what it measured), and once
@@ -503,12 +594,29 @@ async def main(args: argparse.Namespace) -> int:
                             "load": args.load,
                             "loadavg": loads,
                             "samples": [sample.__dict__ for sample in samples],
-                            "snapshot_in_greeting": snapshots,
+                            "snapshot_in_greeting": snapshots(),
                             **more,
                         },
                         indent=1,
                     )
                 )
+
+        def keep(sample: Sample, phase: str) -> None:
+            sample.phase = phase
+            loads.append(os.getloadavg()[0])
+            samples.append(sample)
+            save()
+            joined = (sample.joined_ms or 0, sample.joined_from_request_ms or 0)
+            greeted = (sample.greeting_ms or 0, sample.greeting_from_request_ms or 0)
+            print(
+                f"  {phase:<7} {sample.scenario:<12} {LABELS[sample.target]:<10} joined "
+                f"{joined[0]:5.0f}/{joined[1]:5.0f}"
+                f"  greeting {greeted[0]:5.0f}/{greeted[1]:5.0f}  response "
+                f"{[round(r) for r in sample.response_ms]} stop "
+                f"{[round(r) for r in sample.stop_ms]} snapshot {sample.snapshot} "
+                f"{sample.error}",
+                flush=True,
+            )
 
         # One unmeasured call per target first: a worker's first job pays one-off costs
         # (the forkserver's first fork, first connections) that are not call start.
@@ -517,35 +625,37 @@ async def main(args: argparse.Namespace) -> int:
                 name = "greeting" if "greeting" in scenarios else names[0]
                 await one_session(livekit, running[key], name, scenarios[name])
         # Quiet rounds, then (with --load N) the same rounds under the fixed load, one run.
-        phases = ["quiet", *([f"load {args.load}"] if args.load else [])]
         for phase in phases:
             if phase != "quiet":
                 load = start_load(args.load, args.load_s)
                 print(f"load: {args.load} busy processes for at most {args.load_s:.0f} s")
                 await asyncio.sleep(3)
-            log_from = len(running["on"].worker.log()) if "on" in running else 0
             for round_ in range(args.rounds):
                 for name in names:
                     order = targets[round_ % len(targets) :] + targets[: round_ % len(targets)]
                     for key in order:
                         sample = await one_session(livekit, running[key], name, scenarios[name])
-                        sample.phase = phase
-                        loads.append(os.getloadavg()[0])
-                        samples.append(sample)
-                        if "on" in running:
-                            on_log = running["on"].worker.log()[log_from:]
-                            snapshots[phase] = snapshot_outcomes(on_log)
-                        save()
-                        joined = (sample.joined_ms or 0, sample.joined_from_request_ms or 0)
-                        greeted = (sample.greeting_ms or 0, sample.greeting_from_request_ms or 0)
-                        print(
-                            f"  {phase:<7} {name:<12} {LABELS[key]:<10} joined "
-                            f"{joined[0]:5.0f}/{joined[1]:5.0f}"
-                            f"  greeting {greeted[0]:5.0f}/{greeted[1]:5.0f}  response "
-                            f"{[round(r) for r in sample.response_ms]} stop "
-                            f"{[round(r) for r in sample.stop_ms]} {sample.error}",
-                            flush=True,
+                        keep(sample, phase)
+            # Memory on only, counted for the snapshot rates and not in the interleaved
+            # table: more web callers, then phone callers who ring before the answer.
+            if "on" in running and "greeting" in scenarios:
+                for _ in range(args.snapshot_calls):
+                    sample = await one_session(
+                        livekit, running["on"], "greeting", scenarios["greeting"]
+                    )
+                    sample.scenario = "greeting (snapshot count)"
+                    keep(sample, phase)
+                if args.phone_ring_s > 0:
+                    for _ in range(args.phone_calls):
+                        sample = await one_session(
+                            livekit,
+                            running["on"],
+                            "greeting",
+                            scenarios["greeting"],
+                            ring_s=args.phone_ring_s,
                         )
+                        sample.scenario = f"phone, ringing {args.phone_ring_s:g} s"
+                        keep(sample, phase)
         capacity = []
         for n in [int(x) for x in args.concurrency.split(",") if x]:
             for key in targets:
@@ -590,10 +700,11 @@ async def main(args: argparse.Namespace) -> int:
             else ""
         )
         print(load_text)
+        rates = snapshots()
         for phase in phases:
-            hits, calls = snapshots.get(phase, (0, 0))
+            web_hits, web_calls = rates.get(phase, {}).get("web", [0, 0])
             rows = {
-                key: {**extra[key], "snapshot in the greeting": f"{hits} of {calls}"}
+                key: {**extra[key], "snapshot in the greeting": f"{web_hits} of {web_calls}"}
                 if key == "on"
                 else {**extra[key], "snapshot in the greeting": "—"}
                 for key in extra
@@ -602,7 +713,16 @@ async def main(args: argparse.Namespace) -> int:
                 f"\n{phase} (joined and greeting: from the caller in the room / from the join"
                 " request)"
             )
-            print(table([s for s in samples if s.phase == phase], list(running), rows))
+            interleaved = [s for s in samples if s.phase == phase and s.scenario in scenarios]
+            print(table(interleaved, list(running), rows))
+            rung = [s for s in samples if s.phase == phase and s.ring_s]
+            if rung:
+                hits, calls = rates[phase]["phone"]
+                greeted = [s.greeting_ms for s in rung if s.greeting_ms is not None]
+                print(
+                    f"phone callers ringing {args.phone_ring_s:g} s: snapshot in the greeting "
+                    f"{hits} of {calls}; greeting from the answer p50 / p90 {cell(greeted)} ms"
+                )
         if capacity:
             print()
             print("| concurrent calls | target | response p50 / p90 (ms) | failed | load (1 min) |")
@@ -635,6 +755,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default="",
         help="then N plain-turn calls at once per target, e.g. 1,2,4 (capacity)",
     )
+    parser.add_argument(
+        "--snapshot-calls",
+        type=int,
+        default=0,
+        help="then N more memory-on greeting calls per phase, for the snapshot rate only",
+    )
+    parser.add_argument(
+        "--phone-ring-s",
+        type=float,
+        default=0.0,
+        help="then memory-on phone callers (SIP kind) who ring this long before the answer",
+    )
+    parser.add_argument("--phone-calls", type=int, default=6, help="phone callers per phase")
     parser.add_argument("--json", help="also write every sample here")
     return parser.parse_args(argv)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import jwt
 import numpy as np
 from voicebench.adapters.base import AgentAudio, SessionInfo
 from voicebench.clock import RealClock
@@ -12,11 +13,13 @@ from bench.voice import (
     SCENARIOS,
     ProjectLiveKitAdapter,
     Sample,
+    Target,
     load_scenarios,
     snapshot_outcomes,
     start_load,
     table,
 )
+from testkit.harness import API_SECRET, Worker
 from testkit.speech import CALLER_LINES
 
 
@@ -74,3 +77,17 @@ def test_the_snapshot_count_reads_the_workers_own_lines():
         ]
     )
     assert snapshot_outcomes(log_text) == (2, 3)
+
+
+def test_a_phone_caller_is_a_ringing_sip_participant_the_directory_knows():
+    worker = Worker({"AGENT_NAME": "agent-x"}, None, None, None)  # type: ignore[arg-type]
+    target = Target("on", worker, phones=[("+442070000001", "cust-1")])
+    token, identity = target.phone_token("room-1")
+    claims = jwt.decode(token, API_SECRET, algorithms=["HS256"])
+    assert identity == "sip_+442070000001" and claims["sub"] == identity
+    assert claims["kind"] == "sip"
+    assert claims["attributes"] == {
+        "sip.phoneNumber": "+442070000001",
+        "sip.callStatus": "ringing",
+    }
+    assert target.phones == []  # each seeded number rings once
