@@ -554,7 +554,7 @@ async def main(args: argparse.Namespace) -> int:
         phases = ["quiet", *([f"load {args.load}"] if args.load else [])]
         if "on" in running:
             on = running["on"]
-            web = (args.rounds * len(names) + args.snapshot_calls) * len(phases) + args.warmup
+            web = args.rounds * len(names) * len(phases) + args.snapshot_calls + args.warmup
             phones = args.phone_calls * len(phases) if args.phone_ring_s > 0 else 0
             directory = SqliteCustomerDirectory(on.worker.env["CUSTOMER_DIRECTORY_PATH"])
             for n in range(web + phones + 2):
@@ -639,7 +639,7 @@ async def main(args: argparse.Namespace) -> int:
             # Memory on only, counted for the snapshot rates and not in the interleaved
             # table: more web callers, then phone callers who ring before the answer.
             if "on" in running and "greeting" in scenarios:
-                for _ in range(args.snapshot_calls):
+                for _ in range(args.snapshot_calls if phase != "quiet" else 0):
                     sample = await one_session(
                         livekit, running["on"], "greeting", scenarios["greeting"]
                     )
@@ -759,7 +759,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--snapshot-calls",
         type=int,
         default=0,
-        help="then N more memory-on greeting calls per phase, for the snapshot rate only",
+        help="then N more memory-on greeting calls under the load, for the snapshot rate only",
     )
     parser.add_argument(
         "--phone-ring-s",

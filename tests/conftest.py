@@ -7,7 +7,6 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from contextdb_cloud_client import CloudClient
 
@@ -17,6 +16,7 @@ from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
+from testkit.cloud_standin import CloudStandIn, cloud_standin
 from testkit.engine import stop_engine
 from testkit.postgres import create_database, running_postgres
 
@@ -87,11 +87,17 @@ async def local_engine(tmp_path: Path) -> AsyncIterator[LocalEngine]:
 
 
 @pytest.fixture
-async def cloud_contract(engine_service: LocalEngineMemory) -> AsyncIterator[CloudMemory]:
-    """The real Cloud client and adapter, talking to the engine's Cloud-shaped endpoints."""
-    transport = httpx.AsyncHTTPTransport(uds=str(engine_service.socket_path))
-    client = CloudClient("http://cloud.test", "cdb_test_key", transport=transport)
-    memory = CloudMemory(client)
+async def cloud(tmp_path: Path) -> AsyncIterator[CloudStandIn]:
+    """A ContextDB Cloud stand-in on loopback (`testkit.cloud_standin`: the engine's routes,
+    Cloud's own unslotted decisions), over its own engine."""
+    async with cloud_standin(tmp_path / "cloud.sqlite3") as standin:
+        yield standin
+
+
+@pytest.fixture
+async def cloud_contract(cloud: CloudStandIn) -> AsyncIterator[CloudMemory]:
+    """The real Cloud client and adapter, talking to the Cloud stand-in."""
+    memory = CloudMemory(CloudClient(cloud.url, "cdb_test_key"))
     yield memory
     await memory.close()
 
@@ -102,11 +108,14 @@ def backend(request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def trail(backend, engine_service):  # type: ignore[no-untyped-def]
-    """The decision ledger behind `backend` (the plain Cloud client has no trail endpoint)."""
+def trail(backend, request: pytest.FixtureRequest):  # type: ignore[no-untyped-def]
+    """The decision ledger behind `backend` (the plain Cloud client has no trail endpoint:
+    the Cloud stand-in's engine holds it)."""
+    reader = (
+        backend if hasattr(backend, "decision_trail") else request.getfixturevalue("cloud").engine
+    )
 
     async def read(user_id: str):  # type: ignore[no-untyped-def]
-        reader = backend if hasattr(backend, "decision_trail") else engine_service
         return await reader.decision_trail(user_id)
 
     return read

@@ -1,7 +1,7 @@
 """One yes, one booking: the ask → confirm → act loop against ordinary conversations.
 
 Every test here runs on the in-process engine, the engine process (Cloud client over its
-socket) and the real Cloud client against Cloud-shaped endpoints (`backend` fixture).
+socket) and the real Cloud client against a Cloud stand-in (`backend` fixture).
 """
 
 from __future__ import annotations

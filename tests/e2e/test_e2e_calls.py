@@ -6,15 +6,13 @@ import asyncio
 import time
 import uuid
 
-import httpx
 import pytest
-from aiohttp import web
 
 from calendar_client import LocalCalendar
 from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.identity.host_tokens import mint_participant_token
-from testkit.engine import stop_engine_if_running
-from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
+from testkit.cloud_standin import cloud_standin
+from testkit.harness import API_KEY, API_SECRET, join_as_caller
 from testkit.history import seed_history as seed
 
 pytestmark = pytest.mark.e2e
@@ -142,49 +140,13 @@ async def test_memory_backend_down_call_starts_and_fails_closed(livekit_server, 
     assert "snapshot for caller" in worker.log() and "(unavailable:" in worker.log()
 
 
-class FlakyCloud:
-    """A Cloud-shaped HTTP endpoint on loopback that forwards to a local engine and can
-    refuse receipts with 503, like a Cloud outage."""
-
-    def __init__(self, engine_socket: str) -> None:
-        self.fail_receipts = True
-        self._engine = httpx.AsyncClient(
-            transport=httpx.AsyncHTTPTransport(uds=engine_socket), base_url="http://engine"
-        )
-        self.refused = 0
-
-    async def handle(self, request: web.Request) -> web.Response:
-        if request.path == "/v1/receipts" and self.fail_receipts:
-            self.refused += 1
-            return web.json_response({"code": "unavailable", "message": "outage"}, status=503)
-        forwarded = await self._engine.request(
-            request.method,
-            request.path,
-            params=dict(request.query),
-            content=await request.read(),
-            headers={k: v for k, v in request.headers.items() if k.lower() == "idempotency-key"}
-            | {"Content-Type": "application/json"},
-        )
-        return web.Response(
-            body=forwarded.content, status=forwarded.status_code, content_type="application/json"
-        )
-
-
 async def test_cloud_outage_receipts_land_later_from_the_outbox(
     livekit_server, worker_factory, tmp_path
 ):
-    engine = await connect_local_engine(tmp_path / "cloud.sqlite3", idle_exit_s=120)
-    cloud = FlakyCloud(str(engine.socket_path))
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", cloud.handle)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    port = free_port()
-    await web.TCPSite(runner, "127.0.0.1", port).start()
-    try:
-        worker = worker_factory(
-            CONTEXTDB_API_KEY="cdb_e2e_flaky", CONTEXTDB_BASE_URL=f"http://127.0.0.1:{port}"
-        )
+    # ContextDB Cloud during an outage: it decides, but refuses every receipt with 503.
+    async with cloud_standin(tmp_path / "cloud.sqlite3", fail_receipts=True) as cloud:
+        engine = cloud.engine
+        worker = worker_factory(CONTEXTDB_API_KEY="cdb_e2e_flaky", CONTEXTDB_BASE_URL=cloud.url)
         customer = f"cust-{uuid.uuid4().hex[:8]}"
         caller = await join_as_caller(livekit_server, worker, customer)
         try:
@@ -220,7 +182,3 @@ async def test_cloud_outage_receipts_land_later_from_the_outbox(
         ]
         [booking] = await LocalCalendar(worker.calendar_path).bookings_for(customer)
         assert trail[-1].external_ref == booking.booking_id
-    finally:
-        await runner.cleanup()
-        await engine.close()
-        await stop_engine_if_running(tmp_path / "cloud.sqlite3")

@@ -1,5 +1,5 @@
 """One behavioural suite, run against the in-process engine, the engine service and the
-Cloud client+adapter (against the engine's Cloud-shaped API)."""
+Cloud client+adapter (against the Cloud stand-in, `testkit.cloud_standin`)."""
 
 from __future__ import annotations
 

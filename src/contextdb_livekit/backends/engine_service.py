@@ -116,18 +116,14 @@ def build_app(
 
     async def evaluate_action(request: web.Request) -> web.Response:
         body = await request.json()
-        if not body.get("slot"):  # the Cloud-shaped request (no slot): Cloud's own answer
-            decision = await engine.evaluate_action_as_cloud(
-                body["user_id"], body["query"], request_key=body.get("request_key")
-            )
-        else:
-            decision = await engine.evaluate_action(
-                body["user_id"],
-                body["query"],
-                slot=ActionSlot(**body["slot"]),
-                top_k=int(body.get("top_k", 5)),
-                request_key=body.get("request_key"),
-            )
+        # Host code always decides in a slot: a request without one is invalid (422).
+        decision = await engine.evaluate_action(
+            body["user_id"],
+            body["query"],
+            slot=ActionSlot(**body["slot"]),
+            top_k=int(body.get("top_k", 5)),
+            request_key=body.get("request_key"),
+        )
         return _json(decision)
 
     async def receipts(request: web.Request) -> web.Response:

@@ -141,21 +141,6 @@ class LocalEngine(Generic[ClientsT]):
             user_id, query, request_key, lambda: self._decide_in_slot(user_id, query, slot, top_k)
         )
 
-    async def evaluate_action_as_cloud(
-        self, user_id: str, query: str, *, request_key: str | None = None
-    ) -> ActionDecision:
-        """ContextDB Cloud's own `recall_for_action`, which names no slot: only for the engine
-        service's Cloud-shaped endpoint (`tests/conftest.py` cloud_contract), where the Cloud
-        adapter applies the slot rule to it. Not on `MemoryBackend`: host code always decides
-        in a slot."""
-        return await self._evaluate(
-            user_id, query, request_key, lambda: self._decide_unslotted(user_id, query)
-        )
-
-    async def _decide_unslotted(self, user_id: str, query: str) -> tuple[str, list[Any], list[str]]:
-        decided = await self._guard(self._verifier_for(user_id).decide(query, user_id=user_id))
-        return decided.kind, decided.memories, decided.pending_confirmation
-
     async def _evaluate(
         self,
         user_id: str,
