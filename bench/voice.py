@@ -312,8 +312,23 @@ def idle_job_processes(target: Target) -> list[float]:
 _INIT = re.compile(r"process initialized.*?\"elapsed_time\": ([0-9.]+)")
 
 
-def startup_times(worker: Worker) -> list[float]:
-    return [float(m) for m in _INIT.findall(worker.log())]
+def startup_times(log_text: str) -> list[float]:
+    return [float(m) for m in _INIT.findall(log_text)]
+
+
+def phase_rows(log_text: str) -> dict[str, str]:
+    """A target's job start-up and loop blocks from its log during one phase's interleaved
+    rounds (a whole-run figure would weigh each target's phases by how many calls it took)."""
+    boot = startup_times(log_text)
+    return {
+        "job start-up s p50 / max (interleaved rounds)": (
+            f"{statistics.median(boot):.2f} / {max(boot):.2f}" if boot else "—"
+        ),
+        # LiveKit's loop monitor: the job's event loop held >= 100 ms.
+        "job event-loop blocks >= 100 ms (interleaved rounds)": str(
+            log_text.count("event loop blocked")
+        ),
+    }
 
 
 # -- the bounded load ----------------------------------------------------------------------
@@ -618,6 +633,8 @@ async def main(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
+        interleaved_log: dict[str, dict[str, str]] = {}
+
         # One unmeasured call per target first: a worker's first job pays one-off costs
         # (the forkserver's first fork, first connections) that are not call start.
         for _ in range(args.warmup):
@@ -630,12 +647,17 @@ async def main(args: argparse.Namespace) -> int:
                 load = start_load(args.load, args.load_s)
                 print(f"load: {args.load} busy processes for at most {args.load_s:.0f} s")
                 await asyncio.sleep(3)
+            begun = {key: len(t.worker.log()) for key, t in running.items()}
             for round_ in range(args.rounds):
                 for name in names:
                     order = targets[round_ % len(targets) :] + targets[: round_ % len(targets)]
                     for key in order:
                         sample = await one_session(livekit, running[key], name, scenarios[name])
                         keep(sample, phase)
+            # Like for like: what each target's log says during the interleaved rounds.
+            interleaved_log[phase] = {
+                key: t.worker.log()[begun[key] :] for key, t in running.items()
+            }
             # Memory on only, counted for the snapshot rates and not in the interleaved
             # table: more web callers, then phone callers who ring before the answer.
             if "on" in running and "greeting" in scenarios:
@@ -679,18 +701,14 @@ async def main(args: argparse.Namespace) -> int:
         extra: dict[str, dict[str, str]] = {}
         for key, target in running.items():
             log = target.worker.log()
-            boot = startup_times(target.worker)
             extra[key] = {
                 "idle job process CPU-s (each)": (
                     " ".join(f"{c:.2f}" for c in idle[key]) if idle[key] else "—"
                 ),
-                "job start-up s p50 / max": (
-                    f"{statistics.median(boot):.2f} / {max(boot):.2f}" if boot else "—"
+                "`error initializing process` (whole run)": str(
+                    log.count("error initializing process")
                 ),
-                "`error initializing process`": str(log.count("error initializing process")),
-                "snapshot timed out": str(log.count("unavailable: timed out")),
-                # LiveKit's loop monitor: the job's event loop held >= 100 ms (all calls).
-                "job event-loop blocks >= 100 ms": str(log.count("event loop blocked")),
+                "snapshot timed out (whole run)": str(log.count("unavailable: timed out")),
             }
         print()
         load_text = (
@@ -704,9 +722,13 @@ async def main(args: argparse.Namespace) -> int:
         for phase in phases:
             web_hits, web_calls = rates.get(phase, {}).get("web", [0, 0])
             rows = {
-                key: {**extra[key], "snapshot in the greeting": f"{web_hits} of {web_calls}"}
-                if key == "on"
-                else {**extra[key], "snapshot in the greeting": "—"}
+                key: {
+                    **extra[key],
+                    **phase_rows(interleaved_log.get(phase, {}).get(key, "")),
+                    "snapshot in the greeting": f"{web_hits} of {web_calls}"
+                    if key == "on"
+                    else "—",
+                }
                 for key in extra
             }
             print(

@@ -15,6 +15,7 @@ from bench.voice import (
     Sample,
     Target,
     load_scenarios,
+    phase_rows,
     snapshot_outcomes,
     start_load,
     table,
@@ -91,3 +92,18 @@ def test_a_phone_caller_is_a_ringing_sip_participant_the_directory_knows():
         "sip.callStatus": "ringing",
     }
     assert target.phones == []  # each seeded number rings once
+
+
+def test_job_start_up_and_loop_blocks_are_read_from_one_phase_of_the_log():
+    phase_log = "\n".join(
+        [
+            'INFO livekit.agents - process initialized {"pid": 1, "elapsed_time": 0.3}',
+            'INFO livekit.agents - process initialized {"pid": 2, "elapsed_time": 0.1}',
+            'INFO livekit.agents - process initialized {"pid": 3, "elapsed_time": 0.2}',
+            "WARNING livekit.agents - event loop blocked for 120 ms",
+        ]
+    )
+    rows = phase_rows(phase_log)
+    assert rows["job start-up s p50 / max (interleaved rounds)"] == "0.20 / 0.30"
+    assert rows["job event-loop blocks >= 100 ms (interleaved rounds)"] == "1"
+    assert phase_rows("")["job start-up s p50 / max (interleaved rounds)"] == "—"
