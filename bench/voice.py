@@ -435,8 +435,7 @@ async def one_session(
         await asyncio.sleep(SETTLE_S)
         sample.cpu_s = cpu_seconds(target) - cpu_before
         if target.key == "on":
-            hits, calls = snapshot_outcomes(target.worker.log()[log_from:])
-            sample.snapshot = bool(calls) and hits == calls
+            sample.snapshot = greeted_with_snapshot(target.worker.log()[log_from:])
     sample.joined_ms = since(adapter.in_room_at, adapter.agent_joined_at)
     sample.greeting_ms = since(adapter.in_room_at, adapter.first_voice_at)
     sample.joined_from_request_ms = since(adapter.join_requested_at, adapter.agent_joined_at)
@@ -478,6 +477,12 @@ def snapshot_outcomes(log_text: str) -> tuple[int, int]:
     memory-on calls, from the worker's "snapshot for caller" lines (`worker.call`)."""
     lines = [line for line in log_text.splitlines() if "snapshot for caller" in line]
     return sum("(unavailable" not in line for line in lines), len(lines)
+
+
+def greeted_with_snapshot(call_log: str) -> bool:
+    """One memory-on call's log: was the snapshot in the instructions before the greeting?"""
+    hits, calls = snapshot_outcomes(call_log)
+    return calls > 0 and hits == calls
 
 
 # -- the report ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from bench.voice import (
     ProjectLiveKitAdapter,
     Sample,
     Target,
+    greeted_with_snapshot,
     load_scenarios,
     phase_rows,
     snapshot_outcomes,
@@ -107,3 +108,11 @@ def test_job_start_up_and_loop_blocks_are_read_from_one_phase_of_the_log():
     assert rows["job start-up s p50 / max (interleaved rounds)"] == "0.20 / 0.30"
     assert rows["job event-loop blocks >= 100 ms (interleaved rounds)"] == "1"
     assert phase_rows("")["job start-up s p50 / max (interleaved rounds)"] == "—"
+
+
+def test_a_call_counts_as_greeted_with_its_history_only_when_its_snapshot_landed():
+    landed = "INFO snapshot for caller c-1: 4 memories in 12.0 ms"
+    late = "INFO snapshot for caller c-1: late (unavailable: not in 300 ms after the caller"
+    assert greeted_with_snapshot(landed) is True
+    assert greeted_with_snapshot(late) is False
+    assert greeted_with_snapshot("INFO the caller left before the job started") is False
