@@ -80,6 +80,8 @@ from testkit.harness import (
 )
 from testkit.harness import start_worker as start_project_worker
 from testkit.history import seed_history
+from testkit.sip import answer as answer_sip_call
+from testkit.sip import sip_token
 from testkit.speech import render_pcm
 
 SCENARIO_DIR = Path(__file__).with_name("voice_scenarios")
@@ -203,20 +205,7 @@ class Target:
         resolves `sip.phoneNumber` in its directory); and its identity."""
         phone, _customer = self.phones.pop()
         identity = f"sip_{phone}"
-        token = (
-            api.AccessToken(API_KEY, API_SECRET)
-            .with_identity(identity)
-            .with_kind("sip")
-            .with_attributes({"sip.phoneNumber": phone, "sip.callStatus": "ringing"})
-            .with_grants(api.VideoGrants(room_join=True, room=room))
-            .with_room_config(
-                api.RoomConfiguration(
-                    agents=[api.RoomAgentDispatch(agent_name=self.worker.agent_name)]
-                )
-            )
-            .to_jwt()
-        )
-        return token, identity
+        return sip_token(room, identity, phone, self.worker.agent_name, "ringing"), identity
 
     def token(self, room: str) -> str:
         if self.key == "bare":
@@ -409,7 +398,7 @@ async def one_session(
         token, identity = target.phone_token(room)
 
         async def answer() -> None:
-            await answer_phone(livekit, room, identity)
+            await answer_sip_call(livekit.http_url, room, identity)
 
     else:
         token = target.token(room)
@@ -453,19 +442,6 @@ async def one_session(
         if not turn.passed:
             sample.failed_turns += 1
     return sample
-
-
-async def answer_phone(livekit: LiveKit, room: str, identity: str) -> None:
-    """What LiveKit's SIP service does when the callee picks up: ringing -> active."""
-    lkapi = api.LiveKitAPI(livekit.http_url, API_KEY, API_SECRET)
-    try:
-        await lkapi.room.update_participant(
-            api.UpdateParticipantRequest(
-                room=room, identity=identity, attributes={"sip.callStatus": "active"}
-            )
-        )
-    finally:
-        await lkapi.aclose()
 
 
 def since(start: float | None, end: float | None) -> float | None:

@@ -12,11 +12,12 @@ import uuid
 from pathlib import Path
 
 import pytest
-from livekit import api, rtc
+from livekit import rtc
 
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from testkit.harness import API_KEY, API_SECRET, Caller, join_as_caller, stop
+from testkit.harness import Caller, join_as_caller, stop
 from testkit.history import seed_history
+from testkit.sip import sip_token
 
 pytestmark = pytest.mark.e2e
 # Under load a cold engine can miss the 300 ms snapshot budget on the first call; these tests
@@ -25,21 +26,6 @@ WORKER = {"MEMORY_PREFETCH_BUDGET_MS": "5000"}
 
 CARD = "4111 1111 1111 1111"
 GATE_CODE = "4417 2290"
-
-
-def sip_token(room_name: str, identity: str, phone: str, agent_name: str) -> str:
-    grants = api.VideoGrants(room_join=True, room=room_name, can_update_own_metadata=False)
-    return (
-        api.AccessToken(API_KEY, API_SECRET)
-        .with_identity(identity)
-        .with_kind("sip")
-        .with_attributes({"sip.phoneNumber": phone, "sip.callStatus": "active"})
-        .with_grants(grants)
-        .with_room_config(
-            api.RoomConfiguration(agents=[api.RoomAgentDispatch(agent_name=agent_name)])
-        )
-        .to_jwt()
-    )
 
 
 def forms(value: str) -> set[str]:
@@ -92,7 +78,7 @@ async def test_a_call_at_debug_leaves_no_caller_data_in_any_log(livekit_server, 
 
     sip.register_text_stream_handler("lk.transcription", on_text)
     await sip.connect(
-        livekit_server.url, sip_token(room_name, f"sip_{phone}", phone, worker.agent_name)
+        livekit_server.url, sip_token(room_name, f"sip_{phone}", phone, worker.agent_name, "active")
     )
     try:
         await sip_caller.next_message(timeout_s=30)

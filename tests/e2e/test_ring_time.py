@@ -14,40 +14,15 @@ import uuid
 
 import httpx
 import pytest
-from livekit import api, rtc
+from livekit import rtc
 
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from testkit.harness import API_KEY, API_SECRET, free_port, join_as_caller
+from testkit.harness import free_port, join_as_caller
 from testkit.history import seed_history
+from testkit.sip import answer, sip_token
 from testkit.voice import join_as_voice_caller
 
 pytestmark = pytest.mark.e2e
-
-
-def sip_token(room_name: str, identity: str, phone: str, agent_name: str, status: str) -> str:
-    return (
-        api.AccessToken(API_KEY, API_SECRET)
-        .with_identity(identity)
-        .with_kind("sip")
-        .with_attributes({"sip.phoneNumber": phone, "sip.callStatus": status})
-        .with_grants(api.VideoGrants(room_join=True, room=room_name, can_update_own_metadata=False))
-        .with_room_config(
-            api.RoomConfiguration(agents=[api.RoomAgentDispatch(agent_name=agent_name)])
-        )
-        .to_jwt()
-    )
-
-
-async def answer(livekit_server, room_name: str, identity: str) -> None:  # type: ignore[no-untyped-def]
-    lkapi = api.LiveKitAPI(livekit_server.http_url, API_KEY, API_SECRET)
-    try:
-        await lkapi.room.update_participant(
-            api.UpdateParticipantRequest(
-                room=room_name, identity=identity, attributes={"sip.callStatus": "active"}
-            )
-        )
-    finally:
-        await lkapi.aclose()
 
 
 def metric(text: str, name: str, **labels: str) -> float:
@@ -91,7 +66,7 @@ async def test_a_ringing_phone_caller_is_greeted_with_history_fetched_before_the
         assert "caller's line answered" not in worker.log()
 
         answered_at = time.monotonic()
-        await answer(livekit_server, room_name, identity)
+        await answer(livekit_server.http_url, room_name, identity)
         first_voice = await caller.agent_voice_after(answered_at, timeout_s=30)
         greeting = await caller.text.next_message(timeout_s=30)
         print(f"answer -> first agent audio {(first_voice - answered_at) * 1000:.0f} ms")
@@ -200,7 +175,7 @@ async def test_an_outbound_call_that_is_dialing_is_not_answered(livekit_server, 
         await caller.room.local_participant.send_text("what boiler do I have?", topic="lk.chat")
         await worker.wait_for_log("not the admitted caller dropped", timeout_s=30)
         assert caller.agent_messages == []  # no greeting to a line still dialing
-        await answer(livekit_server, room_name, identity)
+        await answer(livekit_server.http_url, room_name, identity)
         greeting = await caller.next_message(timeout_s=30)
         assert "Vaillant" in greeting
     finally:
