@@ -2,6 +2,7 @@
 
     python -m bench.voice [--rounds 2] [--scenarios greeting,plain_turns,booking,barge_in,cough]
         [--load 0] [--load-s 900] [--targets on,off,bare] [--concurrency 1,2,4] [--json out.json]
+        [--snapshot-calls 0] [--phone-ring-s 0] [--phone-calls 6]
 
 One run on a real livekit-server (loopback) with three targets, calls interleaved so drift
 on the machine hits all alike:
@@ -20,6 +21,10 @@ else from the recorded audio: response (end of caller speech → agent speech), 
 `--load N` runs the measured rounds twice in one run: quiet, then with N busy processes for at
 most `--load-s` seconds (a fixed, reproducible CPU load; they stop by themselves), so call
 start is compared quiet and contended in the same run. `--json` is rewritten after every call.
+After each phase's interleaved rounds, memory on only (counted for the snapshot rates, not in
+the table): `--snapshot-calls N` more web callers under the load, and with `--phone-ring-s S`
+`--phone-calls` phone callers (SIP kind, in the worker's customer directory) who ring for S
+seconds before the bench answers, their greeting timed from the answer.
 
 Printed, per phase: p50/p90 of agent joined and greeting (first agent audio), each from the
 caller being in the room and from the caller's join request (where an outside harness starts
