@@ -450,6 +450,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent5",
             "independent6",
             "independent7",
+            "independent8",
         ),
         default="tuning",
     )
