@@ -174,7 +174,9 @@ _BARE_DAYS = re.compile(
 _NEGATED_DAY = re.compile(
     rf"\b(?:no|not|never|nor|neither)\s+(?:on\s+)?(?:the\s+|any\s+|an?\s+)?{_DAY}\b|"
     rf"\b(?:stopped|quit|gave up|given up|no longer)\s+(?:\w+\s+)?(?:on\s+)?(?:an?\s+)?{_DAY}\b|"
-    rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no)\b"
+    # "Thursday is no skin off my nose": a "no" before a noun the reader does not know is that
+    # noun's, not the day's; the idioms it does know carry their own sign (`_NEG_ATOMS`).
+    rf"\b{_DAY}\s+(?:are\s+|is\s+)?(?:not|never|no(?![\s-]+[a-z]))\b"
 )
 _MOVED_DAYS = re.compile(
     rf"\b(?:moved|switched|changed|swapped|gone|changing|moving|switching)\s+(?:\w+\s+){{0,2}}?"
@@ -384,7 +386,8 @@ _CONTACT = [
 ]  # fmt: skip
 # Which phone, when the caller names one for calls ("ring me on the landline not the mobile").
 _PHONE = re.compile(
-    r"\b(landline|home phone|house phone|home number|the house|mobile|cell|mobile phone)\b"
+    # Speech-to-text drops the apostrophe: "the landlines the best one".
+    r"\b(landline|home phone|house phone|home number|the house|mobile|cell|mobile phone)s?\b"
 )
 _CALL_VERB = re.compile(
     r"\b(?:call|calls|called|calling|ring|rang|ringing|phone me|phone the|phoned|reach me|get me|"
@@ -427,12 +430,14 @@ _CONTACT_CONTEXT = re.compile(
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
 _OLD_BEFORE = re.compile(
-    r"\b(?:not|no longer|never|old|had|used to (?:have|be|live)|got rid of|took out|take out|"
+    r"\b(?:not|no longer|never|old|had|used to|got rid of|took out|take out|"
     r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from|previously|"
     r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
 )
 _NEW_BEFORE = re.compile(
-    r"\b(?:with|by|for|to|into|now|put in|got|have|has|is|are|new|installed|fitted)\s+"
+    r"\b(?:with|by|for|to|into|now|put in|got|have|has|is|are|new|installed|fitted|"
+    # "from now on email me": what the caller wants from here on, not what was.
+    r"from now on|going forward|these days|nowadays)\s+"
     r"(?:(?:a|an|the|our|my|new|just|only)\s+)*$"
 )
 _OLD_AFTER = re.compile(

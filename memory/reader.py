@@ -90,6 +90,8 @@ from memory.lexicon import (
     _NOT_ONLY,
     _NUMBER,
     _ONE_OFF_CONTACT,
+    _ORDINAL_WORDS,
+    _ORDINALS,
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
     _PAST,
@@ -139,6 +141,7 @@ from memory.turn_cues import (
 from memory.values import (
     _ADDED_ONE,
     _ANOTHER,
+    _AVERSE_TO,
     _BARE_BOILER_TYPE,
     _BARE_BOILER_TYPES,
     _BARE_PHONE,
@@ -304,6 +307,16 @@ class CallReader:
                     else s
                     for s in said
                 ]
+            if not someone_else and _unknown_owner(clause.text):
+                # "My other half is busy Wednesdays", "our lad's off Fridays": a subject with
+                # "my" or "our" the reader has no word for is likely somebody; whose days
+                # these are is a guess, so the words are kept, not a fact.
+                said = [
+                    dataclasses.replace(s, sure=False)
+                    if s.kind in ("availability", "preferred_day")
+                    else s
+                    for s in said
+                ]
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
@@ -356,6 +369,20 @@ class CallReader:
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
         if found:
+            # "flat 9 no 19", "second floor no third": a correction whose new value the reader
+            # did not take leaves the value it corrects in doubt (a wrong fact is worse than none).
+            # Of several things counted, which count the correction is about is not known.
+            corrected = [_value_token(m.group("v")) for m in _CORRECTED_VALUE.finditer(text)]
+            one_count = sum(s.kind == "equipment_count" for s in found) == 1
+            found = [
+                dataclasses.replace(s, sure=False)
+                if s.sure
+                and s.kind in _ONE_VALUE
+                and (s.kind != "equipment_count" or one_count)
+                and any(v not in _value_token(s.value).split() for v in corrected)
+                else s
+                for s in found
+            ]
             # Precision first: "about a dozen radiators", "if it's the flat on the fourth
             # floor", "I'd like a Worcester fitted": a guess, a supposition or a wish keeps the
             # caller's words, and puts what the call said of the same slots in doubt too.
@@ -823,6 +850,8 @@ class CallReader:
                     continue  # "I'm ringing about the boiler": this call, not a preference
                 if _COMPARED_TO.search(text[: match.start()]):
                     continue  # "a text is better than email": the channel compared against
+                if _AVERSE_TO.search(text[: match.start()]):
+                    continue  # "a call is better, I don't get on with texts"
                 mentions.append((match.start(), channel))
         if not mentions and _PHONE_PREFERRED.search(text):
             # "My mobile's the best bet", "no, the landline's better": a phone named as the
@@ -890,6 +919,43 @@ def _availability(day: str, sign: int) -> Statement:
 
 def _exclusive(day: str) -> list[Statement]:
     return [Statement("preferred_day", f"{day} only"), _availability(day, 1)]
+
+
+# A clause whose subject is "my ..." or "our ..." before its verb ("my other half's busy",
+# "our lad works Fridays"), and the words that make it the caller's own time, not somebody.
+_OWNED_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|also|plus|yeah|yes|no)\s+)*(?:my|our)\s+"
+    r"(?P<np>(?:[a-z]+\s+){0,2}?[a-z]+?)(?:'s\s|s?\s+"
+    r"(?:is|are|was|were|will|would|can|could|does|do|did|has|have|had|works?|never|always|"
+    r"usually|normally|only|just|gets?|goes|go)\b)"
+)
+_OWN_TIME = re.compile(
+    rf"\b(?:{_DAY[3:-3]}|week|weekend|weekday|schedule|diary|calendar|rota|work|job|shift|hour|"
+    r"day|days? off|morning|afternoon|evening|time|availability|routine|plan|life|hand|"
+    r"house|home|flat|place|boiler|meter|radiator|phone|mobile|landline|email|number|address|"
+    r"only day|best day|free day|busy day)s?$"
+)
+
+
+def _unknown_owner(text: str) -> bool:
+    """The clause's subject is the caller's "my/our" something the reader cannot tell apart
+    from a person ("my other half", "our lad"): not a day, a time or a thing of the home."""
+    owned = _OWNED_SUBJECT.match(text)
+    return owned is not None and not _OWN_TIME.search(owned.group("np"))
+
+
+# A value said after a correction in the same breath ("no 19", "sorry, the third").
+_CORRECTED_VALUE = re.compile(
+    rf"\b(?:no|nope|sorry|i mean|i meant|actually|or rather|wait)\s+(?:it is\s+|its\s+|the\s+|"
+    rf"flat\s+|number\s+|unit\s+|apartment\s+)?(?P<v>\d{{1,4}}[a-z]?|{_ORDINAL_WORDS})\b"
+)
+_ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
+
+
+def _value_token(value: str) -> str:
+    """A value as the words it is compared by ("3rd floor" and "third" are both "3")."""
+    words = [str(_ORDINALS.get(w, w)) for w in value.casefold().split()]
+    return " ".join(re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w) for w in words)
 
 
 def _is_pure_hedge(text: str) -> bool:

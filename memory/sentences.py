@@ -100,7 +100,10 @@ _SMALL = {w: str(n) for n, w in enumerate(
 
 
 _NUMBER_LETTER = re.compile(
-    r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) (?P<l>[a-h])\b(?=\s*(?:[.,!?]|$))|"
+    # "unit 7 b second floor": after a flat's number, "b" to "h" are never words of their own;
+    # "a" is, so it joins only at the end.
+    r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) "
+    r"(?P<l>[b-h]\b|a\b(?=\s*(?:[.,!?]|$)))|"
     r"\b(?P<lead2>)(?P<n2>\d{1,4}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){0,3}(?:road|street|lane|avenue|"
     r"close|drive|way|crescent|terrace|grove|gardens|place|row|mews|hill)\b)"
 )

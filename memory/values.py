@@ -143,7 +143,16 @@ _DENIED_CALL = re.compile(
 )
 # What a preferred channel is compared against ("better than email", "rather than a call").
 _COMPARED_TO = re.compile(
-    r"\b(?:than|over|rather than|instead of)\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+    r"(?:\b(?:than|over|rather than|instead of)|\bprefer\w*\b.*\bto)"
+    r"\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+)
+# A channel the caller says they cannot get on with ("I don't get on with texts", "I'm
+# hopeless with email"): named, but not the way to reach them.
+_AVERSE_TO = re.compile(
+    r"(?:\b(?:(?:do|does|can) not|never|hardly ever|rarely)\s+(?:really\s+)?(?:get on with|like|"
+    r"use|check|read|look at|see|answer|pick up|hear|do)|\bhate|\bcan not stand|"
+    r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful)\s+(?:with|at)"
+    r")\s+(?:(?:my|the|a|an|any|their|your)\s+)?$"
 )
 
 

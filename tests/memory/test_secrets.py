@@ -392,7 +392,9 @@ def test_a_luhn_valid_card_anywhere_in_text_never_survives(
     assert card not in digits_of(red.text)
     if style == "spoken":
         assert spoken(card) not in red.text
-    assert "payment_card" in red.kinds
+    # Digits after the card may make the whole run a valid account number as well
+    # ("600000000000004 000000000" passes mod 97): withheld as bank details then, still withheld.
+    assert {"payment_card", "bank_account"} & set(red.kinds)
 
 
 @settings(max_examples=200, deadline=None)
