@@ -371,6 +371,13 @@ class CallReader:
         if found:
             # "flat 9 no 19", "second floor no third": a correction whose new value the reader
             # did not take leaves the value it corrects in doubt (a wrong fact is worse than none).
+            # "9 Not Close": a value with a negator or a correction inside is a misreading.
+            found = [
+                dataclasses.replace(s, sure=False)
+                if s.kind in _ONE_VALUE and _NOT_A_VALUE.search(s.value.casefold())
+                else s
+                for s in found
+            ]
             # Of several things counted, which count the correction is about is not known.
             corrected = [_value_token(m.group("v")) for m in _CORRECTED_VALUE.finditer(text)]
             one_count = sum(s.kind == "equipment_count" for s in found) == 1
@@ -950,6 +957,7 @@ _CORRECTED_VALUE = re.compile(
     rf"flat\s+|number\s+|unit\s+|apartment\s+)?(?P<v>\d{{1,4}}[a-z]?|{_ORDINAL_WORDS})\b"
 )
 _ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
+_NOT_A_VALUE = re.compile(r"\b(?:not|no|never|sorry|actually|mean|meant|wait|rather)\b")
 
 
 def _value_token(value: str) -> str:

@@ -25,6 +25,7 @@ from memory.lexicon import (
     _NEG_ATOMS,
     _NEG_WITH_NOT,
     _NEGATOR,
+    _ORDINAL_WORDS,
     _OTHER_SUBJECT,
     _PHRASAL_OUT,
     _POS,
@@ -51,7 +52,15 @@ def corrects_last_turn(turn: str) -> bool:
         r"(?:yes|yeah|yep|that is right|correct|right)\b", head
     )
     first = " ".join(re.sub(r"[^\w\s']", " ", normal(re.split(r"(?<=[.!?])\s+", turn)[0])).split())
-    return (opens or soon) and not _ADDING.search(first)
+    # "no twenty six" to the agent's "Twenty.": a no and another value corrects it.
+    answered = bool(_NO_THEN_VALUE.match(text))
+    return (opens or soon or answered) and not _ADDING.search(first)
+
+
+_NO_THEN_VALUE = re.compile(
+    rf"^(?:no|nope|nah)\s+(?:it is\s+|its\s+|the\s+|flat\s+|number\s+|unit\s+)?"
+    rf"(?:\d{{1,4}}[a-z]?|{_ORDINAL_WORDS})\b"
+)
 
 
 _NUMBERED = re.compile(r"\b(?:flat|apartment|unit|number|no|floor)\s+\d+[a-z]?\b")
