@@ -22,8 +22,7 @@ from contextdb_livekit.kit.caller_memory import CallerMemory, call_write_key
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from memory.extract import Turn, extract_call_facts
-from memory.facts import CallerFact
-from memory.lexicon import WEEKDAYS
+from memory.facts import WEEKDAYS, CallerFact
 from testkit.engine import stop_engine_if_running
 
 USER = "cust-facts-bench"

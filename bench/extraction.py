@@ -36,8 +36,7 @@ from datetime import date
 from pathlib import Path
 
 from memory.extract import Turn, extract_call_facts
-from memory.facts import TOPICS, CallerFact, counted_thing
-from memory.lexicon import WEEKDAYS
+from memory.facts import TOPICS, WEEKDAYS, CallerFact, counted_thing
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)

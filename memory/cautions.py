@@ -8,13 +8,14 @@ import re
 from datetime import date
 
 from contextdb_livekit.api import (
+    CallReader,
     Memory,
     is_current,
     is_procedure_note,
     neutralise,
 )
+from memory.equipment import EQUIPMENT
 from memory.facts import _QUOTE_PREFIX, _weekday_title, fact_kind, observed_on, plain_text
-from memory.reader import CallReader
 
 
 def is_negative_availability(memory: Memory, weekday: str) -> bool:
@@ -103,7 +104,7 @@ def note_caution(text: str, weekday: str) -> bool | None:
     days = {m.group(1) for m in _NOTE_DAY.finditer(lowered)}
     if not days:
         return None
-    said = CallReader().read(text)
+    said = CallReader(EQUIPMENT).read(text)
     for statement in reversed(said):
         if statement.kind == "availability" and statement.key == weekday:
             return statement.negative

@@ -2,8 +2,9 @@
 
 The rule-based extractor runs offline and is the floor: `memory.llm_extract` replaces it
 with one structured-output model call whenever an LLM key is configured, and falls back to
-it. Sentences are read by `memory.reader` (negators and their scope, clause order, change
-markers, corrections, answers to the agent's question); scored by `python -m bench.extraction`.
+it. Sentences are read by the library's `CallReader` with this line's `memory.equipment`
+(negators and their scope, clause order, change markers, corrections, answers to the agent's
+question); scored by `python -m bench.extraction`.
 
 - Only the caller's own turns become `user_stated`; the model's notes are `agent_inferred`.
 - Questions and hedged clauses ("maybe", "not sure") state nothing and are skipped.
@@ -29,12 +30,17 @@ from collections.abc import Iterable
 from datetime import date
 
 from contextdb_livekit.api import (
+    CallReader,
     EpistemicSource,
     Turn,
+    corrects_last_turn,
     is_procedure_note,
+    kinds_mentioned,
     neutralise,
     redact_bounded,
+    says_change,
 )
+from memory.equipment import EQUIPMENT
 from memory.facts import (
     AGENT_CONFIDENCE,
     CALLER_CONFIDENCE,
@@ -43,14 +49,13 @@ from memory.facts import (
     UNCONFIRMED_CONFIDENCE,
     CallerFact,
     FactKind,
+    stated_kind,
 )
-from memory.reader import CallReader
-from memory.turn_cues import corrects_last_turn, kinds_mentioned, says_change
 
 MAX_SENTENCE_CHARS = 300
 MAX_FACTS = 40
 
-# Sentences end at . ! ? ; — clauses inside a sentence are `memory.reader`' business.
+# Sentences end at . ! ? ; — clauses inside a sentence are the `CallReader`'s business.
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
 _CALLER_SAID = re.compile(
@@ -89,9 +94,9 @@ def facts_in_sentence(
     call_id: str,
     reader: CallReader | None = None,
 ) -> list[CallerFact]:
-    """The typed facts one sentence states, read in the call's context (`memory.reader`)."""
+    """The typed facts one sentence states, read in the call's context (`CallReader`)."""
     found: list[CallerFact] = []
-    for said in (reader or CallReader()).read(sentence):
+    for said in (reader or CallReader(EQUIPMENT)).read(sentence):
         if not said.sure:
             # Precision first: a reading the reader is not sure of keeps the words, not a fact.
             found.append(quote(sentence, today=today, call_id=call_id))
@@ -101,7 +106,7 @@ def facts_in_sentence(
             value = _sentence_value(sentence)  # the caller's words, never a paraphrase
         found.append(
             CallerFact(
-                kind=said.kind,
+                kind=stated_kind(said.kind),
                 value=value,
                 source=source,
                 confidence=confidence,
@@ -187,7 +192,7 @@ def extract_call_facts(
 
     # One reader for the call: a short answer is read against the agent's question, and a
     # correction takes back what the caller said just before it.
-    reader = CallReader()
+    reader = CallReader(EQUIPMENT)
     last_turn: dict[tuple[str, str], tuple[CallerFact, str]] = {}
     for turn in turns:
         if turn.role != "user":
@@ -244,7 +249,7 @@ def extract_call_facts(
             # last turn's facts of any kind it talks about (or of every kind, when it types
             # nothing), unless it restates them.
             restated = {slot[0] for slot in this_turn}
-            talked_about = kinds_mentioned(turn.text) if typed_here else None
+            talked_about = kinds_mentioned(turn.text, EQUIPMENT) if typed_here else None
             for slot, (item, sentence) in last_turn.items():
                 if item.kind in restated or slot in this_turn:
                     continue

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from typing import Literal, cast, get_args
 
 from contextdb_livekit.api import (
     REQUEST_ENTITY,
@@ -28,6 +28,7 @@ from contextdb_livekit.api import (
     FactToRemember,
     Memory,
 )
+from memory.equipment import EQUIPMENT
 
 # What a caller can tell us (the only kinds a model extractor may propose).
 StatedKind = Literal[
@@ -61,6 +62,14 @@ FactKind = Literal[
     "flagged_note",
 ]
 Polarity = Literal["positive", "negative"]
+
+
+def stated_kind(kind: str) -> StatedKind:
+    """A kind the reader typed, checked against what a caller can tell this line."""
+    if kind not in get_args(StatedKind):
+        raise ValueError(f"the reader typed a kind this line does not have: {kind!r}")
+    return cast(StatedKind, kind)
+
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -155,44 +164,9 @@ class CallerFact:
         )
 
 
-# What a caller counts, each under one name ("rads" and "radiators" are one slot).
-COUNTED_THINGS: dict[str, str] = {
-    "boiler": "boiler",
-    "radiator": "radiator",
-    "rad": "radiator",
-    "heat pump": "heat pump",
-    "air conditioning unit": "air conditioning unit",
-    "air conditioner": "air conditioning unit",
-    "ac unit": "air conditioning unit",
-    "aircon unit": "air conditioning unit",
-    "air con unit": "air conditioning unit",
-    "air-con unit": "air conditioning unit",
-    "storage heater": "storage heater",
-    "hot water cylinder": "hot water cylinder",
-    "cylinder": "hot water cylinder",
-    "water heater": "water heater",
-    "thermostat": "thermostat",
-    "solar panel": "solar panel",
-    "bathroom": "bathroom",
-    "bedroom": "bedroom",
-    "shower room": "shower room",
-    "towel rail": "towel rail",
-    "gas fire": "gas fire",
-    "immersion heater": "immersion heater",
-    "panel": "solar panel",
-    "tank": "tank",
-    "furnace": "furnace",
-    "unit": "unit",
-}
-
-
 def counted_thing(text: str) -> str:
-    """The canonical name of what a count counts ("5 radiators" → "radiator")."""
-    words = " ".join(re.sub(r"[^a-z ]+", " ", text.casefold()).split())
-    for name in sorted(COUNTED_THINGS, key=len, reverse=True):
-        if re.search(rf"\b{name}s?\b", words):
-            return COUNTED_THINGS[name]
-    return "unit"
+    """The one name of what a count counts ("5 rads" → "radiator")."""
+    return EQUIPMENT.counted_thing(text)
 
 
 def _weekday_title(value: str) -> str:

@@ -17,7 +17,7 @@ the end of the call. The answer is validated, and the host keeps the last word:
 - anything wrong — timeout, HTTP error, invalid JSON, schema mismatch — falls back to the
   rule-based extractor, so the end-of-call write never depends on the model;
 - a fact whose quote is about somebody else ("my mum's only free on Wednesdays") is dropped,
-  whatever the model says (`memory.turn_cues.about_someone_else`); who lets the engineer in
+  whatever the model says (`contextdb_livekit.api.about_someone_else`); who lets the engineer in
   still counts;
 - a fact whose value or quote tries to change how calls are handled
   (`contextdb_livekit.memory.instructions_screen`) is kept only as a flagged note, as the rules do.
@@ -36,9 +36,12 @@ import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from contextdb_livekit.api import (
+    ABOUT_THE_VISIT,
     TLS_CONTEXT,
+    about_someone_else,
     is_procedure_note,
     neutralise,
+    normal_text,
     redact_bounded,
     redact_secrets,
 )
@@ -47,10 +50,7 @@ from memory.extract import (
     extract_call_facts,
     flagged_note,
 )
-from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, CallerFact, StatedKind
-from memory.lexicon import ABOUT_THE_VISIT, WEEKDAYS
-from memory.sentences import normal
-from memory.turn_cues import about_someone_else
+from memory.facts import AGENT_CONFIDENCE, CALLER_CONFIDENCE, WEEKDAYS, CallerFact, StatedKind
 
 log = logging.getLogger("memory.llm_extract")
 
@@ -270,7 +270,7 @@ def _to_fact(item: ModelFact, spoken: list[str], *, today: date, call_id: str) -
     if quoted and item.said_by_caller and not _carries_value(item, quote):
         log.info("model fact dropped: its quote does not carry its %s", item.kind)
         return None
-    if quoted and item.kind not in ABOUT_THE_VISIT and about_someone_else(normal(item.quote)):
+    if quoted and item.kind not in ABOUT_THE_VISIT and about_someone_else(normal_text(item.quote)):
         # The host's own rule: what the caller said about somebody else is not theirs.
         log.info("model fact dropped: its quote is about somebody else")
         return None

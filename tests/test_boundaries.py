@@ -8,7 +8,7 @@
   lists: a fork that upgrades the library relies on exactly that.
 - No modules import each other in a loop (the library, the test kit, the scenarios), and no
   layer imports one above it: in the library identity < memory < stores < delivery < kit <
-  worker < caller_data < api, hosting; outside it the library < the starter < testkit <
+  reading < worker < caller_data < api, hosting; outside it the library < the starter < testkit <
   scenarios < bench < tests.
 - CI type-checks both (mypy, before the tests); a `type: ignore` names its error code and says
   why, and the only modules let through untyped are third-party packages that ship no type
@@ -187,6 +187,7 @@ LIBRARY_LAYERS = (
     ("backends",),
     ("delivery",),
     ("kit",),
+    ("reading",),
     ("worker",),
     ("caller_data",),
     ("api", "hosting"),

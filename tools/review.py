@@ -29,12 +29,12 @@ from contextdb_livekit.api import (
     history_turns,
     is_current,
     read_reply,
+    says_routine_changed,
     start_review,
 )
 from memory.cautions import is_negative_availability
 from memory.extract import extract_call_facts, quote
 from memory.facts import CONFIRMED_CONFIDENCE, TOPICS, CallerFact, fact_kind, plain_text
-from memory.turn_cues import says_routine_changed
 from tools.systems import VisitCall
 
 REVIEW_TOOL = "review_caller_details"

@@ -57,6 +57,17 @@ from contextdb_livekit.memory.models import (
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
 from contextdb_livekit.memory.snapshot import FactView
+from contextdb_livekit.reading.equipment import Equipment, EquipmentTypes, Fixture
+from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT
+from contextdb_livekit.reading.reader import CallReader
+from contextdb_livekit.reading.sentences import normal as normal_text
+from contextdb_livekit.reading.turn_cues import (
+    about_someone_else,
+    corrects_last_turn,
+    kinds_mentioned,
+    says_change,
+    says_routine_changed,
+)
 from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.stores.private_files import private_file
@@ -64,6 +75,7 @@ from contextdb_livekit.tls import TLS_CONTEXT
 from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 __all__ = [
+    "ABOUT_THE_VISIT",
     "FORGET_ACTION",
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
@@ -74,10 +86,14 @@ __all__ = [
     "Attempt",
     "CalendarDays",
     "CallContext",
+    "CallReader",
     "CallerIdentity",
     "EpistemicSource",
+    "Equipment",
+    "EquipmentTypes",
     "FactToRemember",
     "FactView",
+    "Fixture",
     "GatedAction",
     "GatedTool",
     "HostApi",
@@ -102,10 +118,12 @@ __all__ = [
     "SlotRetention",
     "TargetKind",
     "Turn",
+    "about_someone_else",
     "build_confirmation_tool",
     "build_forget_tool",
     "build_recall_tool",
     "clean_caller_text",
+    "corrects_last_turn",
     "for_host",
     "forget_action",
     "forget_intent_resolver",
@@ -113,7 +131,9 @@ __all__ = [
     "intent_resolver",
     "is_current",
     "is_procedure_note",
+    "kinds_mentioned",
     "neutralise",
+    "normal_text",
     "open_caller_data",
     "path_segment",
     "private_file",
@@ -121,6 +141,8 @@ __all__ = [
     "redact_bounded",
     "redact_secrets",
     "run_gated_action",
+    "says_change",
+    "says_routine_changed",
     "spoken_day",
     "spoken_pounds",
     "start_review",

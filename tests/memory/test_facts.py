@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contextdb_livekit.api import says_change
 from contextdb_livekit.backends.sqlite_engine import open_engine
 from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import FactToRemember, Memory
 from memory.cautions import conflict_reason
 from memory.extract import Turn, extract_call_facts
 from memory.facts import CALLER_FACTS, CallerFact, fact_kind
-from memory.turn_cues import says_change
 from testkit.visit_requests import action_request
 
 TODAY = date(2026, 12, 3)

@@ -35,8 +35,8 @@ from contextdb_livekit.memory.errors import MemoryLayerError
 log = logging.getLogger("contextdb_livekit.kit.review")
 
 # How every review read-back opens: the extractor never reads the caller's answer to it as a
-# fact about the topic it names (the line's own reader:
-# the starter's `memory.turn_cues.read_question`).
+# fact about the topic it names (the reader:
+# `reading.turn_cues.read_question`).
 REVIEW_OPENING = "Before you go, I'll note that"
 # One read-back names at most this many changes; the rest stay unconfirmed (quoted).
 MAX_CHANGES_READ_BACK = 4

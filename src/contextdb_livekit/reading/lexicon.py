@@ -222,41 +222,9 @@ _NUMBERS = {
     "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 }  # fmt: skip
 _NUMBER = r"(\d{1,2}|a single|one|two|three|four|five|six|seven|eight|nine|ten)"
-_UNITS = (
-    r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
-    r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
-    r"storage heaters?|"
-    r"hot water cylinders?|cylinders?|thermostats?|solar panels?|bathrooms?|bedrooms?|"
-    r"shower rooms?|towel rails?|gas fires?|immersion heaters?)"
-)
-# "two heated towel rails", "three smart thermostats": a word about the thing may come between.
-_COUNT = re.compile(rf"\b{_NUMBER} (?:heated |smart |electric |wall |gas )?{_UNITS}\b")
-# "two more radiators": the talk is about radiators, but not how many there are.
-_SINGLE = re.compile(
-    r"\b(?:a|an|one)\s+(?:(?:combi|new|gas|small|little|big|single|electric)\s+)?"
-    r"(boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
-    r"hot water cylinder|cylinder|thermostat|solar panel|gas fire|immersion heater|towel rail)\b"
-    r"(?!s)"
-)
 _PARTIAL_COUNT = re.compile(
     r"\b(?:each|every|per|apiece|upstairs|downstairs|in the (?:\w+ )?(?:kitchen|lounge|"
     r"bedroom|bathroom|hall|diner|living room|front room|back room|annexe|extension|office))\b"
-)
-_COUNT_MENTION = re.compile(rf"\b{_NUMBER} (?:more |extra |new |old )?{_UNITS}\b")
-# "down from three radiators to two", "up to 6 rads now": the number after "to" is current.
-_COUNT_CHANGE = re.compile(
-    rf"\b(?:down|up|gone|went|going|cut|dropped)\s+(?:from\s+{_NUMBER}(?:\s+{_UNITS})?\s+)?"
-    rf"to\s+(?:just\s+|only\s+)?(?:the\s+)?{_NUMBER}(?:\s+{_UNITS})?\b"
-)
-# "three or four radiators", "5 to 6 rads": a range is a guess, not a count.
-_COUNT_RANGE = re.compile(rf"\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\s+{_UNITS}")
-_BOILER_TYPE = re.compile(
-    r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
-    # "a conventional one", "the regular type": the kind of boiler, said without the noun.
-    r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
-    r"(?:boiler|system|one|type|sort|kind)|"
-    r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
-    r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
 )
 _WHERE = re.compile(
     r"^(?:it is\s+|it's\s+)?((?:round|around|in|under|by|behind|on|outside|inside|next to|"
@@ -268,43 +236,10 @@ _BARE_PLACE = re.compile(
     r"utility(?: room)?|pantry|loft|shed|garden|outside|downstairs|upstairs)$"
 )
 _WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next to|in the|at the)\b")
-_METER = re.compile(
-    r"\b(?:gas |electric |electricity |water )?meters?(?: box| cupboard)?\s+"
-    r"(?:for (?:\w+\s+){1,3}?)?(?:it is\s+)?"
-    r"(?P<verb>(?:(?:is|has|have|was|were) (?:been )?)?moved(?: to)?(?: it is)?|"
-    r"is|are|has been|have been|was|were|used to be|now is|lives|sits)?\s*(?:now\s+)?"
-    r"(?P<place>(?:(?<=moved to )the|round|around|at|in|under|by|behind|on|outside|inside|next to|"
-    r"beside|near|above|"
-    r"below|down|up|to the (?:left|right) of|left of|right of)\b.*)$"
-)
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
                          r"so|which makes|making)\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                          r"(?:\s+(?:now|then|actually|of them|in total))*$")  # fmt: skip
-_BRANDS = (
-    "vaillant", "worcester bosch", "worcester", "baxi", "ideal", "viessmann", "glow-worm",
-    "glow worm",
-    "glowworm", "potterton", "navien", "rinnai", "bosch", "daikin", "mitsubishi", "carrier",
-    "trane", "lennox", "rheem", "ariston", "alpha", "intergas", "vokera",
-)  # fmt: skip
-# How a brand is written when callers shorten or run it together.
-_BRAND_NAMES = {
-    "worcester": "Worcester Bosch",
-    "worcester bosch": "Worcester Bosch",
-    "glow-worm": "Glow-worm",
-    "glowworm": "Glow-worm",
-    "glow worm": "Glow-worm",
-}
-# Words that are brands only when the talk is about equipment ("Friday would be ideal").
-_AMBIGUOUS_BRANDS = frozenset({"ideal", "alpha", "carrier", "trane", "mitsubishi", "bosch"})
-_BRAND = re.compile(
-    r"\b(" + "|".join(re.escape(b) for b in _BRANDS) + r")\b((?:\s+[a-z]*\d[\w-]*|\s+ecotec\w*|"
-    r"\s+greenstar\w*|\s+logic\w*|\s+duo-tec\w*|\s+vitodens\w*)*)"
-)
-_EQUIPMENT = re.compile(
-    r"\b(?:boiler|heat pump|furnace|unit|system|combi|model|make|brand|water heater|"
-    r"air conditioner|installed|fitted)\b"
-)
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
@@ -321,9 +256,6 @@ _FLOOR = re.compile(
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
     rf"(?:\s+(?:one|now|actually))*$"
-)
-_FLOOR_NOT_OURS = re.compile(
-    r"\b(?:boiler|meter|tank|radiator|cupboard|fuse box|stopcock|pump|thermostat|valve)\b"
 )
 _FLAT = re.compile(
     r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
@@ -441,7 +373,8 @@ _NEW_BEFORE = re.compile(
     r"(?:(?:a|an|the|our|my|new|just|only)\s+)*$"
 )
 _OLD_AFTER = re.compile(
-    r"^\s*(?:(?:boiler|unit|heat pump|one|combi)\s+)?(?:is gone|has gone|gone|is no more|"
+    # "the baxi boiler was replaced": the thing may be named after the make.
+    r"^\s*(?:(?!(?:and|but|or|so|then)\b)[a-z]+\s+)?(?:is gone|has gone|gone|is no more|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
     r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
     r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
@@ -570,7 +503,7 @@ ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
 _REPORTED = re.compile(
-    r"^(?:the|a|our|my|your)\s+(?:gas\s+|heating\s+|boiler\s+)?(?:engineer|plumber|fitter|electrician|technician|installer|"
+    r"^(?:the|a|our|my|your)\s+(?:[a-z]+\s+)?(?:engineer|plumber|fitter|electrician|technician|installer|"
     r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b|"
     # "Mrs Patel at number 12 asked me to mention she's got a cat": her words, her cat.
     r"^(?:\w+\s+){1,6}?asked (?:me|us) to (?:mention|say|tell you|pass on|let you know)\b"
@@ -613,8 +546,6 @@ _KIND_WORDS: dict[str, re.Pattern[str]] = {
         r"counted|recount)\b"
     ),
     "equipment_make": re.compile(r"\b(?:make|brand|model|sticker|label|badge|it is an?)\b"),
-    "boiler_type": re.compile(r"\b(?:combi|system|conventional|tank|cylinder|back boiler)\b"),
-    "meter_location": re.compile(r"\b(?:meter|cupboard|under|outside|inside|by the|next to)\b"),
     "floor": re.compile(r"\b(?:floor|ground|basement|upstairs|downstairs|storey|level)\b"),
     "flat": re.compile(r"\b(?:flat|apartment|unit|number|\d+[a-z]?)\b"),
     "address": re.compile(r"\b(?:\d+|number|road|street|lane|avenue|close|drive|way)\b"),

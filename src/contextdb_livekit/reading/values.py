@@ -1,4 +1,4 @@
-"""The values a caller's clause names, read for `memory.reader`: which mention of a thing is
+"""The values a caller's clause names, read for `reading.reader`: which mention of a thing is
 current and which is old ("we had a Baxi, it's a Vaillant now"), counts and the doubts about
 them (a guess, a sum or a product left to us), how floors, addresses and channels are written,
 and the sentence-valued topics (parking, pets, who is home, access) kept as the caller's words.
@@ -9,13 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory.facts import StatedKind
-from memory.lexicon import (
+from contextdb_livekit.reading.equipment import Equipment
+from contextdb_livekit.reading.lexicon import (
     _ACCESS,
     _ASSENT_WORDS,
-    _COUNT,
     _HAVE_HAD,
-    _METER,
     _NEGATOR,
     _NEW_BEFORE,
     _NO_PETS,
@@ -35,11 +33,10 @@ from memory.lexicon import (
     _SOMEONE_HOME,
     _STREET,
     _STREET_WORDS,
-    _UNITS,
     _WHO_WILL_BE,
 )
-from memory.sentences import Statement
-from memory.turn_cues import about_someone_else
+from contextdb_livekit.reading.sentences import Statement
+from contextdb_livekit.reading.turn_cues import about_someone_else
 
 # A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
 # supposes ("if it's the flat on the fourth floor"): not sure.
@@ -60,7 +57,6 @@ _WANTS_FITTED = re.compile(
     r"(?! (?:a |an |the |someone |somebody |you |to )?(?:visit|engineer|appointment|booking|"
     r"book|service|someone|somebody|come|look|check))"
 )
-_INSTALLED = frozenset({"equipment_make", "boiler_type", "equipment_count"})
 # Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
 _OTHER_NUMBER = re.compile(
     r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
@@ -84,10 +80,6 @@ _LISTED_BEFORE = re.compile(
     r"(?:^|\b(?:and|with|plus|have|has|got|is|are|also|just|only|there is|there are))\s*$"
 )
 _ANOTHER = re.compile(r"\b(?:another|a second|one more|the other one)\b")
-_PER_ROOM = re.compile(
-    r"\b(?:a|an|one) (?:\w+ )?(?:boiler|radiator|rad|storage heater|heater|thermostat|"
-    r"towel rail|unit)s? (?:in|on|for|per) (?:each|every)\b"
-)
 # A floor said of the caller's own home ("we're on the ground floor", "our flat's the fifth").
 _OWN_FLOOR = re.compile(r"\b(?:i|we|us|our|my|me|live|living|flat|apartment|house)\b")
 _MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
@@ -97,13 +89,6 @@ _BARE_PHONE = re.compile(
     r"^(?:(?:no|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?(?:(?:on|the|my|no|just)\s+)*"
     r"(?P<phone>landline|home phone|house phone|"
     r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
-)
-# "we've added a radiator", "had another boiler fitted": one more of a thing, so a bare total
-# after it ("so that's nine now") counts that thing.
-_ADDED_ONE = re.compile(
-    r"\b(?:added|fitted|put in|installed|got|had)\s+(?:in\s+)?(?:a|an|another|one more|an extra|"
-    r"a new|a second)\s+(?:\w+\s+)?(boiler|heat pump|radiator|rad|storage heater|thermostat|"
-    r"tank|cylinder|towel rail|solar panel)\b"
 )
 # "please just call me", "so ring me": the caller asks for themselves, whoever came before.
 _TO_ME = re.compile(
@@ -125,17 +110,6 @@ _STREET_NAME = re.compile(
 _FLAT_IN_BUILDING = re.compile(
     r"^(?:it is\s+)?(?:flat|apartment|unit)\s+\w+\s*,\s*((?:[a-z'-]+\s+){1,3}(?:court|house|"
     r"mansions|buildings|heights|tower|lodge|point|business park|estate|works|centre))[\s.!]*$"
-)
-# A count said to be the whole ("so 7 radiators in total", "eleven rads altogether").
-_TOTAL_COUNT = re.compile(rf"\b{_NUMBER} {_UNITS} (?:in total|altogether|all told|in all|total)\b")
-# A boiler type named alone, as the answer to the agent's question about it.
-_BARE_BOILER_TYPES = {
-    "combi": "combi", "combination": "combi", "system": "system", "conventional": "conventional",
-    "regular": "conventional", "heat only": "conventional", "back boiler": "back boiler",
-}  # fmt: skip
-_BARE_BOILER_TYPE = re.compile(
-    r"^(?:(?:it is|its|a|an|the|just)\s+)*(combi|combination|system|conventional|regular|"
-    r"heat only|back boiler)(?:\s+(?:one|boiler|type))?$"
 )
 # A call denied before another channel ("you didn't call, just message me"): its negator.
 _DENIED_CALL = re.compile(
@@ -190,12 +164,12 @@ def _last_current(
     return current
 
 
-def _partial_count(sentence: str) -> bool:
+def _partial_count(sentence: str, words: Equipment) -> bool:
     """A count of a part of the house ("three upstairs"), or a number with no thing after a
     count ("and four upstairs", "two in each bedroom"): a sum or a product left to us."""
-    if _PER_ROOM.search(sentence):
+    if words.per_room_count.search(sentence):
         return True  # "a radiator in every room, so that's ...": a product left to us
-    first = _COUNT.search(sentence)
+    first = words.count.search(sentence)
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False
     if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
@@ -206,7 +180,7 @@ def _partial_count(sentence: str) -> bool:
         return True  # "two storage heaters in each bedroom": a product
     rest = sentence[first.end() :]
     return any(
-        not re.match(rf"\s+(?:more |extra |new |old )?{_UNITS}", rest[m.end() :])
+        not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
         for m in re.finditer(rf"\b{_NUMBER}\b", rest)
     )
 
@@ -257,11 +231,13 @@ _LETS_IN = re.compile(
 )
 
 
-def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[Statement]:
+def _free_text(
+    sentence: str, parts: list[str], topic: str | None, words: Equipment
+) -> list[Statement]:
     """Parking, pets, who will be home and access: the caller's sentence is the value, when
     a clause that is not hedged names one (for pets, the last such clause decides between
     "no pets" and the sentence)."""
-    found: dict[StatedKind, str] = {}
+    found: dict[str, str] = {}
     for text in parts:
         other = about_someone_else(text)
         # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
@@ -281,7 +257,7 @@ def _free_text(sentence: str, parts: list[str], topic: str | None) -> list[State
             )
         ):
             found["who_home"] = sentence
-        if _ACCESS.search(text) and not _METER.search(text):
+        if _ACCESS.search(text) and not words.fixture_place.search(text):
             found["access_notes"] = sentence
     whole = " , ".join(parts)
     # An animal in the sentence may be what "it'll be in the house" is about.

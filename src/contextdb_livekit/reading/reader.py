@@ -1,8 +1,8 @@
 """How the rule extractor reads a caller: sentences → clauses → typed statements.
 
-The sentence is cut in `memory.sentences`, its words are `memory.lexicon`'s, what a turn or a
-question says is `memory.turn_cues`', how a value is told current or old and written is
-`memory.values`', whether a clause's sign for its days can be trusted is `memory.signs`'; this
+The sentence is cut in `reading.sentences`, its words are `reading.lexicon`'s, what a turn or a
+question says is `reading.turn_cues`', how a value is told current or old and written is
+`reading.values`', whether a clause's sign for its days can be trusted is `reading.signs`'; this
 module reads clauses into statements.
 
 `memory.extract` turns what `CallReader` reads into `CallerFact`s. It models the language
@@ -44,44 +44,33 @@ import re
 from dataclasses import dataclass, field
 from functools import partial
 
-from memory.facts import counted_thing
-from memory.lexicon import (
+from contextdb_livekit.reading.equipment import Equipment
+from contextdb_livekit.reading.lexicon import (
     _ADDING,
     _ADDRESS,
-    _AMBIGUOUS_BRANDS,
     _BARE_ADDRESS,
     _BARE_COUNT,
     _BARE_DAYS,
     _BARE_FLAT,
     _BARE_ORDINAL,
     _BARE_PLACE,
-    _BOILER_TYPE,
-    _BRAND,
-    _BRAND_NAMES,
     _COMPARED,
     _CONTACT,
     _CONTACT_CONTEXT,
-    _COUNT,
-    _COUNT_CHANGE,
-    _COUNT_MENTION,
-    _COUNT_RANGE,
     _DAY,
     _DAY_NEGATOR,
     _DAY_RE,
     _DENIED_CHANNEL,
     _ELLIPSIS,
-    _EQUIPMENT,
     _EXCEPTION,
     _EXCLUSIVE,
     _EXCLUSIVE_ATOMS,
     _FLAT,
     _FLAT_NUMBER,
     _FLOOR,
-    _FLOOR_NOT_OURS,
     _GENERIC,
     _HEDGE,
     _HOUSE_NUMBER,
-    _METER,
     _MOVED_DAYS,
     _NEG_ATOMS,
     _NEGATED_DAY,
@@ -105,7 +94,6 @@ from memory.lexicon import (
     _REPORTED,
     _REQUEST,
     _SIMILE,
-    _SINGLE,
     _SOMEONE_ELSES,
     _SPECIFIC,
     _SWITCH,
@@ -119,7 +107,7 @@ from memory.lexicon import (
     _WISH,
     ABOUT_THE_VISIT,
 )
-from memory.sentences import (
+from contextdb_livekit.reading.sentences import (
     _ANSWER_THEN_WORDS,
     _FILLER,
     _PARTICLE,
@@ -128,22 +116,18 @@ from memory.sentences import (
     clauses,
     normal,
 )
-from memory.signs import _negated_before, _sign_in_doubt
-from memory.turn_cues import (
+from contextdb_livekit.reading.signs import _negated_before, _sign_in_doubt
+from contextdb_livekit.reading.turn_cues import (
     Asked,
-    _boiler_type_value,
     _predicate,
     _weekday,
     about_someone_else,
     kinds_mentioned,
     read_question,
 )
-from memory.values import (
-    _ADDED_ONE,
+from contextdb_livekit.reading.values import (
     _ANOTHER,
     _AVERSE_TO,
-    _BARE_BOILER_TYPE,
-    _BARE_BOILER_TYPES,
     _BARE_PHONE,
     _COMPARED_TO,
     _CORRECTED_STREET,
@@ -151,14 +135,12 @@ from memory.values import (
     _FLAT_IN_BUILDING,
     _GUESSED_COUNT,
     _GUESSED_COUNTS,
-    _INSTALLED,
     _LISTED_BEFORE,
     _MOBILES,
     _OWN_FLOOR,
     _STREET_NAME,
     _SUPPOSED,
     _TO_ME,
-    _TOTAL_COUNT,
     _WANTS_FITTED,
     _all_current,
     _count_value,
@@ -190,6 +172,7 @@ class _Reading:
 class CallReader:
     """Reads one call's caller sentences in order; what a clause refers back to is kept here."""
 
+    words: Equipment  # the line's equipment words (`reading.equipment`)
     asked: Asked = field(default_factory=Asked)
     antecedent: _Reading | None = None
     last_value_kind: str | None = None
@@ -216,7 +199,7 @@ class CallReader:
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
 
     def agent_said(self, text: str) -> None:
-        self.asked = read_question(text)
+        self.asked = read_question(text, self.words)
 
     def new_turn(self) -> None:
         if self._this_turn:
@@ -271,8 +254,8 @@ class CallReader:
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
         self._sentence = text
-        self._equipment_talk = bool(_EQUIPMENT.search(text)) or any(
-            m.group(1) not in _AMBIGUOUS_BRANDS for m in _BRAND.finditer(text)
+        self._equipment_talk = bool(self.words.talk_words.search(text)) or any(
+            m.group(1) not in self.words.ambiguous_makes for m in self.words.make.finditer(text)
         )
         someone_else = hedged = False
         for index, clause in enumerate(parts):
@@ -337,7 +320,7 @@ class CallReader:
                 # The new value comes first ("twenty one", "we are on the third"); a trailing
                 # "sorry, I always forget..." explains, it does not correct.
                 rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:6])
-                talked = kinds_mentioned(rest)
+                talked = kinds_mentioned(rest, self.words)
                 if _ELLIPSIS.match(clause.text):
                     talked |= {"availability", "preferred_day"}  # "Fridays, well actually I can"
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
@@ -393,7 +376,7 @@ class CallReader:
             # Precision first: "about a dozen radiators", "if it's the flat on the fourth
             # floor", "I'd like a Worcester fitted": a guess, a supposition or a wish keeps the
             # caller's words, and puts what the call said of the same slots in doubt too.
-            guessed = {counted_thing(m.group(2)) for m in _GUESSED_COUNT.finditer(text)}
+            guessed = {self.words.counted_thing(m.group(2)) for m in _GUESSED_COUNT.finditer(text)}
             all_counts = bool(_GUESSED_COUNTS.search(text))
             supposed, wish = bool(_SUPPOSED.search(text)), bool(_WANTS_FITTED.search(text))
             # "we used to have ten radiators but we took two out": what was is not what is.
@@ -402,7 +385,7 @@ class CallReader:
                 s
                 for s in found
                 if supposed
-                or (wish and s.kind in _INSTALLED)
+                or (wish and s.kind in self.words.installed)
                 or (
                     s.kind == "equipment_count"
                     and (
@@ -433,7 +416,7 @@ class CallReader:
             self._last_count = counts[-1]
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
-        found.extend(_free_text(sentence, kept, self.asked.topic))
+        found.extend(_free_text(sentence, kept, self.asked.topic, self.words))
         self._this_turn.extend(found)
         self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found
@@ -447,18 +430,24 @@ class CallReader:
             return []  # "I think my sister has a Baxi": hers, not a doubt about the caller's
         # A tradesman's "it was a regular one" is a doubt too; the caller's own "it used to be
         # a back boiler, a combi now I think" is not.
-        mentions = _BOILER_TYPE.finditer if reported else partial(_all_current, _BOILER_TYPE)
+        types = self.words.type_mention
+        mentions = types.finditer if reported else partial(_all_current, types)
         other: list[Statement] = []
         for kind in mentions(text):
-            other.append(Statement("boiler_type", _boiler_type_value(kind)))
-        for make in _BRAND.finditer(text) if reported else _all_current(_BRAND, text):
-            if make.group(1) in _AMBIGUOUS_BRANDS:
+            other.append(Statement(self.words.types.kind, self.words.type_value(kind)))
+        makes = self.words.make
+        for make in makes.finditer(text) if reported else _all_current(makes, text):
+            if make.group(1) in self.words.ambiguous_makes:
                 continue
-            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            brand = self.words.make_names.get(make.group(1), make.group(1).capitalize())
             other.append(Statement("equipment_make", brand))
-        for count in _COUNT.finditer(text) if reported else _all_current(_COUNT, text):
+        for count in (
+            self.words.count.finditer(text) if reported else _all_current(self.words.count, text)
+        ):
             value = _count_value(count.group(1), count.group(2))
-            other.append(Statement("equipment_count", value, counted_thing(count.group(2))))
+            other.append(
+                Statement("equipment_count", value, self.words.counted_thing(count.group(2)))
+            )
         doubted = []
         for s in other:
             said = self._stated.get((s.kind, s.key))
@@ -473,9 +462,15 @@ class CallReader:
     def _clause(self, clause: Clause) -> list[Statement]:
         text = clause.text
         particle = _PARTICLE.match(text)
-        if particle and self.asked.proposed is not None and self.asked.topic == "boiler_type":
+        if (
+            particle
+            and self.asked.proposed is not None
+            and self.asked.topic == self.words.types.kind
+        ):
             # "Is it a combi boiler?" "Yes, it is.": the agent's word, confirmed by the caller.
-            return [] if particle.group(1) else [Statement("boiler_type", self.asked.proposed)]
+            return (
+                [] if particle.group(1) else [Statement(self.words.types.kind, self.asked.proposed)]
+            )
         if particle:
             antecedent = self.antecedent
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
@@ -658,31 +653,35 @@ class CallReader:
         out: list[Statement] = []
         # Counts, one per thing counted ("two boilers and five radiators").
         counts: dict[str, str] = {}
-        if not _COUNT_RANGE.search(text):
-            for count in _all_current(_COUNT, text):
-                counts[counted_thing(count.group(2))] = _count_value(count.group(1), count.group(2))
-            for change in _COUNT_CHANGE.finditer(text):
+        if not self.words.count_range.search(text):
+            for count in _all_current(self.words.count, text):
+                counts[self.words.counted_thing(count.group(2))] = _count_value(
+                    count.group(1), count.group(2)
+                )
+            for change in self.words.count_change.finditer(text):
                 unit = change.group(4) or change.group(2) or self.last_unit or "units"
-                counts[counted_thing(unit)] = _count_value(change.group(3), unit)
-        for mentioned in _COUNT_MENTION.finditer(text):
+                counts[self.words.counted_thing(unit)] = _count_value(change.group(3), unit)
+        for mentioned in self.words.count_mention.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
-        for added in _ADDED_ONE.finditer(text):
+        for added in self.words.added_one.finditer(text):
             # "we've added a radiator, so that's nine now": the total that follows is a count.
             self._mentioned("equipment_count", added.group(1))
-        if _COUNT.search(self._sentence) and not _COUNT_RANGE.search(text):
+        if self.words.count.search(self._sentence) and not self.words.count_range.search(text):
             # "a heat pump, twelve radiators and two thermostats": in a list of counts, "a"
             # counts one.
-            for single in _all_current(_SINGLE, text):
+            for single in _all_current(self.words.single, text):
                 thing = single.group(1)
                 listed = _LISTED_BEFORE.search(text[: single.start()])
                 if listed and not _ANOTHER.search(self._sentence):
-                    counts.setdefault(counted_thing(thing), _count_value("1", thing))
+                    counts.setdefault(self.words.counted_thing(thing), _count_value("1", thing))
         if counts:
             # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
             # the count, or a sum the caller left to us, is a guess.
-            sure = not _partial_count(self._sentence)
+            sure = not _partial_count(self._sentence, self.words)
             # "3 downstairs and 4 upstairs, so 7 radiators in total": the total is said, sure.
-            totals = {counted_thing(m.group(2)) for m in _TOTAL_COUNT.finditer(text)}
+            totals = {
+                self.words.counted_thing(m.group(2)) for m in self.words.total_count.finditer(text)
+            }
             out += [
                 Statement("equipment_count", value, key=k, sure=sure or k in totals)
                 for k, value in counts.items()
@@ -690,52 +689,62 @@ class CallReader:
         elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
             unit = self.last_unit or "units"
             out.append(
-                Statement("equipment_count", _count_value(bare.group(1), unit), counted_thing(unit))
+                Statement(
+                    "equipment_count",
+                    _count_value(bare.group(1), unit),
+                    self.words.counted_thing(unit),
+                )
             )
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
-        if kind := _last_current(_BOILER_TYPE, text):
-            out.append(Statement("boiler_type", _boiler_type_value(kind)))
-        elif self.asked.topic == "boiler_type" and (named := _BARE_BOILER_TYPE.match(text)):
+        if kind := _last_current(self.words.type_mention, text):
+            out.append(Statement(self.words.types.kind, self.words.type_value(kind)))
+        elif self.asked.topic == self.words.types.kind and (
+            named := self.words.bare_type.match(text)
+        ):
             # "What type of boiler is it?" "System.": the kind named alone answers it.
-            out.append(Statement("boiler_type", _BARE_BOILER_TYPES[named.group(1)]))
+            out.append(Statement(self.words.types.kind, self.words.types.bare[named.group(1)]))
         # Where the meter is ("the meter's round the back now").
-        meter = _METER.search(text)
+        meter = self.words.fixture_place.search(text)
         where: str | None = None
         if meter is not None:
-            self._mentioned("meter_location")
+            self._mentioned(self.words.fixture.kind)
             if meter.group("verb") not in ("was", "were", "used to be") and not _is_old(
                 text, meter
             ):
                 # The place runs on past the clause: "at the bottom of the garden, by the shed".
-                whole = _METER.search(self._sentence)
+                whole = self.words.fixture_place.search(self._sentence)
                 where = (whole or meter).group("place")
                 before = self._sentence[: (whole or meter).start()]
                 if _WHERE_WORDS.search(before):
                     # "it's outside in the meter box by the gate": the place starts before.
                     where = re.sub(r"^(?:it is|its|it's)\s+", "", self._sentence)
         elif (
-            self._bare_ok("meter_location", corrects)
-            and not _METER.search(self._sentence)
+            self._bare_ok(self.words.fixture.kind, corrects)
+            and not self.words.fixture_place.search(self._sentence)
             and (_WHERE.match(text) or _BARE_PLACE.match(text))
         ):
             # "In the garage." to "Where's your meter?"; "Kitchen, in the cupboard…".
             where = re.sub(r"^(?:it is|it's)\s+", "", self._sentence)
         if where is not None:
             where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", where.strip(" ."))
-            out.append(Statement("meter_location", where.strip()))
+            out.append(Statement(self.words.fixture.kind, where.strip()))
         # Make.
-        make = _last_current(_BRAND, text, self._brand_ok)
-        if _BRAND.search(text) and any(self._brand_ok(m) for m in _BRAND.finditer(text)):
+        make = _last_current(self.words.make, text, self._brand_ok)
+        if self.words.make.search(text) and any(
+            self._brand_ok(m) for m in self.words.make.finditer(text)
+        ):
             self._mentioned("equipment_make")
         if make is not None:
-            brand = _BRAND_NAMES.get(make.group(1), make.group(1).capitalize())
+            brand = self.words.make_names.get(make.group(1), make.group(1).capitalize())
             # The model as said, each word capitalised ("ecotec plus 832" → "Ecotec Plus 832").
             model = " ".join(w.capitalize() for w in (make.group(2) or "").split())
             out.append(Statement("equipment_make", f"{brand} {model}".strip()))
         # Floor (of the caller's home, not of the boiler cupboard or the meter room: "the
         # meter's in the hall cupboard, ground floor" says where the meter is).
-        thing_here = _FLOOR_NOT_OURS.search(self._sentence) and not _OWN_FLOOR.search(text)
-        if not _FLOOR_NOT_OURS.search(text) and meter is None and not thing_here:
+        thing_here = self.words.not_the_homes_floor.search(
+            self._sentence
+        ) and not _OWN_FLOOR.search(text)
+        if not self.words.not_the_homes_floor.search(text) and meter is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -834,7 +843,7 @@ class CallReader:
     def _brand_ok(self, match: re.Match[str]) -> bool:
         """A brand that is also an ordinary word ("ideal", "alpha") counts only when the talk is
         about equipment: in this sentence, the agent's question, or the caller's last value."""
-        return match.group(1) not in _AMBIGUOUS_BRANDS or (
+        return match.group(1) not in self.words.ambiguous_makes or (
             self._equipment_talk
             or self.asked.topic == "equipment_make"
             or self.last_value_kind == "equipment_make"

@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from contextdb_livekit.api import REVIEW_OPENING
-from memory.lexicon import (
+from contextdb_livekit.kit.review import REVIEW_OPENING
+from contextdb_livekit.reading.equipment import Equipment
+from contextdb_livekit.reading.lexicon import (
     _ADDING,
-    _BOILER_TYPE,
-    _BRAND,
     _CHANGE,
     _COPULA,
     _DAY,
@@ -34,11 +33,10 @@ from memory.lexicon import (
     _SPECIFIC,
     _SWITCH,
     _TURN_CORRECTION,
-    _UNITS,
     _WEAK_POS,
     WEEKDAYS,
 )
-from memory.sentences import clauses, normal
+from contextdb_livekit.reading.sentences import clauses, normal
 
 
 def corrects_last_turn(turn: str) -> bool:
@@ -66,14 +64,15 @@ _NO_THEN_VALUE = re.compile(
 _NUMBERED = re.compile(r"\b(?:flat|apartment|unit|number|no|floor)\s+\d+[a-z]?\b")
 
 
-def kinds_mentioned(text: str) -> set[str]:
+def kinds_mentioned(text: str, equipment: Equipment) -> set[str]:
     """The kinds of fact a text is about, read loosely (a mention, not a reading)."""
     normalised = normal(text)
-    kinds = {kind for kind, words in _KIND_WORDS.items() if words.search(normalised)}
+    every = {**_KIND_WORDS, **equipment.kind_words}
+    kinds = {kind for kind, words in every.items() if words.search(normalised)}
     # "it's flat 4, sorry": a number that is a flat's or a floor's is no mention of a count.
     if not _KIND_WORDS["equipment_count"].search(_NUMBERED.sub(" ", normalised)):
         kinds.discard("equipment_count")
-    if _BRAND.search(normalised):
+    if equipment.make.search(normalised):
         kinds.add("equipment_make")
     return kinds
 
@@ -128,7 +127,7 @@ _OFFER = re.compile(
 )
 
 
-def read_question(text: str) -> Asked:
+def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
         return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
@@ -143,21 +142,21 @@ def read_question(text: str) -> Asked:
         return Asked(offered=days)
     if not t.rstrip().endswith("?"):
         return Asked()
-    if match := re.search(rf"\bhow many {_UNITS}", t):
+    if match := re.search(rf"\bhow many {equipment.units}", t):
         return Asked(topic="equipment_count", unit=match.group(1))
-    if re.search(r"\b(?:what|which) (?:make|brand|model|kind of (?:boiler|system|heat pump))\b", t):
+    makes_of = equipment.types.make_asked
+    if re.search(rf"\b(?:what|which) (?:make|brand|model|kind of (?:{makes_of}))\b", t):
         return Asked(topic="equipment_make")
     if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
         return Asked(topic="flat")
-    if re.search(r"\bmeters?\b", t):
-        return Asked(topic="meter_location")
-    if re.search(r"\b(?:what|which) (?:type|kind|sort) of boiler\b", t):
-        return Asked(topic="boiler_type")
-    if re.match(r"^(?:is|so is) (?:it|that|your boiler|the boiler) an? ", t) and (
-        kind := _BOILER_TYPE.search(t)
-    ):
+    if re.search(equipment.fixture.asked, t):
+        return Asked(topic=equipment.fixture.kind)
+    types = equipment.types
+    if re.search(types.asked, t):
+        return Asked(topic=types.kind)
+    if re.match(types.proposed, t) and (kind := equipment.type_mention.search(t)):
         # "Is it a combi boiler?": a bare "yes" takes the agent's word for it.
-        return Asked(topic="boiler_type", proposed=_boiler_type_value(kind))
+        return Asked(topic=types.kind, proposed=equipment.type_value(kind))
     if re.search(r"\b(?:what|which) floor\b", t):
         return Asked(topic="floor")
     if re.search(r"\b(?:park|parking)\b", t):
@@ -237,9 +236,3 @@ def _predicate(text: str) -> tuple[int | None, int]:
     if re.search(r"\bneither\b.*\bnor\b", rest):
         negators -= 1
     return sign, negators
-
-
-def _boiler_type_value(match: re.Match[str]) -> str:
-    kinds = ("combi", "system", "back boiler", "conventional", "conventional", "system")
-    said = next(i for i, group in enumerate(match.groups()) if group)
-    return kinds[said] if said < len(kinds) else "conventional"

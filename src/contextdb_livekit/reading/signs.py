@@ -1,5 +1,5 @@
 """Whether the sign a clause gives its days can be trusted: a second, cruder reading that must
-agree with `memory.reader`'s (where they could disagree the caller's words are kept instead of a
+agree with `reading.reader`'s (where they could disagree the caller's words are kept instead of a
 typed fact), and where a negator stands and what it governs.
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory.lexicon import (
+from contextdb_livekit.reading.lexicon import (
     _DAY,
     _DAY_NEGATOR_DAY,
     _DAY_RE,
@@ -19,7 +19,7 @@ from memory.lexicon import (
     _UNIVERSAL_BUT,
     _WEAK_POS,
 )
-from memory.turn_cues import _weekday
+from contextdb_livekit.reading.turn_cues import _weekday
 
 
 def _sign_in_doubt(

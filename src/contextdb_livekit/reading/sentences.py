@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from text_to_num import alpha2digit
 
-from memory.facts import StatedKind
-from memory.lexicon import (
+from contextdb_livekit.reading.lexicon import (
     _DAY,
     _DAY_RE,
     _EXCEPTION_WITH_PREDICATE,
@@ -26,7 +25,7 @@ from memory.lexicon import (
 class Statement:
     """One typed thing a clause says: a kind, its value and (availability) the weekday."""
 
-    kind: StatedKind
+    kind: str
     value: str
     key: str | None = None
     negative: bool = False
@@ -149,7 +148,7 @@ def normal(text: str) -> str:
     text = _NUMBER_LETTER.sub(_join_letter, text)
     text = re.sub(r"\bhalf a dozen\b", "6", text)
     text = re.sub(r"\b(?:a|one) dozen\b", "12", text)
-    text = re.sub(r"\btwin (?=boilers|heat pumps|tanks|cylinders)", "2 ", text)
+    text = re.sub(r"\btwin (?=[a-z]+s\b)", "2 ", text)  # "twin boilers", "twin tanks"
     return " ".join(text.split())
 
 
