@@ -290,7 +290,7 @@ class CallReader:
                     else s
                     for s in said
                 ]
-            if not someone_else and _unknown_owner(clause.text):
+            if not someone_else and _unknown_owner(clause.text, self.words):
                 # "My other half is busy Wednesdays", "our lad's off Fridays": a subject with
                 # "my" or "our" the reader has no word for is likely somebody; whose days
                 # these are is a guess, so the words are kept, not a fact.
@@ -704,17 +704,17 @@ class CallReader:
             # "What type of boiler is it?" "System.": the kind named alone answers it.
             out.append(Statement(self.words.types.kind, self.words.types.bare[named.group(1)]))
         # Where the meter is ("the meter's round the back now").
-        meter = self.words.fixture_place.search(text)
+        fixture = self.words.fixture_place.search(text)
         where: str | None = None
-        if meter is not None:
+        if fixture is not None:
             self._mentioned(self.words.fixture.kind)
-            if meter.group("verb") not in ("was", "were", "used to be") and not _is_old(
-                text, meter
+            if fixture.group("verb") not in ("was", "were", "used to be") and not _is_old(
+                text, fixture
             ):
                 # The place runs on past the clause: "at the bottom of the garden, by the shed".
                 whole = self.words.fixture_place.search(self._sentence)
-                where = (whole or meter).group("place")
-                before = self._sentence[: (whole or meter).start()]
+                where = (whole or fixture).group("place")
+                before = self._sentence[: (whole or fixture).start()]
                 if _WHERE_WORDS.search(before):
                     # "it's outside in the meter box by the gate": the place starts before.
                     where = re.sub(r"^(?:it is|its|it's)\s+", "", self._sentence)
@@ -744,7 +744,7 @@ class CallReader:
         thing_here = self.words.not_the_homes_floor.search(
             self._sentence
         ) and not _OWN_FLOOR.search(text)
-        if not self.words.not_the_homes_floor.search(text) and meter is None and not thing_here:
+        if not self.words.not_the_homes_floor.search(text) and fixture is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -948,16 +948,20 @@ _OWNED_SUBJECT = re.compile(
 _OWN_TIME = re.compile(
     rf"\b(?:{_DAY[3:-3]}|week|weekend|weekday|schedule|diary|calendar|rota|work|job|shift|hour|"
     r"day|days? off|morning|afternoon|evening|time|availability|routine|plan|life|hand|"
-    r"house|home|flat|place|boiler|meter|radiator|phone|mobile|landline|email|number|address|"
+    r"house|home|flat|place|phone|mobile|landline|email|number|address|"
     r"only day|best day|free day|busy day)s?$"
 )
 
 
-def _unknown_owner(text: str) -> bool:
+def _unknown_owner(text: str, words: Equipment) -> bool:
     """The clause's subject is the caller's "my/our" something the reader cannot tell apart
     from a person ("my other half", "our lad"): not a day, a time or a thing of the home."""
     owned = _OWNED_SUBJECT.match(text)
-    return owned is not None and not _OWN_TIME.search(owned.group("np"))
+    if owned is None:
+        return False
+    said = owned.group("np")
+    # "my boiler is ...": a thing of the home is no person.
+    return not (_OWN_TIME.search(said) or words.not_the_homes_floor.search(said))
 
 
 # A value said after a correction in the same breath ("no 19", "sorry, the third").
