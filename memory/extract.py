@@ -37,6 +37,7 @@ from contextdb_livekit.api import (
     is_procedure_note,
     kinds_mentioned,
     neutralise,
+    normal_text,
     redact_bounded,
     says_change,
 )
@@ -63,6 +64,7 @@ _CALLER_SAID = re.compile(
     r"states|stated|confirmed|confirms|explained)(?: that)?\s+",
     re.IGNORECASE,
 )
+_WEEKDAY = re.compile(r"\b((?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
 # Kinds with one current value per slot, so two different values in one turn contradict.
 _CONTRADICTABLE = frozenset(
     {
@@ -164,6 +166,7 @@ def extract_call_facts(
     call_id: str,
 ) -> list[CallerFact]:
     """Typed facts a finished call leaves behind; one per slot, the call's last word wins."""
+    turns = list(turns)  # read twice: the facts, then the days the caller spoke of
     by_slot: dict[tuple[str, str], CallerFact] = {}
     caller_slots: set[tuple[str, str]] = set()
 
@@ -258,6 +261,12 @@ def extract_call_facts(
                     unsure(slot, sentence, turn.text)
         if this_turn:
             last_turn = this_turn
+    said_days = {
+        day.removesuffix("s")
+        for turn in turns
+        if turn.role == "user"
+        for day in _WEEKDAY.findall(normal_text(turn.text))
+    }
     for note in notes:
         sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]
         if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
@@ -274,6 +283,10 @@ def extract_call_facts(
                 call_id=call_id,
             )
         ]
+        # A day the caller spoke of themselves, in words the reader did not take as a fact
+        # ("maybe thursday", "my mum can't do Saturdays"), is not the model's to state: its
+        # note is kept as a note, not as a fact about that day.
+        typed = [f for f in typed if f.key not in said_days or f.slot in caller_slots]
         keep(typed or [_free_note(note, today=today, call_id=call_id)])
     return list(by_slot.values())[-MAX_FACTS:]
 

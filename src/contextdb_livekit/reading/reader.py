@@ -269,7 +269,8 @@ class CallReader:
                 someone_else = True
             elif (
                 _OWN_SUBJECT.match(clause.text)
-                or _DAY_RE.search(clause.text)
+                # "... you'll want to avoid Monday for her": a day said of them is still theirs.
+                or (_DAY_RE.search(clause.text) and not _THEIRS.search(clause.text))
                 or _TO_ME.match(clause.text)
             ):
                 someone_else = False
@@ -290,13 +291,17 @@ class CallReader:
                     else s
                     for s in said
                 ]
-            if not someone_else and _unknown_owner(clause.text, self.words):
+            if not someone_else and _unknown_owner(clause.text):
                 # "My other half is busy Wednesdays", "our lad's off Fridays": a subject with
-                # "my" or "our" the reader has no word for is likely somebody; whose days
-                # these are is a guess, so the words are kept, not a fact.
+                # "my" or "our" the reader has no word for is likely somebody; whose days or
+                # things these are is a guess, so the words are kept, not a fact.
+                # Their days; how many of a thing only when a pronoun shows it is a person
+                # ("our kid's got seven radiators in his place", not "my card is ... and we
+                # have three boilers").
+                person = bool(_PERSON_PRONOUN.search(clause.text))
                 said = [
                     dataclasses.replace(s, sure=False)
-                    if s.kind in ("availability", "preferred_day")
+                    if s.kind in _WHOSE_DAYS or (person and s.kind == "equipment_count")
                     else s
                     for s in said
                 ]
@@ -516,7 +521,9 @@ class CallReader:
             # two say the same thing; it does not flip "working".
             negators = 0
         # "not Mondays, not Fridays": each negator governs its own day, one negation in all.
-        negators -= max(0, len(_DAY_NEGATOR.findall(text)) - 1)
+        # A day negated by an atom of its own ("no mondays") is not counted again here: never
+        # fewer than no negators at all.
+        negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
         past = bool(_PAST.search(text)) or _plural_past(text)
         exclusive = bool(_EXCLUSIVE.search(text)) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
@@ -953,15 +960,18 @@ _OWN_TIME = re.compile(
 )
 
 
-def _unknown_owner(text: str, words: Equipment) -> bool:
+_THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
+_WHOSE_DAYS = frozenset({"availability", "preferred_day"})
+_PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+
+
+def _unknown_owner(text: str) -> bool:
     """The clause's subject is the caller's "my/our" something the reader cannot tell apart
     from a person ("my other half", "our lad"): not a day, a time or a thing of the home."""
     owned = _OWNED_SUBJECT.match(text)
     if owned is None:
         return False
-    said = owned.group("np")
-    # "my boiler is ...": a thing of the home is no person.
-    return not (_OWN_TIME.search(said) or words.not_the_homes_floor.search(said))
+    return not _OWN_TIME.search(owned.group("np"))
 
 
 # A value said after a correction in the same breath ("no 19", "sorry, the third").

@@ -167,6 +167,9 @@ _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
     r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    # "monday's best now my hours have changed": what changed is theirs, not the day's.
+    r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
+    r"(?:has|have|had|is|are|was|were)\b)"
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
     rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.

@@ -32,6 +32,10 @@ def _sign_in_doubt(
         # "mondays are a nightmare i'm never home": a negative word and a negator that is not
         # its own ("thursdays aren't a problem" is).
         return True
+    if base is not None and negators == 1 and _DETERMINER_NO.search(text):
+        # "saturday's no skin off my nose i'm in anyway": the only negator is a "no" that
+        # belongs to a noun the reader does not know, not to the predicate.
+        return True
     if negators > 1:
         # "we can't do neither thursday nor friday", "never not in": negative concord or a
         # double negative; either way not a reading to store.
@@ -55,7 +59,9 @@ def _sign_in_doubt(
         # "used to be a nightmare but not anymore, fridays are fine now": the negator ends
         # what came before, it does not negate the days after it.
         return True
-    if re.search(rf"\b(?:i meant|i mean|sorry|no)\s+({_DAY}) (?!\1)({_DAY})\b", text):
+    if re.search(
+        rf"\b(?:i meant|i mean|sorry|no|thinking of|thought)\s+({_DAY}) (?!\1)({_DAY})\b", text
+    ):
         # "i meant thursdays fridays are fine": two days with nothing between them are two
         # clauses run together; which sign goes with which day is a guess.
         return True
@@ -76,6 +82,15 @@ def _sign_in_doubt(
         and bool(_EXCEPTION_WITH_PREDICATE.search(text))
         and not _UNIVERSAL_BUT.search(text)
     )
+
+
+# A "no" before a noun: not before a day, an idiom the reader knows, a pronoun or an answer.
+_DETERMINER_NO = re.compile(
+    rf"\bno\s+(?!(?:{_DAY}|longer|more|one|body|thing|good|go|way|chance|use|hope|dice|problem|"
+    r"bother|trouble|worries|hassle|issues?|drama|brainer|i|we|you|he|she|they|it|its|that|"
+    r"thanks|thank|sorry|not|never|no|nope|yes|yeah|but|and|so|well|actually|wait|mate|love|"
+    r"dear|way)\b)[a-z]+"
+)
 
 
 def _positives_both_ways(text: str) -> bool:
