@@ -12,7 +12,7 @@ import respx
 
 from contextdb_livekit.api import HostApi
 from contextdb_livekit.backends.cloud import CloudMemory
-from memory import llm_extract
+from contextdb_livekit.reading import model as model_extraction
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ async def test_the_model_extractor_loads_no_ca_bundle(bundle_loads: list[object]
             200, json={"choices": [{"message": {"content": '{"facts": []}'}}]}
         )
     )
-    answer = await llm_extract._ask(
+    answer = await model_extraction._ask(
         {"model": "m", "messages": []},
         base_url="https://model.test/v1",
         api_key="k",

@@ -59,6 +59,12 @@ from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
 from contextdb_livekit.memory.snapshot import FactView
 from contextdb_livekit.reading.equipment import Equipment, EquipmentTypes, Fixture
 from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT
+from contextdb_livekit.reading.model import (
+    CheckedFact,
+    ModelExtractionError,
+    ModelFact,
+    facts_from_model,
+)
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import normal as normal_text
 from contextdb_livekit.reading.turn_cues import (
@@ -88,6 +94,7 @@ __all__ = [
     "CallContext",
     "CallReader",
     "CallerIdentity",
+    "CheckedFact",
     "EpistemicSource",
     "Equipment",
     "EquipmentTypes",
@@ -109,6 +116,8 @@ __all__ = [
     "Memory",
     "MemorySnapshot",
     "Mention",
+    "ModelExtractionError",
+    "ModelFact",
     "Outcome",
     "OutcomeUnknown",
     "PoundAmounts",
@@ -124,6 +133,7 @@ __all__ = [
     "build_recall_tool",
     "clean_caller_text",
     "corrects_last_turn",
+    "facts_from_model",
     "for_host",
     "forget_action",
     "forget_intent_resolver",
