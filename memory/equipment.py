@@ -12,33 +12,34 @@ from contextdb_livekit.api import Equipment, EquipmentTypes, Fixture
 
 # What a caller counts, each under one name ("rads" and "radiators" are one slot).
 COUNTED_THINGS: dict[str, str] = {
-    "boiler": "boiler",
-    "radiator": "radiator",
-    "rad": "radiator",
-    "heat pump": "heat pump",
+    "boiler": "boiler", "radiator": "radiator", "rad": "radiator", "heat pump": "heat pump",
     "air conditioning unit": "air conditioning unit",
-    "air conditioner": "air conditioning unit",
-    "ac unit": "air conditioning unit",
-    "aircon unit": "air conditioning unit",
-    "air con unit": "air conditioning unit",
-    "air-con unit": "air conditioning unit",
-    "storage heater": "storage heater",
-    "hot water cylinder": "hot water cylinder",
-    "cylinder": "hot water cylinder",
-    "water heater": "water heater",
-    "thermostat": "thermostat",
-    "solar panel": "solar panel",
-    "bathroom": "bathroom",
-    "bedroom": "bedroom",
-    "shower room": "shower room",
-    "towel rail": "towel rail",
-    "gas fire": "gas fire",
-    "immersion heater": "immersion heater",
-    "panel": "solar panel",
-    "tank": "tank",
-    "furnace": "furnace",
-    "unit": "unit",
-}
+    "air conditioner": "air conditioning unit", "ac unit": "air conditioning unit",
+    "aircon unit": "air conditioning unit", "air con unit": "air conditioning unit",
+    "air-con unit": "air conditioning unit", "storage heater": "storage heater",
+    "hot water cylinder": "hot water cylinder", "cylinder": "hot water cylinder",
+    "water heater": "water heater", "thermostat": "thermostat", "solar panel": "solar panel",
+    "bathroom": "bathroom", "bedroom": "bedroom", "shower room": "shower room",
+    "towel rail": "towel rail", "gas fire": "gas fire", "immersion heater": "immersion heater",
+    "panel": "solar panel", "tank": "tank", "furnace": "furnace", "unit": "unit",
+}  # fmt: skip
+
+# Makes, as callers say them.
+MAKES = (
+    "vaillant", "worcester bosch", "worcester", "baxi", "ideal", "viessmann", "glow-worm",
+    "glow worm", "glowworm", "potterton", "navien", "rinnai", "bosch", "daikin", "mitsubishi",
+    "carrier", "trane", "lennox", "rheem", "ariston", "alpha", "intergas", "vokera",
+)  # fmt: skip
+# The value of each group of `BOILER_TYPES.pattern`, in order.
+TYPE_VALUES = (
+    "combi", "system", "back boiler", "conventional", "conventional", "system", "conventional",
+)  # fmt: skip
+# A boiler type named alone, answering "What type of boiler is it?".
+BARE_TYPES = {
+    "combi": "combi", "combination": "combi", "system": "system",
+    "conventional": "conventional", "regular": "conventional", "heat only": "conventional",
+    "back boiler": "back boiler",
+}  # fmt: skip
 
 BOILER_TYPES = EquipmentTypes(
     kind="boiler_type",
@@ -51,25 +52,8 @@ BOILER_TYPES = EquipmentTypes(
         r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
         r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
     ),
-    # The value of each group of the pattern, in order.
-    values=(
-        "combi",
-        "system",
-        "back boiler",
-        "conventional",
-        "conventional",
-        "system",
-        "conventional",
-    ),
-    bare={
-        "combi": "combi",
-        "combination": "combi",
-        "system": "system",
-        "conventional": "conventional",
-        "regular": "conventional",
-        "heat only": "conventional",
-        "back boiler": "back boiler",
-    },
+    values=TYPE_VALUES,
+    bare=BARE_TYPES,
     asked=r"\b(?:what|which) (?:type|kind|sort) of boiler\b",
     proposed=r"^(?:is|so is) (?:it|that|your boiler|the boiler) an? ",
     make_asked=r"boiler|system|heat pump",
@@ -110,31 +94,7 @@ EQUIPMENT = Equipment(
         r"solar panel"
     ),
     per_room=r"boiler|radiator|rad|storage heater|heater|thermostat|towel rail|unit",
-    makes=(
-        "vaillant",
-        "worcester bosch",
-        "worcester",
-        "baxi",
-        "ideal",
-        "viessmann",
-        "glow-worm",
-        "glow worm",
-        "glowworm",
-        "potterton",
-        "navien",
-        "rinnai",
-        "bosch",
-        "daikin",
-        "mitsubishi",
-        "carrier",
-        "trane",
-        "lennox",
-        "rheem",
-        "ariston",
-        "alpha",
-        "intergas",
-        "vokera",
-    ),
+    makes=MAKES,
     # How a make is written when callers shorten or run it together.
     make_names={
         "worcester": "Worcester Bosch",
