@@ -57,6 +57,7 @@ from contextdb_livekit.memory.models import (
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
 from contextdb_livekit.memory.snapshot import FactView
+from contextdb_livekit.reading.call import Said, kept_words, read_call
 from contextdb_livekit.reading.equipment import Equipment, EquipmentTypes, Fixture
 from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT
 from contextdb_livekit.reading.model import (
@@ -124,6 +125,7 @@ __all__ = [
     "Resolution",
     "ResponseBody",
     "RetentionPolicy",
+    "Said",
     "SlotRetention",
     "TargetKind",
     "Turn",
@@ -141,12 +143,14 @@ __all__ = [
     "intent_resolver",
     "is_current",
     "is_procedure_note",
+    "kept_words",
     "kinds_mentioned",
     "neutralise",
     "normal_text",
     "open_caller_data",
     "path_segment",
     "private_file",
+    "read_call",
     "read_reply",
     "redact_bounded",
     "redact_secrets",

@@ -1,0 +1,221 @@
+"""What a finished call leaves behind, read by the rules: the caller's turns and the agent's
+notes → what was said, one per slot, the call's last word winning.
+
+- Only the caller's own turns are the caller's (`by_caller`); the agent's notes are its reading.
+- Within one call the last statement per slot wins ("two boilers … sorry, three"), and a
+  correction takes back the slot it replaces ("Mondays are fine - sorry, I mean Tuesdays").
+- Two readings of one slot in one turn with no correction or change between them ("Not
+  Saturdays. I do the car boot every Saturday") keep neither: the caller's words instead.
+- A turn that corrects the last one takes back the last turn's statements of the kinds it talks
+  about, unless it restates them.
+- A note never overrides what the caller said, and never states a day the caller spoke of in
+  words the reader did not take as a fact ("maybe Thursday", "my mum can't do Saturdays").
+- Every turn and note is neutralised first; a sentence or note that addresses call handlers or
+  tries to change how calls are handled is kept only as `flagged` words; secrets never leave
+  verbatim (`memory.secrets`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from contextdb_livekit.memory.instructions_screen import is_procedure_note
+from contextdb_livekit.memory.models import Turn
+from contextdb_livekit.memory.safe_text import neutralise
+from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.reading.reader import CallReader
+from contextdb_livekit.reading.sentences import normal
+from contextdb_livekit.reading.turn_cues import corrects_last_turn, kinds_mentioned, says_change
+
+MAX_SENTENCE_CHARS = 300
+MAX_SAID = 40
+
+# Kinds of words kept as they were said, never a statement: the caller's words the reader was
+# not sure of, the agent's note it could not type, a note that tries to change call handling.
+QUOTE, NOTE, FLAGGED = "quote", "note", "flagged"
+WORDS = frozenset({QUOTE, NOTE, FLAGGED})
+
+# Sentences end at . ! ? ; — clauses inside a sentence are the `CallReader`'s business.
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
+# "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
+_CALLER_SAID = re.compile(
+    r"^(?:the )?caller (?:now |also )?(?:says|said|mentioned|mentions|reports|reported|told us|"
+    r"states|stated|confirmed|confirms|explained)(?: that)?\s+",
+    re.IGNORECASE,
+)
+_WEEKDAY = re.compile(r"\b((?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
+
+
+@dataclass(frozen=True)
+class Said:
+    """One thing the call left: a statement the reader was sure of, or words kept as said."""
+
+    kind: str  # the statement's kind, or one of `WORDS`
+    value: str  # a worded kind's value is the sentence itself (redacted, bounded)
+    key: str | None  # the weekday, the thing counted, or the words' digest
+    negative: bool
+    by_caller: bool
+    sentence: str = ""  # the sentence that stated it (redacted, bounded)
+
+    @property
+    def slot(self) -> tuple[str, str | None]:
+        return (self.kind, self.key)
+
+
+def kept_words(kind: str, text: str, *, by_caller: bool) -> Said:
+    """Words kept as written (neutralised, redacted, bounded), one slot per text."""
+    kept = redact_bounded(neutralise(text.strip()), MAX_SENTENCE_CHARS)
+    digest = hashlib.sha256(kept.casefold().encode()).hexdigest()[:8]
+    return Said(kind, kept, digest, negative=False, by_caller=by_caller)
+
+
+def read_call(
+    turns: Iterable[Turn],
+    notes: Iterable[str],
+    reader: CallReader,
+    *,
+    worded: frozenset[str],
+    several: frozenset[str],
+    adds_up: frozenset[str],
+) -> list[Said]:
+    """What a finished call said, one per slot, the last word winning (see the module doc).
+    `worded`: kinds whose value is the caller's sentence; `several`: kinds a turn may say two
+    different things of without contradicting itself ("the dog's friendly. He barks though");
+    `adds_up`: kinds whose sentences add up within a call ("side gate; the dog barks")."""
+    turns = list(turns)
+    by_slot: dict[tuple[str, str | None], Said] = {}
+    caller_slots: set[tuple[str, str | None]] = set()
+
+    def in_sentence(sentence: str, *, by_caller: bool, reading: CallReader) -> list[Said]:
+        found: list[Said] = []
+        for said in reading.read(sentence):
+            if not said.sure:
+                # Precision first: a reading the reader is not sure of keeps the words.
+                found.append(kept_words(QUOTE, sentence, by_caller=True))
+                continue
+            found.append(
+                Said(
+                    said.kind,
+                    _sentence_value(sentence) if said.kind in worded else said.value,
+                    said.key,
+                    said.negative,
+                    by_caller,
+                    redact_bounded(sentence, MAX_SENTENCE_CHARS),
+                )
+            )
+        return found
+
+    def keep(found: Iterable[Said]) -> None:
+        for item in found:
+            # A note never overrides what the caller said in the same call.
+            if not item.by_caller and item.slot in caller_slots:
+                continue
+            if item.by_caller:
+                caller_slots.add(item.slot)
+            earlier = by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
+            if item.kind in adds_up and earlier is not None and earlier.by_caller == item.by_caller:
+                merged = f"{earlier.value}; {item.value}"[:MAX_SENTENCE_CHARS]
+                item = dataclasses.replace(item, value=merged)
+            by_slot[item.slot] = item
+
+    def unsure(slot: tuple[str, str | None], *words: str) -> None:
+        """A slot whose reading is in doubt: no statement, the caller's words instead."""
+        by_slot.pop(slot, None)
+        keep(kept_words(QUOTE, w, by_caller=True) for w in words)
+
+    # One reader for the call: a short answer is read against the agent's question, and a
+    # correction takes back what the caller said just before it.
+    last_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
+    for turn in turns:
+        if turn.role != "user":
+            reader.agent_said(turn.text)
+            continue
+        reader.new_turn()
+        this_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
+        contradicted: set[tuple[str, str | None]] = set()
+        typed_here: set[str] = set()  # every kind the turn typed
+        for sentence in _sentences(turn.text):
+            if is_procedure_note(sentence):
+                keep([kept_words(FLAGGED, sentence, by_caller=False)])
+                continue
+            found = in_sentence(sentence, by_caller=True, reading=reader)
+            typed_here.update(f.kind for f in found if f.kind != QUOTE)
+            # The sentence's own last word per slot (the reader settles a sentence itself).
+            said_here = {f.slot: f for f in found if f.kind not in several | WORDS}
+            changes = bool(said_here) and says_change(sentence)
+            for slot, item in said_here.items():
+                earlier = this_turn.get(slot)
+                values = {f.value for f in found if f.slot == slot}
+                if changes:
+                    contradicted.discard(slot)
+                elif (
+                    slot in contradicted
+                    or len(values) > 1
+                    or (earlier and earlier[0].value != item.value)
+                ):
+                    # "Not Saturdays. I do the car boot every Saturday", "second floor, well,
+                    # first really": two readings of one slot in one turn; neither is kept.
+                    contradicted.add(slot)
+                    unsure(slot, *([earlier[1]] if earlier else []), sentence)
+                this_turn[slot] = (item, sentence)
+            keep(f for f in found if f.slot not in contradicted)
+            for item in found:
+                if item.kind in worded:
+                    # Not contradicted within a turn (two notes add up), but a correcting turn
+                    # next takes them back like any other ("Oh no, wait, he's away that week").
+                    this_turn.setdefault(item.slot, (item, sentence))
+            for kind, key in reader.take_retracted():
+                for slot, item in list(by_slot.items()):
+                    if (item.kind, item.key) == (kind, key) and item.by_caller:
+                        del by_slot[slot]
+        if last_turn and corrects_last_turn(turn.text):
+            # "Let me recount... it's nine": a turn that corrects the last one takes back the
+            # last turn's statements of any kind it talks about (or of every kind, when it
+            # types nothing), unless it restates them.
+            restated = {slot[0] for slot in this_turn}
+            talked_about = kinds_mentioned(turn.text, reader.words) if typed_here else None
+            for slot, (item, sentence) in last_turn.items():
+                if item.kind in restated or slot in this_turn:
+                    continue
+                talked = talked_about is None or item.kind in talked_about
+                if talked and by_slot.get(slot) is item:
+                    unsure(slot, sentence, turn.text)
+        if this_turn:
+            last_turn = this_turn
+    said_days = {
+        day.removesuffix("s")
+        for turn in turns
+        if turn.role == "user"
+        for day in _WEEKDAY.findall(normal(turn.text))
+    }
+    for note in notes:
+        sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]
+        if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
+            keep([kept_words(FLAGGED, note, by_caller=False)])
+            continue
+        # Each sentence of a note is read on its own, not as part of the conversation.
+        typed = [
+            f
+            for sentence in sentences
+            for f in in_sentence(sentence, by_caller=False, reading=CallReader(reader.words))
+        ]
+        # A day the caller spoke of themselves, in words the reader did not take as a fact
+        # ("maybe thursday", "my mum can't do Saturdays"), is not the note's to state.
+        typed = [f for f in typed if f.key not in said_days or f.slot in caller_slots]
+        keep(typed or [kept_words(NOTE, note, by_caller=False)])
+    return list(by_slot.values())[-MAX_SAID:]
+
+
+def _sentences(text: str) -> list[str]:
+    flat = neutralise(text)[: MAX_SENTENCE_CHARS * 4]
+    return [s.strip() for s in _SENTENCE_SPLIT.split(flat) if s and s.strip()]
+
+
+def _sentence_value(sentence: str) -> str:
+    """The sentence with any code replaced: the code itself is never stored."""
+    redacted = redact_bounded(sentence, MAX_SENTENCE_CHARS)
+    return redacted.strip().rstrip(".") or "access code on file"
