@@ -14,6 +14,7 @@ from contextdb_livekit.caller_data.forget import (
     forget_action,
     forget_intent_resolver,
 )
+from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.actions import (
@@ -112,6 +113,7 @@ __all__ = [
     "IdentityError",
     "IntentResolver",
     "InvalidTarget",
+    "LineActions",
     "LineProfile",
     "Memory",
     "MemorySnapshot",
