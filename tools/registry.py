@@ -20,12 +20,13 @@ from contextdb_livekit.api import (
     IntentResolver,
     LineActions,
     build_recall_tool,
+    build_review_tool,
 )
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
 from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
-from tools.review import build_review_tool
+from tools.review import changes_read_back
 from tools.service_credit import SERVICE_CREDIT
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
 
@@ -98,5 +99,5 @@ def build_call_tools(
         *([build_recall_tool()] if realtime else []),
         *LINE_ACTIONS.tools(identity, systems, host),
         build_note_tool(),
-        build_review_tool(identity),
+        build_review_tool(identity, changes_read_back),
     ]

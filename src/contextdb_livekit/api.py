@@ -41,7 +41,10 @@ from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
 from contextdb_livekit.kit.review import (
     MAX_CHANGES_READ_BACK,
     REVIEW_OPENING,
+    REVIEW_TOOL,
+    build_review_tool,
     read_reply,
+    settle_changes,
     start_review,
 )
 from contextdb_livekit.kit.target import InvalidTarget, Mention, TargetKind
@@ -87,6 +90,7 @@ __all__ = [
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
     "REVIEW_OPENING",
+    "REVIEW_TOOL",
     "TLS_CONTEXT",
     "ActionWords",
     "AssurancePolicy",
@@ -133,6 +137,7 @@ __all__ = [
     "build_confirmation_tool",
     "build_forget_tool",
     "build_recall_tool",
+    "build_review_tool",
     "clean_caller_text",
     "corrects_last_turn",
     "facts_from_model",
@@ -155,6 +160,7 @@ __all__ = [
     "run_gated_action",
     "says_change",
     "says_routine_changed",
+    "settle_changes",
     "spoken_day",
     "spoken_pounds",
     "start_review",
