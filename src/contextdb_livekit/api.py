@@ -33,7 +33,7 @@ from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
-from contextdb_livekit.kit.host_settings import HostSystemSettings
+from contextdb_livekit.kit.host_settings import HostSystemSettings, local_data_paths
 from contextdb_livekit.kit.host_sqlite import HostSqlite
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
@@ -149,6 +149,7 @@ __all__ = [
     "is_current",
     "is_procedure_note",
     "kinds_mentioned",
+    "local_data_paths",
     "neutralise",
     "normal_text",
     "open_caller_data",

@@ -2,7 +2,7 @@
 their read-backs are answered through, and the outbox's crash recovery, each with the
 forget (`caller_data.forget`) that every line offers beside its own actions.
 
-    LINE_ACTIONS = LineActions([BOOKING, ...], confirm_tool="confirm", confirm_description=...)
+    LINE_ACTIONS = LineActions([...], confirm_tool="confirm", confirm_description=...)
 
 A new gated action is one more `GatedTool`; its tool, its confirmation and its recovery (in
 a call, in the flusher and in the drain) follow from the list. It lives here, not in `kit/`,
