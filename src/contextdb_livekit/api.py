@@ -17,6 +17,7 @@ from contextdb_livekit.caller_data.forget import (
 from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.action_words import BOOK_WORDS, CANCEL_WORDS
 from contextdb_livekit.kit.actions import (
     Attempt,
     GatedAction,
@@ -86,6 +87,8 @@ from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 __all__ = [
     "ABOUT_THE_VISIT",
+    "BOOK_WORDS",
+    "CANCEL_WORDS",
     "FORGET_ACTION",
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
