@@ -9,22 +9,20 @@ outbox's crash recovery follow from it (the library's `LineActions`, which adds 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.api import (
     CallerIdentity,
-    GatedAction,
     GatedTool,
     IntentResolver,
     LineActions,
+    build_note_tool,
     build_recall_tool,
     build_review_tool,
 )
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
-from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
 from tools.review import changes_read_back
 from tools.service_credit import SERVICE_CREDIT
@@ -34,7 +32,6 @@ __all__ = [
     "CONFIRM_TOOL",
     "GATED_TOOLS",
     "build_call_tools",
-    "gated_actions",
     "host_intent_resolvers",
     "intent_resolvers",
     "open_intent_resolvers",
@@ -60,9 +57,12 @@ LINE_ACTIONS = LineActions(
     ),
 )
 
-
-def gated_actions(systems: VisitSystems) -> list[GatedAction[Any]]:
-    return LINE_ACTIONS.actions(systems)
+# What the model may note for the end-of-call write (memory.extract types the notes and
+# stores them as agent_inferred).
+NOTE_DESCRIPTION = (
+    "Note one lasting detail about the caller worth remembering next time\n"
+    "(equipment, access instructions, availability). Not for booking requests."
+)
 
 
 def intent_resolvers(systems: VisitSystems) -> dict[str, IntentResolver]:
@@ -98,6 +98,6 @@ def build_call_tools(
         *ungated,
         *([build_recall_tool()] if realtime else []),
         *LINE_ACTIONS.tools(identity, systems, host),
-        build_note_tool(),
+        build_note_tool(NOTE_DESCRIPTION),
         build_review_tool(identity, changes_read_back),
     ]

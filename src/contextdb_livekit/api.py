@@ -36,6 +36,7 @@ from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
 from contextdb_livekit.kit.host_settings import HostSystemSettings, local_data_paths
 from contextdb_livekit.kit.host_sqlite import HostSqlite
+from contextdb_livekit.kit.notes import build_note_tool
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
@@ -139,6 +140,7 @@ __all__ = [
     "about_someone_else",
     "build_confirmation_tool",
     "build_forget_tool",
+    "build_note_tool",
     "build_recall_tool",
     "build_review_tool",
     "clean_caller_text",
