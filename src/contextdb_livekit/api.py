@@ -84,6 +84,7 @@ from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.stores.private_files import private_file
 from contextdb_livekit.tls import TLS_CONTEXT
+from contextdb_livekit.worker.instructions import Instructions
 from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 __all__ = [
@@ -119,6 +120,7 @@ __all__ = [
     "HostSystemSettings",
     "HostSystemUnavailable",
     "IdentityError",
+    "Instructions",
     "IntentResolver",
     "InvalidTarget",
     "LineActions",
