@@ -6,24 +6,19 @@ A fork that retargets the starter writes its own module like this one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 
 from livekit.agents.llm import FunctionTool
-from pydantic_settings import BaseSettings
 
 from billing_client import BillingSettings
 from calendar_client import CalendarSettings
 from contextdb_livekit.api import (
-    AssurancePolicy,
     CallerIdentity,
     FactToRemember,
     HostParts,
-    HostServices,
-    IntentResolver,
     LineProfile,
     Turn,
+    local_data_paths,
 )
 from memory.extract import extract_call_facts
 from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY
@@ -76,21 +71,8 @@ def model_extractor(parts: HostParts) -> Extractor:
 
 
 async def open_host(parts: HostParts) -> VisitHost:
-    calendar_settings = CalendarSettings()
-    state = parts.state
-    return HostServices(
-        backend=parts.backend,
-        outbox=state.outbox,
-        line=open_systems(model_extractor(parts)),
-        attestations=state.attestations,
-        policy=AssurancePolicy(caller_id_may_book=parts.worker.sip_caller_id_may_book),
-        memory_settings=parts.memory_settings,
-        timezone=calendar_settings.caller_timezone,
-        directory=state.directory,
-        claims=state.claims,
-        database=state.database,
-        erasures=state.erasures,
-    )
+    timezone = CalendarSettings().caller_timezone
+    return parts.services(open_systems(model_extractor(parts)), timezone=timezone)
 
 
 async def close_host(host: VisitHost) -> None:
@@ -103,26 +85,11 @@ def tools(
     return build_call_tools(identity, host.line, realtime=realtime, host=host)
 
 
-def recovery(host: VisitHost) -> dict[str, IntentResolver]:
-    return host_intent_resolvers(host)
-
-
-def data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
-    """The local business systems' files, for those with no HTTP system configured."""
-    paths: list[tuple[str, Path]] = []
-    for s in settings:
-        if isinstance(s, CalendarSettings) and not s.base_url:
-            paths.append(("CALENDAR_LOCAL_PATH", s.local_path))
-        if isinstance(s, BillingSettings) and not s.base_url:
-            paths.append(("BILLING_LOCAL_PATH", s.local_path))
-    return paths
-
-
 LINE: LineProfile[VisitSystems] = LineProfile(
     instructions=build_instructions,
     tools=tools,
     confirm_tool=CONFIRM_TOOL,
-    intent_resolvers=recovery,
+    intent_resolvers=host_intent_resolvers,
     facts=CALLER_FACTS,
     snapshot_query=SNAPSHOT_QUERY,
     facts_so_far=facts_so_far,
@@ -130,5 +97,6 @@ LINE: LineProfile[VisitSystems] = LineProfile(
     open_host=open_host,
     close_host=close_host,
     settings=(CalendarSettings, BillingSettings),
-    data_paths=data_paths,
+    # The local business systems' files, for those with no HTTP system configured.
+    data_paths=local_data_paths,
 )

@@ -36,31 +36,25 @@ class _CreditsBody(ResponseBody):
     credits: list[_CreditBody]
 
 
-class _AuthorizationBody(ResponseBody):
-    allowed: bool
-
-
 class HttpBilling(HostApi):
     name = "billing system"
     unavailable = BillingUnavailable
     outcome_unknown = BillingOutcomeUnknown
 
     async def can_credit(self, actor_id: str, customer_id: str, pence: int) -> bool:
-        response = await self.request(
-            "POST",
+        return await self.allowed(
             "/v1/credits/authorizations/check",
-            json={"actor_id": actor_id, "customer_id": customer_id, "pence": pence},
+            actor_id=actor_id,
+            customer_id=customer_id,
+            pence=pence,
         )
-        return self.parse(response, _AuthorizationBody).allowed
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
         response = await self.request(
             "POST",
             "/v1/credits",
             json={"customer_id": customer_id, "pence": pence},
-            headers={"Idempotency-Key": idempotency_key},
+            idempotency_key=idempotency_key,
         )
         if response.status_code in (409, 422):
             raise CreditRefused(f"billing system refused the credit (HTTP {response.status_code})")

@@ -54,29 +54,19 @@ class LocalBilling(HostSqlite):
         )
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        def read(conn: sqlite3.Connection) -> list[Credit]:
-            rows = conn.execute(
-                "SELECT credit_id, customer_id, pence FROM credits WHERE customer_id = ?"
-                " ORDER BY rowid",
-                (customer_id,),
-            ).fetchall()
-            return [Credit(*row) for row in rows]
-
-        return await self.run(read)
+        rows = await self.fetch_all(
+            "SELECT credit_id, customer_id, pence FROM credits WHERE customer_id = ?"
+            " ORDER BY rowid",
+            customer_id,
+        )
+        return [Credit(*row) for row in rows]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        def read(conn: sqlite3.Connection) -> Credit | None:
-            row = conn.execute(
-                "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-                (idempotency_key,),
-            ).fetchone()
-            return Credit(*row) if row else None
-
-        return await self.run(read)
-
-    async def aclose(self) -> None:
-        # Connections live for one call each, so there is nothing held open to release.
-        return None
+        row = await self.fetch_one(
+            "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
+            idempotency_key,
+        )
+        return Credit(*row) if row else None
 
 
 def _credit_locked(

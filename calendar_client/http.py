@@ -75,10 +75,6 @@ class _BookingsBody(ResponseBody):
     bookings: list[_BookingBody]
 
 
-class _AuthorizationBody(ResponseBody):
-    allowed: bool
-
-
 class _RefusalBody(ResponseBody):
     code: str
     slot: _SlotBody | None = None
@@ -101,18 +97,16 @@ class HttpCalendar(HostApi):
         return slot
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
-        response = await self.request(
-            "POST",
+        return await self.allowed(
             "/v1/authorizations/check",
-            json={"actor_id": actor_id, "customer_id": customer_id, "day": slot.day.isoformat()},
+            actor_id=actor_id,
+            customer_id=customer_id,
+            day=slot.day.isoformat(),
         )
-        return self.parse(response, _AuthorizationBody).allowed
 
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
         response = await self.request(
             "POST",
             "/v1/bookings",
@@ -121,7 +115,7 @@ class HttpCalendar(HostApi):
                 "day": day.isoformat(),
                 "expected_version": expected_version,
             },
-            headers={"Idempotency-Key": idempotency_key},
+            idempotency_key=idempotency_key,
         )
         if response.status_code in (409, 422):
             _raise_refusal(response, day)
@@ -147,13 +141,11 @@ class HttpCalendar(HostApi):
         return await self._by_key("/v1/bookings", idempotency_key)
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
         response = await self.request(
             "POST",
             f"/v1/bookings/{path_segment(booking_id)}/cancel",
             json={"customer_id": customer_id},
-            headers={"Idempotency-Key": idempotency_key},
+            idempotency_key=idempotency_key,
         )
         if response.status_code in (404, 409, 422):
             raise SlotUnavailable("no such booking for this customer")

@@ -116,39 +116,31 @@ class LocalCalendar(HostSqlite):
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []  # SQLite reads a negative LIMIT as "no limit"
-
-        def read(conn: sqlite3.Connection) -> list[Slot]:
-            rows = conn.execute(
-                f"SELECT {_SLOT_COLUMNS} FROM slots"
-                " WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
-                (start.isoformat(), count),
-            ).fetchall()
-            return [_slot_from_row(row) for row in rows]
-
-        return await self.run(read)
+        rows = await self.fetch_all(
+            f"SELECT {_SLOT_COLUMNS} FROM slots"
+            " WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
+            start.isoformat(),
+            count,
+        )
+        return [_slot_from_row(row) for row in rows]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        def read(conn: sqlite3.Connection) -> list[Booking]:
-            rows = conn.execute(
-                "SELECT booking_id, customer_id, day FROM bookings WHERE customer_id = ?"
-                " ORDER BY day, booking_id",
-                (customer_id,),
-            ).fetchall()
-            return [_booking_from_row(row) for row in rows]
-
-        return await self.run(read)
+        rows = await self.fetch_all(
+            "SELECT booking_id, customer_id, day FROM bookings WHERE customer_id = ?"
+            " ORDER BY day, booking_id",
+            customer_id,
+        )
+        return [_booking_from_row(row) for row in rows]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
-        def read(conn: sqlite3.Connection) -> Booking | None:
-            row = conn.execute(
-                "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?"
-                " UNION ALL SELECT booking_id, customer_id, day FROM cancellations"
-                " WHERE booking_key = ?",
-                (idempotency_key, idempotency_key),
-            ).fetchone()
-            return _booking_from_row(row) if row else None
-
-        return await self.run(read)
+        row = await self.fetch_one(
+            "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?"
+            " UNION ALL SELECT booking_id, customer_id, day FROM cancellations"
+            " WHERE booking_key = ?",
+            idempotency_key,
+            idempotency_key,
+        )
+        return _booking_from_row(row) if row else None
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
         if not idempotency_key:
@@ -158,18 +150,11 @@ class LocalCalendar(HostSqlite):
         )
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
-        def read(conn: sqlite3.Connection) -> Booking | None:
-            row = conn.execute(
-                "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
-                (idempotency_key,),
-            ).fetchone()
-            return _booking_from_row(row) if row else None
-
-        return await self.run(read)
-
-    async def aclose(self) -> None:
-        # Connections live for one call each, so there is nothing held open to release.
-        return None
+        row = await self.fetch_one(
+            "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
+            idempotency_key,
+        )
+        return _booking_from_row(row) if row else None
 
 
 def _book_locked(

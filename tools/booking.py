@@ -15,7 +15,7 @@ from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import Booking, CalendarClient, SlotChanged, SlotUnavailable
 from contextdb_livekit.api import (
-    ActionWords,
+    BOOK_WORDS,
     Attempt,
     CallerIdentity,
     GatedAction,
@@ -30,53 +30,9 @@ from memory.facts import HOST_CONFIDENCE, CallerFact
 from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY
 
-# How a caller names booking in the answer to the read-back (kit.replies): "book me in"
-# agrees; "we'll manage" refuses; "cancel that" and "don't book it" are generic no's.
-BOOKING_WORDS = ActionWords(
-    agree=(
-        "book",
-        "get it booked",
-        "have it booked",
-        "want it booked",
-        "need it booked",
-        "pencil it in",
-        "pencil me in",
-        "pencil us in",
-        "put it in",
-        "put me in",
-        "put us in",
-        "put me down",
-        "put us down",
-        "pop it in",
-        "pop me in",
-        "pop us in",
-        "pop me down",
-        "sign me up",
-        "sign us up",
-        "lock it in",
-        "i'll take it",
-        "we'll take it",
-        "i'll have it",
-        "we'll have it",
-        "i'm free",
-        "i'm available",
-        "we're free",
-        "we're available",
-        "see you then",
-    ),
-    refuse=(
-        "don't need it",
-        "don't need one",
-        "don't need anyone",
-        "no longer need it",
-        "not needed",
-        "i'll manage",
-        "we'll manage",
-        "i'll sort it myself",
-        "we'll sort it ourselves",
-        "won't bother",
-    ),
-)
+# How a caller names booking a visit in the answer to the read-back (kit.replies): the
+# library's words for booking anything ("book me in", "we'll manage") are all this line needs.
+BOOKING_WORDS = BOOK_WORDS
 
 
 def visit_record(

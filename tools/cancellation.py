@@ -14,6 +14,7 @@ from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import CalendarClient, SlotUnavailable
 from contextdb_livekit.api import (
+    CANCEL_WORDS,
     ActionWords,
     Attempt,
     CallerIdentity,
@@ -29,67 +30,12 @@ from tools.booking import booking_on, may_change_visits, visit_record
 from tools.systems import VisitCall, VisitSystems
 from tools.visit_day import VISIT_DAY
 
-# How a caller names cancelling in the answer to the read-back (kit.replies): "scrap it",
-# "we don't need it anymore" agree; "keep it", "still need it" refuse; "don't cancel it" is
-# a negated action, so no.
+# How a caller names cancelling a visit in the answer to the read-back (kit.replies): the
+# library's words for cancelling anything ("scrap it", "keep it"), and this line's own.
 CANCELLING_WORDS = ActionWords(
     agree=(
-        # "cancel", "cancel it", "cancel that", "scrap it" are refusals of a booking
-        # read-back; declared here, they agree.
-        "cancel",
-        "cancel it",
-        "cancel that",
-        "cancel away",
-        "cancellation",
-        "cancelling",
-        "get it cancelled",
-        "have it cancelled",
-        "want it cancelled",
-        "need it cancelled",
-        "like it cancelled",
-        "still want it cancelled",
-        "still need it cancelled",
-        "scrap",
-        "scrap it",
-        "scrap that",
-        "scratch it",
-        "bin it",
-        "ditch it",
-        "drop it",
-        "dump it",
-        "axe it",
-        "kill it",
-        "wipe it",
-        "remove it",
-        "delete it",
-        "knock it on the head",
-        "call it off",
-        "get rid",
-        "get rid of",
-        "get rid of it",
-        "take it off",
-        "take it out",
-        "take me off",
-        "take us off",
-        "take it off the list",
-        "take me off the list",
-        "take us off the list",
-        "strike it off",
-        "cross it off",
-        # Agreeing by saying the visit is not needed.
-        "don't need it",
-        "don't need anyone",
-        "don't need anybody",
-        "no longer need it",
-        "won't need it",
-        "won't be needing it",
-        "don't want it",
-        "no longer want it",
-        "not needed",
-        "no longer needed",
-        "not required",
-        "no longer required",
-        "no need for it",
+        *CANCEL_WORDS.agree,
+        # Agreeing by saying the repair is no longer needed.
         "fixed",
         "all fixed",
         "fixed itself",
@@ -103,35 +49,8 @@ CANCELLING_WORDS = ActionWords(
         "got it sorted",
         "had it sorted",
         "it's sorted",
-        # Spanish, French, German (accents are stripped before matching).
-        "cancelar",
-        "cancela",
-        "cancelalo",
-        "annuler",
-        "annulez",
-        "stornieren",
-        "absagen",
     ),
-    refuse=(
-        "keep",
-        "keep it",
-        "leave it",
-        "hang on to it",
-        "hold on to it",
-        "hold onto it",
-        "hang onto it",
-        "stick with it",
-        "still need",
-        "still want",
-        "still needed",
-        "need it",
-        "want it",
-        "need someone",
-        "go ahead with the visit",
-        "go ahead with the appointment",
-        "go ahead with the booking",
-        "still go ahead",
-    ),
+    refuse=(*CANCEL_WORDS.refuse, "need someone", "go ahead with the visit"),
 )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from contextdb_livekit.api import MemorySnapshot
+from contextdb_livekit.api import Instructions
 
 BASE_INSTRUCTIONS = """\
 You answer the service-visit scheduling line. Keep every reply to one or two short spoken
@@ -36,15 +36,5 @@ asks, say those can be confirmed when they call from the app.
 """
 
 
-def build_instructions(snapshot: MemorySnapshot | None, *, verified: bool) -> str:
-    if not verified:
-        return BASE_INSTRUCTIONS + "\n" + UNVERIFIED_INSTRUCTIONS
-    if snapshot is None or not snapshot.available:
-        return BASE_INSTRUCTIONS + "\nNo caller history is available for this call."
-    # Some facts are kept from a caller on caller ID alone (memory.snapshot): the model is
-    # told so, never what they are, so it neither guesses them nor says there are none.
-    withheld = "\n" + WITHHELD_INSTRUCTIONS if snapshot.withheld else ""
-    if not snapshot.context:
-        return BASE_INSTRUCTIONS + (withheld or "\nThis caller has no history on file.")
-    # `memory.snapshot` rendered and escaped the block; nothing inside can close it.
-    return BASE_INSTRUCTIONS + "\nWhat we know about this caller:\n" + snapshot.context + withheld
+# With the recalled snapshot, as the library joins them (`Instructions`).
+build_instructions = Instructions(BASE_INSTRUCTIONS, UNVERIFIED_INSTRUCTIONS, WITHHELD_INSTRUCTIONS)

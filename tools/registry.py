@@ -3,37 +3,28 @@
 Gated tools are closures over the authenticated caller; their actions close over the line's
 business systems (`tools.systems.VisitSystems`). A new gated action is one entry in
 `GATED_TOOLS` (README "Adding a gated action"); the tools, the confirmation tool and the
-outbox's crash recovery follow from it.
+outbox's crash recovery follow from it (the library's `LineActions`, which adds the forget).
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
 
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.api import (
-    FORGET_ACTION,
     CallerIdentity,
-    GatedAction,
     GatedTool,
     IntentResolver,
-    build_confirmation_tool,
-    build_forget_tool,
+    LineActions,
+    build_note_tool,
     build_recall_tool,
-    for_host,
-    forget_action,
-    forget_intent_resolver,
-    intent_resolver,
-    open_caller_data,
+    build_review_tool,
 )
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
-from tools.notes import build_note_tool
 from tools.open_days import build_open_days_tool
-from tools.review import build_review_tool
+from tools.review import changes_read_back
 from tools.service_credit import SERVICE_CREDIT
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
 
@@ -41,7 +32,6 @@ __all__ = [
     "CONFIRM_TOOL",
     "GATED_TOOLS",
     "build_call_tools",
-    "gated_actions",
     "host_intent_resolvers",
     "intent_resolvers",
     "open_intent_resolvers",
@@ -56,56 +46,39 @@ GATED_TOOLS: list[GatedTool[VisitSystems]] = [
 ]
 
 CONFIRM_TOOL = "confirm_read_back"
-_CONFIRM_DESCRIPTION = (
-    "Call when the caller has answered the host's read-back of a request (a booking, a "
-    "cancellation, ...). Takes no arguments: the host reads the caller's answer itself "
-    "and, on a yes, carries out exactly what was read back. Never call it on your own question."
+LINE_ACTIONS = LineActions(
+    GATED_TOOLS,
+    confirm_tool=CONFIRM_TOOL,
+    confirm_description=(
+        "Call when the caller has answered the host's read-back of a request (a booking, a "
+        "cancellation, ...). Takes no arguments: the host reads the caller's answer itself "
+        "and, on a yes, carries out exactly what was read back. Never call it on your own "
+        "question."
+    ),
 )
 
-
-def gated_actions(systems: VisitSystems) -> list[GatedAction[Any]]:
-    return [gated.action(systems) for gated in GATED_TOOLS]
+# What the model may note for the end-of-call write (memory.extract types the notes and
+# stores them as agent_inferred).
+NOTE_DESCRIPTION = (
+    "Note one lasting detail about the caller worth remembering next time\n"
+    "(equipment, access instructions, availability). Not for booking requests."
+)
 
 
 def intent_resolvers(systems: VisitSystems) -> dict[str, IntentResolver]:
     """The outbox's crash recovery, by action name (for the flusher and the drain)."""
-    return {action.name: intent_resolver(action) for action in gated_actions(systems)}
+    return LINE_ACTIONS.resolvers(systems)
 
 
 def host_intent_resolvers(host: VisitHost) -> dict[str, IntentResolver]:
-    """A call's crash recovery: the booking system's actions and the forget (its stores
-    looked up only when an interrupted forget is found)."""
-
-    async def forget(payload: dict[str, Any]) -> dict[str, Any]:
-        return await forget_intent_resolver(for_host(host))(payload)
-
-    return {**intent_resolvers(host.line), FORGET_ACTION: forget}
+    """A call's crash recovery: the booking system's actions and the forget."""
+    return LINE_ACTIONS.call_resolvers(host)
 
 
-def _forget_on_demand() -> IntentResolver:
-    """The forget's recovery for the drain, opening the caller-data stores only when an
-    interrupted forget is found (an idle drain keeps no memory backend open)."""
-
-    async def resolve(payload: dict[str, Any]) -> dict[str, Any]:
-        opened = await open_caller_data()
-        try:
-            return await forget_intent_resolver(opened.stores)(payload)
-        finally:
-            await opened.close()
-
-    return resolve
-
-
-@contextlib.asynccontextmanager
-async def open_intent_resolvers() -> AsyncIterator[dict[str, IntentResolver]]:
-    """The crash recovery of a process without calls (the drain): the business systems'
-    clients from the environment, closed when the process is done, and the forget's."""
-    systems = open_systems()
-    try:
-        yield {**intent_resolvers(systems), FORGET_ACTION: _forget_on_demand()}
-    finally:
-        with contextlib.suppress(Exception):
-            await close_systems(systems)
+def open_intent_resolvers() -> contextlib.AbstractAsyncContextManager[dict[str, IntentResolver]]:
+    """The drain's crash recovery: the business systems' clients from the environment,
+    closed when the process is done, and the forget's."""
+    return LINE_ACTIONS.drain_resolvers(open_systems, close_systems)
 
 
 def build_call_tools(
@@ -121,23 +94,10 @@ def build_call_tools(
     ungated = [build_open_days_tool()]
     if identity is None:
         return ungated
-    actions = [(gated, gated.action(systems)) for gated in GATED_TOOLS]
-    gated_tools = [gated.tool(action, identity) for gated, action in actions]
-    confirmable = [action for _, action in actions]
-    if host is not None:
-        forget = forget_action(host)
-        gated_tools.append(build_forget_tool(forget, identity))
-        confirmable.append(forget)
     return [
         *ungated,
         *([build_recall_tool()] if realtime else []),
-        *gated_tools,
-        build_confirmation_tool(
-            identity,
-            confirmable,
-            name=CONFIRM_TOOL,
-            description=_CONFIRM_DESCRIPTION,
-        ),
-        build_note_tool(),
-        build_review_tool(identity),
+        *LINE_ACTIONS.tools(identity, systems, host),
+        build_note_tool(NOTE_DESCRIPTION),
+        build_review_tool(identity, changes_read_back),
     ]

@@ -1,8 +1,9 @@
 """What this call would change in the caller's memory, read back before the call ends.
 
 The line's side of `kit.review`: which extracted facts are changes (a slot memory does not
-hold, or holds with another value), how the host says them to the caller, the
-`review_caller_details` tool, and how the caller's answer settles them at the end of the call:
+hold, or holds with another value) and how the host says them to the caller; the library's
+`review_caller_details` tool reads them back, and the caller's answer settles them at the end
+of the call (`settle_changes`):
 
 - a fact memory already holds is not written again (a restatement never replaces what the
   caller confirmed before with a plain "said");
@@ -19,25 +20,20 @@ from __future__ import annotations
 
 import dataclasses
 
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
+from livekit.agents import RunContext
 
 from contextdb_livekit.api import (
-    MAX_CHANGES_READ_BACK,
-    CallerIdentity,
     Memory,
     history_turns,
     is_current,
-    read_reply,
     says_routine_changed,
-    start_review,
+    settle_changes,
 )
 from memory.cautions import is_negative_availability
 from memory.extract import extract_call_facts, quote
 from memory.facts import CONFIRMED_CONFIDENCE, TOPICS, CallerFact, fact_kind, plain_text
 from tools.systems import VisitCall
 
-REVIEW_TOOL = "review_caller_details"
 # Kinds a caller states about themselves; notes, quotes and host records are never reviewed.
 _REVIEWED_SOURCE = "user_stated"
 _NOT_REVIEWED = frozenset({"note", "quote", "flagged_note", "visit_booked", "visit_cancelled"})
@@ -142,67 +138,27 @@ def settle(call: VisitCall, facts: list[CallerFact]) -> list[CallerFact]:
     facts = with_switched_days(call, facts)
     if not call.host.memory_settings.change_readback:
         return facts
-    pending = {change_key(f) for f in changes(call, facts)}
-    review, answer = call.review, call.review_answer
-    kept: list[CallerFact] = []
-    for fact in facts:
-        key = change_key(fact)
-        if key not in pending:
-            if not _held_already(call, fact):
-                kept.append(fact)  # notes, quotes and what is not the caller's own word
-        elif review is not None and key in review.keys and answer == "yes":
-            kept.append(dataclasses.replace(fact, confidence=CONFIRMED_CONFIDENCE))
-        elif review is not None and key in review.keys and answer == "no":
-            continue  # "no, that's not right": memory keeps what it held
-        else:
-            kept.append(
-                quote(fact.said or fact.sentence, today=fact.observed_on, call_id=fact.call_id)
-            )
-    return kept
+    return settle_changes(
+        call,
+        facts,
+        changes=changes(call, facts),
+        key=change_key,
+        held=lambda fact: _held_already(call, fact),
+        confirmed=lambda fact: dataclasses.replace(fact, confidence=CONFIRMED_CONFIDENCE),
+        unconfirmed=lambda fact: quote(
+            fact.said or fact.sentence, today=fact.observed_on, call_id=fact.call_id
+        ),
+    )
 
 
-def build_review_tool(identity: CallerIdentity) -> FunctionTool:
-    async def review_caller_details(context: RunContext[VisitCall]) -> str | ToolResult:
-        """Call once when the caller is ready to end the call, before saying goodbye. The
-        system reads back to the caller what it will remember from this call; say nothing
-        about it yourself. When they answer, thank them and say goodbye."""
-        call = context.userdata
-        if not call.is_caller(identity):
-            return "This call is no longer verified. Say goodbye."
-        if not call.host.memory_settings.change_readback:
-            return "Nothing to read back. Say goodbye."
-        if call.review is not None and call.review.readback.playing:
-            return ToolResult(
-                "The read-back is still playing. Say nothing; wait for the caller.",
-                reply_required=False,
-            )
-        facts = extract_call_facts(
-            history_turns(context.session.history),
-            list(call.notes),
-            today=call.today(),
-            call_id=call.call_id,
-        )
-        pending = changes(call, with_switched_days(call, facts))[:MAX_CHANGES_READ_BACK]
-        if not pending:
-            return "Nothing new to note from this call. Say goodbye."
-        keys = {change_key(f) for f in pending}
-        if (
-            call.review is not None
-            and keys <= call.review.keys
-            and read_reply(context.session.history, call.review).answer != "unanswered"
-        ):
-            # Asked again after the caller answered this very read-back: once is enough.
-            return "The caller has already answered the read-back. Say goodbye."
-        call.review = start_review(
-            context.session,
-            [change_key(f) for f in pending],
-            [spoken(f, call) for f in pending],
-        )
-        call.review_answer = None
-        return ToolResult(
-            "I have read back to the caller what I will note. Say nothing now; when they "
-            "answer, thank them and say goodbye.",
-            reply_required=False,
-        )
-
-    return function_tool(review_caller_details, name=REVIEW_TOOL)
+def changes_read_back(context: RunContext[VisitCall]) -> list[tuple[str, str]]:
+    """What the review tool reads back: this call's changes so far, in the host's words."""
+    call = context.userdata
+    facts = extract_call_facts(
+        history_turns(context.session.history),
+        list(call.notes),
+        today=call.today(),
+        call_id=call.call_id,
+    )
+    pending = changes(call, with_switched_days(call, facts))
+    return [(change_key(f), spoken(f, call)) for f in pending]

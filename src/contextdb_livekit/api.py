@@ -14,8 +14,10 @@ from contextdb_livekit.caller_data.forget import (
     forget_action,
     forget_intent_resolver,
 )
+from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.action_words import BOOK_WORDS, CANCEL_WORDS
 from contextdb_livekit.kit.actions import (
     Attempt,
     GatedAction,
@@ -32,15 +34,19 @@ from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
-from contextdb_livekit.kit.host_settings import HostSystemSettings
+from contextdb_livekit.kit.host_settings import HostSystemSettings, local_data_paths
 from contextdb_livekit.kit.host_sqlite import HostSqlite
+from contextdb_livekit.kit.notes import build_note_tool
 from contextdb_livekit.kit.recall import build_recall_tool
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.request_slots import REQUEST_ENTITY
 from contextdb_livekit.kit.review import (
     MAX_CHANGES_READ_BACK,
     REVIEW_OPENING,
+    REVIEW_TOOL,
+    build_review_tool,
     read_reply,
+    settle_changes,
     start_review,
 )
 from contextdb_livekit.kit.target import InvalidTarget, Mention, TargetKind
@@ -79,14 +85,18 @@ from contextdb_livekit.stores.caller_data import RetentionPolicy, SlotRetention
 from contextdb_livekit.stores.outbox import IntentResolver
 from contextdb_livekit.stores.private_files import private_file
 from contextdb_livekit.tls import TLS_CONTEXT
+from contextdb_livekit.worker.instructions import Instructions
 from contextdb_livekit.worker.profile import HostParts, LineProfile
 
 __all__ = [
     "ABOUT_THE_VISIT",
+    "BOOK_WORDS",
+    "CANCEL_WORDS",
     "FORGET_ACTION",
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
     "REVIEW_OPENING",
+    "REVIEW_TOOL",
     "TLS_CONTEXT",
     "ActionWords",
     "AssurancePolicy",
@@ -111,8 +121,10 @@ __all__ = [
     "HostSystemSettings",
     "HostSystemUnavailable",
     "IdentityError",
+    "Instructions",
     "IntentResolver",
     "InvalidTarget",
+    "LineActions",
     "LineProfile",
     "Memory",
     "MemorySnapshot",
@@ -132,7 +144,9 @@ __all__ = [
     "about_someone_else",
     "build_confirmation_tool",
     "build_forget_tool",
+    "build_note_tool",
     "build_recall_tool",
+    "build_review_tool",
     "clean_caller_text",
     "corrects_last_turn",
     "facts_from_model",
@@ -145,6 +159,7 @@ __all__ = [
     "is_procedure_note",
     "kept_words",
     "kinds_mentioned",
+    "local_data_paths",
     "neutralise",
     "normal_text",
     "open_caller_data",
@@ -157,6 +172,7 @@ __all__ = [
     "run_gated_action",
     "says_change",
     "says_routine_changed",
+    "settle_changes",
     "spoken_day",
     "spoken_pounds",
     "start_review",

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from contextdb_livekit.backends.factory import UnavailableBackend
 from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import for_host
 from contextdb_livekit.memory.settings import MemorySettings
 from testkit.line_host import local_host
-from tools.registry import host_intent_resolvers
+from tools.registry import host_intent_resolvers, open_intent_resolvers
 
 
 def test_the_stores_of_a_local_host_in_erasure_order(tmp_path: Path, local_engine) -> None:  # type: ignore[no-untyped-def]
@@ -41,3 +43,18 @@ async def test_memory_that_could_not_be_opened_makes_both_commands_incomplete(
     assert report.changed["directory"] == 1  # and still erased
     # A call on such a host still gets its crash recovery (nothing is looked up early).
     assert "forget_caller_details" in host_intent_resolvers(host)
+
+
+async def test_the_drains_recovery_has_every_action_and_the_forget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The drain finishes an interrupted forget as it does a booking; its stores are opened
+    # only when one is found, so building the recovery opens nothing.
+    monkeypatch.chdir(tmp_path)
+    async with open_intent_resolvers() as resolvers:
+        assert set(resolvers) == {
+            "book_visit",
+            "cancel_visit",
+            "apply_service_credit",
+            "forget_caller_details",
+        }

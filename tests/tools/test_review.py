@@ -12,7 +12,7 @@ from livekit.agents.voice import SpeechHandle
 
 from contextdb_livekit.kit.context import Review
 from contextdb_livekit.kit.readback import ReadBack
-from contextdb_livekit.kit.review import read_reply, review_sentence, settle_review
+from contextdb_livekit.kit.review import read_reply, review_sentence, settle_changes, settle_review
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from scenarios.text_call import web_caller
@@ -107,3 +107,29 @@ async def test_a_yes_whose_evidence_cannot_be_kept_confirms_nothing():
     call = _Call(_Host(Down()), review)
     assert await settle_review(call, history) == "unanswered"  # type: ignore[arg-type]
     assert call.review_answer == "unanswered"
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept"),
+    [
+        # Read back and confirmed: "k" confirmed; "other" was never read back, so unconfirmed.
+        ("yes", ["note", "k!", "other?"]),
+        # Read back and refused: "k" is dropped, memory keeps what it held.
+        ("no", ["note", "other?"]),
+        # No answer: every change is kept unconfirmed.
+        ("unanswered", ["note", "k?", "other?"]),
+    ],
+)
+def test_an_answer_settles_only_the_changes_it_was_asked_about(answer: str, kept: list[str]):
+    _, review = conversation(("assistant", TEXT))  # named the change "k"
+    call = _Call(_Host(None), review, review_answer=answer)
+    settled = settle_changes(
+        call,  # type: ignore[arg-type]
+        ["note", "held", "k", "other"],
+        changes=["k", "other"],
+        key=str,
+        held=lambda fact: fact == "held",  # already in memory: not written again
+        confirmed=lambda fact: f"{fact}!",
+        unconfirmed=lambda fact: f"{fact}?",
+    )
+    assert settled == kept

@@ -313,3 +313,14 @@ async def test_the_host_key_is_derived_from_the_confirmed_request(tmp_path, loca
     await book(ctx, "thursday")
     key = VISIT_DAY.key(offer.target)
     assert keys == [host_key("book_visit", identity.customer_id, key, list(offer.memory_ids))]
+
+
+async def test_the_review_is_read_back_once_while_it_plays(tmp_path, local_engine):
+    call = open_call(tmp_path, local_engine, caller())
+    review = tools_of(call)["review_caller_details"]
+    ctx = FakeRunContext(call.context)
+    ctx.session.history.add_message(role="user", content="thursdays don't work for me any more")
+    await review(ctx)
+    again = await review(ctx)  # the model calls it again before the caller heard it
+    assert len(ctx.session.said) == 1 and "Thursdays" in ctx.session.said[0]
+    assert "still playing" in again.output and not again.reply_required

@@ -47,3 +47,23 @@ async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
     await job.close_host_services(host, LINE)
     assert host.directory is not None
     assert held == [False], "the event loop was held while host state opened"
+
+
+async def test_the_lines_host_takes_the_workers_policy_and_the_callers_zone(monkeypatch, tmp_path):
+    for name, file in {
+        "MEMORY_OUTBOX_PATH": "outbox.sqlite3",
+        "ATTESTATION_PATH": "attestations.sqlite3",
+        "CUSTOMER_DIRECTORY_PATH": "customers.sqlite3",
+        "CLAIM_REGISTRY_PATH": "claims.sqlite3",
+        "CALENDAR_LOCAL_PATH": "calendar.sqlite3",
+    }.items():
+        monkeypatch.setenv(name, str(tmp_path / file))
+    monkeypatch.setenv("MEMORY_ENABLED", "false")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("CALLER_TIMEZONE", "Europe/London")
+    for may_book in (False, True):
+        settings = WorkerSettings(OPENAI_API_KEY=None, SIP_CALLER_ID_MAY_BOOK=may_book)
+        host = await job.open_host_services(settings, LINE)
+        await job.close_host_services(host, LINE)
+        assert host.policy.caller_id_may_book is may_book
+        assert host.timezone == "Europe/London"

@@ -50,7 +50,8 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 def test_the_worker_hands_the_preload_list_to_livekit():
     source = (ROOT / "agent.py").read_text()
     assert "preload_modules=preload_modules(LINE_MODULE)" in source
-    assert "warm_process()" in source
+    assert "setup_fnc=prewarm" in source
+    assert "warm_process()" in (ROOT / "src/contextdb_livekit/worker/session.py").read_text()
 
 
 def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
@@ -58,11 +59,12 @@ def test_the_calls_plugins_share_one_client_and_load_no_ca_bundle(tmp_path):
     # the plugins afterwards (prewarm) must not load another.
     probe = (
         "import httpcore2, agent\n"
+        "from contextdb_livekit.hosting import pipeline_plugins\n"
         "from contextdb_livekit.worker.settings import WorkerSettings\n"
         "built = []\n"
         "real = httpcore2.default_ssl_context\n"
         "httpcore2.default_ssl_context = lambda *a, **k: built.append(1) or real(*a, **k)\n"
-        "p = agent.pipeline_plugins(WorkerSettings())\n"
+        "p = pipeline_plugins(WorkerSettings())\n"
         "print(len({id(getattr(p, k)._client) for k in ('stt', 'llm', 'tts')}), len(built))\n"
     )
     env = {

@@ -15,9 +15,10 @@ so a host may add to them.
 
 A line's client either holds a `HostApi` or is one: a subclass names its system once
 (`name`, `unavailable`, `outcome_unknown` as class attributes) and keeps the constructor
-`(base_url, *, api_key, timeout_s, transport)`. `one_for_key` is crash recovery's question,
-"what did this idempotency key do?": one item or none, several means the system is not keyed
-as agreed.
+`(base_url, *, api_key, timeout_s, transport)`. `request(..., idempotency_key=KEY)` sends a
+change under its key; `allowed` asks the system's authorization check; `one_for_key` is crash
+recovery's question, "what did this idempotency key do?": one item or none, several means the
+system is not keyed as agreed.
 """
 
 from __future__ import annotations
@@ -77,7 +78,15 @@ class HostApi:
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+    async def request(
+        self, method: str, path: str, *, idempotency_key: str | None = None, **kwargs: Any
+    ) -> httpx.Response:
+        """One request; with `idempotency_key` (which must not be empty), sent as its
+        `Idempotency-Key` header."""
+        if idempotency_key is not None:
+            if not idempotency_key:
+                raise ValueError("idempotency_key is required")
+            kwargs["headers"] = {**kwargs.get("headers", {}), "Idempotency-Key": idempotency_key}
         try:
             # httpx's timeout bounds each phase; this bounds the whole call, which is what a
             # caller waiting on the line actually feels.
@@ -113,6 +122,12 @@ class HostApi:
         except ValidationError as exc:
             raise self.unavailable(f"{self.name} sent a response we could not read") from exc
 
+    async def allowed(self, path: str, **checked: object) -> bool:
+        """The system's authorization: POST `path` with `checked`, answered
+        `{"allowed": true | false}`."""
+        response = await self.request("POST", path, json=checked)
+        return self.parse(response, _Allowed).allowed
+
     async def one_for_key(
         self, path: str, idempotency_key: str, *, field: str, item: type[Body]
     ) -> Body | None:
@@ -126,6 +141,10 @@ class HostApi:
             # One key acts at most once; two answers mean the host is not keyed as agreed.
             raise self.unavailable(f"{self.name} returned several {field} for one key")
         return found[0] if found else None
+
+
+class _Allowed(ResponseBody):
+    allowed: bool
 
 
 @cache

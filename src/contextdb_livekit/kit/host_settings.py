@@ -11,10 +11,14 @@ unset), BILLING_LOCAL_PATH and BILLING_TIMEOUT_S (0 < s <= 60, default 3) from t
 environment, then `.env` and `.env.local`. A field of the subclass's own may name its variable
 with an alias (`Field(alias="CALLER_TIMEZONE")`). Errors name the variable, as the worker's
 start-up check reports them.
+
+`local_data_paths` names the local files of a line's systems, for the start-up check to probe
+(`LineProfile.data_paths`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
@@ -58,3 +62,13 @@ class HostSystemSettings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+
+def local_data_paths(settings: Sequence[BaseSettings]) -> list[tuple[str, Path]]:
+    """The local files of the business systems with no REST API configured, each with the
+    variable that names it (`<PREFIX>LOCAL_PATH`)."""
+    return [
+        (type(s).model_fields["local_path"].alias or "local_path", s.local_path)
+        for s in settings
+        if isinstance(s, HostSystemSettings) and not s.base_url
+    ]

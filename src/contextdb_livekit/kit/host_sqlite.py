@@ -5,10 +5,10 @@ calendar, its billing, ...) keeps its tables in, with the failure semantics of `
   the event loop never blocks on disk or on another process's lock: 0600 in a 0700 directory
   whatever the umask, WAL mode, a 10 s busy timeout; the schema, then `seed`, once a process.
 - Every call runs on a thread with a connection of its own, in autocommit mode: `run` for a
-  read or a single statement, `transaction` for work inside `BEGIN IMMEDIATE … COMMIT`
-  (rolled back on any error). IMMEDIATE takes the write lock before the first read, so job
-  processes sharing the file never interleave a check (an idempotency key, a version) and
-  the write that depends on it.
+  read or a single statement (`fetch_one`, `fetch_all`, `execute`), `transaction` for work
+  inside `BEGIN IMMEDIATE … COMMIT` (rolled back on any error). IMMEDIATE takes the write
+  lock before the first read, so job processes sharing the file never interleave a check (an
+  idempotency key, a version) and the write that depends on it.
 - Any SQLite or file-system failure (a lock held past the busy timeout included) raises the
   system's `HostSystemUnavailable`, "<name> failed (<error>)", as its REST client would.
 - The system's own authorization: an actor may act for a customer unless the actor is
@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from contextdb_livekit.kit.errors import HostSystemUnavailable
 from contextdb_livekit.stores.private_files import private_file
@@ -99,6 +99,18 @@ class HostSqlite:
             conn.execute(sql, params)
 
         await self.run(run)
+
+    async def fetch_one(self, sql: str, *params: object) -> Any:
+        """The first row `sql` reads (a tuple), or None."""
+        return await self.run(lambda conn: conn.execute(sql, params).fetchone())
+
+    async def fetch_all(self, sql: str, *params: object) -> list[Any]:
+        """Every row `sql` reads, as tuples."""
+        return await self.run(lambda conn: conn.execute(sql, params).fetchall())
+
+    async def aclose(self) -> None:
+        # Connections live for one call each, so there is nothing held open to release.
+        return None
 
     async def may_act(self, actor_id: str, customer_id: str) -> bool:
         """This system's authorization: neither the actor blocked nor the account on hold."""

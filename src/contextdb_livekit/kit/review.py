@@ -12,19 +12,23 @@ agent turn in between — settles every change it named:
 - anything else — no answer, a hang-up, a question, a hedge, a read-back spoken over — leaves
   the changes unconfirmed, and the line keeps them only as the caller's quoted words.
 
-What the line changes and how it words them is the line's (`LineProfile` review hooks); this
-module knows neither.
+What the line changes and how it words them is the line's; this module knows neither. It
+holds the review tool (`build_review_tool`: when to read back, given the line's changes in
+its words) and how an answer settles them (`settle_changes`, given the line's facts).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Any, TypeVar
 
-from livekit.agents import AgentSession, llm
+from livekit.agents import AgentSession, RunContext, function_tool, llm
+from livekit.agents.llm import FunctionTool, ToolResult
 
+from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.context import CallContext, Review, ReviewAnswer
 from contextdb_livekit.kit.readback import ReadBack, conversation
 from contextdb_livekit.kit.replies import classify_reply
@@ -40,6 +44,10 @@ log = logging.getLogger("contextdb_livekit.kit.review")
 REVIEW_OPENING = "Before you go, I'll note that"
 # One read-back names at most this many changes; the rest stay unconfirmed (quoted).
 MAX_CHANGES_READ_BACK = 4
+REVIEW_TOOL = "review_caller_details"
+
+# One of the line's facts.
+F = TypeVar("F")
 
 
 def review_sentence(changes: Sequence[str]) -> str:
@@ -144,3 +152,83 @@ async def settle_review(call: CallContext, history: llm.ChatContext) -> ReviewAn
                 answer = "unanswered"
     call.review_answer = answer
     return answer
+
+
+def build_review_tool(
+    identity: CallerIdentity,
+    changes: Callable[[RunContext[Any]], Sequence[tuple[str, str]]],
+) -> FunctionTool:
+    """The review tool: the host reads back the call's changes to memory before goodbye.
+    `changes` is the line's: what this call would change, as (key, the change in the host's
+    words), extracted from the conversation when the tool is called."""
+
+    async def review_caller_details(context: RunContext[CallContext]) -> str | ToolResult:
+        """Call once when the caller is ready to end the call, before saying goodbye. The
+        system reads back to the caller what it will remember from this call; say nothing
+        about it yourself. When they answer, thank them and say goodbye."""
+        call = context.userdata
+        if not call.is_caller(identity):
+            return "This call is no longer verified. Say goodbye."
+        if not call.host.memory_settings.change_readback:
+            return "Nothing to read back. Say goodbye."
+        if call.review is not None and call.review.readback.playing:
+            return ToolResult(
+                "The read-back is still playing. Say nothing; wait for the caller.",
+                reply_required=False,
+            )
+        pending = list(changes(context))[:MAX_CHANGES_READ_BACK]
+        if not pending:
+            return "Nothing new to note from this call. Say goodbye."
+        keys = [key for key, _ in pending]
+        if (
+            call.review is not None
+            and set(keys) <= call.review.keys
+            and read_reply(context.session.history, call.review).answer != "unanswered"
+        ):
+            # Asked again after the caller answered this very read-back: once is enough.
+            return "The caller has already answered the read-back. Say goodbye."
+        call.review = start_review(context.session, keys, [words for _, words in pending])
+        call.review_answer = None
+        return ToolResult(
+            "I have read back to the caller what I will note. Say nothing now; when they "
+            "answer, thank them and say goodbye.",
+            reply_required=False,
+        )
+
+    return function_tool(review_caller_details, name=REVIEW_TOOL)
+
+
+def settle_changes(
+    call: CallContext,
+    facts: Sequence[F],
+    *,
+    changes: Sequence[F],
+    key: Callable[[F], str],
+    held: Callable[[F], bool],
+    confirmed: Callable[[F], F],
+    unconfirmed: Callable[[F], F],
+) -> list[F]:
+    """The facts to write once the caller's answer to the review is known (or not), by the
+    line's `key` of a change:
+
+    - a fact that is none of the `changes` is kept unless memory already `held` it (a
+      restatement never replaces what the caller confirmed before);
+    - a change the caller's yes to the read-back named is kept `confirmed`;
+    - a change their no named is dropped: memory keeps what it held;
+    - any other change (not read back, no answer, hang-up) is kept `unconfirmed`.
+    """
+    pending = {key(f) for f in changes}
+    review, answer = call.review, call.review_answer
+    kept: list[F] = []
+    for fact in facts:
+        change = key(fact)
+        if change not in pending:
+            if not held(fact):
+                kept.append(fact)  # notes, quotes and what is not the caller's own word
+        elif review is not None and change in review.keys and answer == "yes":
+            kept.append(confirmed(fact))
+        elif review is not None and change in review.keys and answer == "no":
+            continue  # "no, that's not right": memory keeps what it held
+        else:
+            kept.append(unconfirmed(fact))
+    return kept

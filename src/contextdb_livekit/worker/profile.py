@@ -26,6 +26,7 @@ from livekit.agents.llm import FunctionTool
 from pydantic_settings import BaseSettings
 
 from contextdb_livekit.identity import CallerIdentity
+from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot, Turn
@@ -78,6 +79,23 @@ class HostParts:
     memory_settings: MemorySettings
     backend: MemoryBackend
     state: HostState
+
+    def services(self, line: L, *, timezone: str) -> HostServices[L]:
+        """The call's host services: these parts, the line's business systems and the
+        caller's time zone."""
+        return HostServices(
+            backend=self.backend,
+            outbox=self.state.outbox,
+            line=line,
+            attestations=self.state.attestations,
+            policy=AssurancePolicy(caller_id_may_book=self.worker.sip_caller_id_may_book),
+            memory_settings=self.memory_settings,
+            timezone=timezone,
+            directory=self.state.directory,
+            claims=self.state.claims,
+            database=self.state.database,
+            erasures=self.state.erasures,
+        )
 
 
 class OpenHost(Protocol[L]):
