@@ -10,7 +10,8 @@ from contextdb_livekit.worker.settings import WorkerSettings
 from line import LINE
 
 
-async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
+def local_host(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every host store on a local file of this test's, memory off."""
     for name, file in {
         "MEMORY_OUTBOX_PATH": "outbox.sqlite3",
         "ATTESTATION_PATH": "attestations.sqlite3",
@@ -21,6 +22,10 @@ async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
         monkeypatch.setenv(name, str(tmp_path / file))
     monkeypatch.setenv("MEMORY_ENABLED", "false")
     monkeypatch.delenv("DATABASE_URL", raising=False)
+
+
+async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
+    local_host(monkeypatch, tmp_path)
     real = job.open_host_state
     opening = threading.Event()
     loop_ran = threading.Event()
@@ -50,16 +55,7 @@ async def test_host_state_opens_off_the_event_loop(monkeypatch, tmp_path):
 
 
 async def test_the_lines_host_takes_the_workers_policy_and_the_callers_zone(monkeypatch, tmp_path):
-    for name, file in {
-        "MEMORY_OUTBOX_PATH": "outbox.sqlite3",
-        "ATTESTATION_PATH": "attestations.sqlite3",
-        "CUSTOMER_DIRECTORY_PATH": "customers.sqlite3",
-        "CLAIM_REGISTRY_PATH": "claims.sqlite3",
-        "CALENDAR_LOCAL_PATH": "calendar.sqlite3",
-    }.items():
-        monkeypatch.setenv(name, str(tmp_path / file))
-    monkeypatch.setenv("MEMORY_ENABLED", "false")
-    monkeypatch.delenv("DATABASE_URL", raising=False)
+    local_host(monkeypatch, tmp_path)
     monkeypatch.setenv("CALLER_TIMEZONE", "Europe/London")
     for may_book in (False, True):
         settings = WorkerSettings(OPENAI_API_KEY=None, SIP_CALLER_ID_MAY_BOOK=may_book)
