@@ -27,9 +27,15 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.reading.lexicon import _DAY_RE
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import normal
-from contextdb_livekit.reading.turn_cues import corrects_last_turn, kinds_mentioned, says_change
+from contextdb_livekit.reading.turn_cues import (
+    _weekday,
+    corrects_last_turn,
+    kinds_mentioned,
+    says_change,
+)
 
 MAX_SENTENCE_CHARS = 300
 MAX_SAID = 40
@@ -47,7 +53,6 @@ _CALLER_SAID = re.compile(
     r"states|stated|confirmed|confirms|explained)(?: that)?\s+",
     re.IGNORECASE,
 )
-_WEEKDAY = re.compile(r"\b((?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b")
 
 
 @dataclass(frozen=True)
@@ -187,10 +192,10 @@ def read_call(
         if this_turn:
             last_turn = this_turn
     said_days = {
-        day.removesuffix("s")
+        _weekday(day)
         for turn in turns
         if turn.role == "user"
-        for day in _WEEKDAY.findall(normal(turn.text))
+        for day in _DAY_RE.findall(normal(turn.text))
     }
     for note in notes:
         sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]

@@ -953,7 +953,7 @@ _OWNED_SUBJECT = re.compile(
     r"usually|normally|only|just|gets?|goes|go)\b)"
 )
 _OWN_TIME = re.compile(
-    rf"\b(?:{_DAY[3:-3]}|week|weekend|weekday|schedule|diary|calendar|rota|work|job|shift|hour|"
+    rf"\b(?:{_DAY}|week|weekend|weekday|schedule|diary|calendar|rota|work|job|shift|hour|"
     r"day|days? off|morning|afternoon|evening|time|availability|routine|plan|life|hand|"
     r"house|home|flat|place|phone|mobile|landline|email|number|address|"
     r"only day|best day|free day|busy day)s?$"
