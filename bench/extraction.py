@@ -450,6 +450,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent6",
             "independent7",
             "independent8",
+            "independent9",
         ),
         default="tuning",
     )
