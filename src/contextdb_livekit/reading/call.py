@@ -8,6 +8,9 @@ notes → what was said, one per slot, the call's last word winning.
   Saturdays. I do the car boot every Saturday") keep neither: the caller's words instead.
 - A turn that corrects the last one takes back the last turn's statements of the kinds it talks
   about, unless it restates them.
+- The caller's last word about a slot must be one the reader read: a later sentence that names
+  the slot's day again, or another value of its kind, and types nothing for it leaves what was
+  read before in doubt ("one boiler" ... "well, two now, we had another put in").
 - A note never overrides what the caller said, and never states a day the caller spoke of in
   words the reader did not take as a fact ("maybe Thursday", "my mum can't do Saturdays").
 - Every turn and note is neutralised first; a sentence or note that addresses call handlers or
@@ -27,7 +30,7 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.reading.lexicon import _DAY_RE
+from contextdb_livekit.reading.lexicon import _DAY_RE, _OTHER_SUBJECT, _SOMEONE_ELSES
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import normal
 from contextdb_livekit.reading.turn_cues import (
@@ -36,6 +39,7 @@ from contextdb_livekit.reading.turn_cues import (
     kinds_mentioned,
     says_change,
 )
+from contextdb_livekit.reading.values import _all_current
 
 MAX_SENTENCE_CHARS = 300
 MAX_SAID = 40
@@ -135,7 +139,11 @@ def read_call(
     # One reader for the call: a short answer is read against the agent's question, and a
     # correction takes back what the caller said just before it.
     last_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
-    for turn in turns:
+    # Every caller sentence in order: its turn, what the reader was sure of in it; and where
+    # each slot was last stated.
+    heard: list[tuple[int, str, list[Said]]] = []
+    stated_at: dict[tuple[str, str | None], int] = {}
+    for turn_index, turn in enumerate(turns):
         if turn.role != "user":
             reader.agent_said(turn.text)
             continue
@@ -148,6 +156,8 @@ def read_call(
                 keep([kept_words(FLAGGED, sentence, by_caller=False)])
                 continue
             found = in_sentence(sentence, by_caller=True, reading=reader)
+            heard.append((turn_index, sentence, [f for f in found if f.kind not in WORDS]))
+            stated_at.update((f.slot, len(heard) - 1) for f in found if f.kind not in WORDS)
             typed_here.update(f.kind for f in found if f.kind != QUOTE)
             # The sentence's own last word per slot (the reader settles a sentence itself).
             said_here = {f.slot: f for f in found if f.kind not in several | WORDS}
@@ -191,6 +201,20 @@ def read_call(
                     unsure(slot, sentence, turn.text)
         if this_turn:
             last_turn = this_turn
+    for slot, item in list(by_slot.items()):
+        at = stated_at.get(slot)
+        if at is None:
+            continue
+        stated_in, stated, _ = heard[at]
+        for turn_index, sentence, typed in heard:
+            # Within a turn two readings of a slot are settled above; a reason given after it
+            # ("Not Sundays. I do the market every Sunday") is no word against it.
+            if turn_index > stated_in and _names_again(sentence, item, reader, typed):
+                # "We've got one boiler." ... "Well, two now, we had another put in": the
+                # caller's last word about a slot is one the reader could not read, so what
+                # was read before may no longer be true (a wrong fact is worse than none).
+                unsure(slot, stated, sentence)
+                break
     said_days = {
         _weekday(day)
         for turn in turns
@@ -224,3 +248,44 @@ def _sentence_value(sentence: str) -> str:
     """The sentence with any code replaced: the code itself is never stored."""
     redacted = redact_bounded(sentence, MAX_SENTENCE_CHARS)
     return redacted.strip().rstrip(".") or "access code on file"
+
+
+# Kinds whose values are told apart by their numbers ("flat 9", "two boilers").
+_NUMBERED = frozenset({"equipment_count", "address", "flat", "floor"})
+
+
+def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said]) -> bool:
+    """Whether a caller sentence after the last one that stated `item` (so one the reader typed
+    nothing of its slot from) speaks of it again: names its day, or another value of its kind."""
+    text = normal(sentence)
+    if _SOMEONE_ELSES.search(text) or _OTHER_SUBJECT.match(text):
+        return False  # "I think my brother has a Vaillant": theirs, not a word about the caller's
+    days = {_weekday(day) for day in _DAY_RE.findall(text)}
+    if item.kind == "availability":
+        # "No, sorry, Friday." ... "Friday is best for me": a day favoured agrees with it working.
+        favoured = any(t.kind == "preferred_day" and t.value.split()[0] == item.key for t in typed)
+        return item.key in days and not (favoured and not item.negative)
+    if item.kind == "preferred_day":
+        return item.value.split()[0] in days
+    if item.kind not in kinds_mentioned(sentence, reader.words):
+        return False
+    value = normal(item.value)
+    named = _values_named(item.kind, text, reader)
+    return bool(named - _values_named(item.kind, value, reader) - set(value.split()))
+
+
+def _values_named(kind: str, text: str, reader: CallReader) -> set[str]:
+    """The values of `kind` a normalised text names as current: numbers, makes or equipment
+    types ("it used to be a back boiler" names none)."""
+    words = reader.words
+    if kind in _NUMBERED:
+        return {m.group(0) for m in _all_current(_DIGITS, text)}
+    if kind == "equipment_make":
+        makes = _all_current(words.make, text)
+        return {words.make_names.get(m.group(1), m.group(1)).casefold() for m in makes}
+    if kind == words.types.kind:
+        return {words.type_value(m) for m in _all_current(words.type_mention, text)}
+    return set()
+
+
+_DIGITS = re.compile(r"\d+")
