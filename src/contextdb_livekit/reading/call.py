@@ -8,6 +8,7 @@ notes → what was said, one per slot, the call's last word winning.
   Saturdays. I do the car boot every Saturday") keep neither: the caller's words instead.
 - A turn that corrects the last one takes back the last turn's statements of the kinds it talks
   about, unless it restates them.
+- A sentence that is only a doubt ("Probably.") puts the sentence before it in doubt.
 - The caller's last word about a slot must be one the reader read: a later sentence that names
   the slot's day again, or another value of its kind, and types nothing for it leaves what was
   read before in doubt ("one boiler" ... "well, two now, we had another put in").
@@ -30,9 +31,9 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.reading.lexicon import _DAY_RE, _OTHER_SUBJECT, _SOMEONE_ELSES
+from contextdb_livekit.reading.lexicon import _DAY_RE, _HEDGE, _OTHER_SUBJECT, _SOMEONE_ELSES
 from contextdb_livekit.reading.reader import CallReader
-from contextdb_livekit.reading.sentences import normal
+from contextdb_livekit.reading.sentences import _SMALL, normal
 from contextdb_livekit.reading.turn_cues import (
     _weekday,
     corrects_last_turn,
@@ -156,6 +157,18 @@ def read_call(
                 keep([kept_words(FLAGGED, sentence, by_caller=False)])
                 continue
             found = in_sentence(sentence, by_caller=True, reading=reader)
+            if (
+                not found
+                and heard
+                and heard[-1][0] == turn_index
+                and _only_a_hedge(sentence, reader)
+            ):
+                # "Thursdays should be alright. Probably.": the doubt is about the sentence
+                # before it, in the same turn.
+                _, doubted, said = heard[-1]
+                for item in said:
+                    if item.kind not in several and item.slot in by_slot:
+                        unsure(item.slot, doubted, sentence)
             heard.append((turn_index, sentence, [f for f in found if f.kind not in WORDS]))
             stated_at.update((f.slot, len(heard) - 1) for f in found if f.kind not in WORDS)
             typed_here.update(f.kind for f in found if f.kind != QUOTE)
@@ -279,7 +292,8 @@ def _values_named(kind: str, text: str, reader: CallReader) -> set[str]:
     types ("it used to be a back boiler" names none)."""
     words = reader.words
     if kind in _NUMBERED:
-        return {m.group(0) for m in _all_current(_DIGITS, text)}
+        numbers = _all_current(_NUMBER, text)
+        return {_SMALL.get(m.group(0), m.group(0)) for m in numbers}
     if kind == "equipment_make":
         makes = _all_current(words.make, text)
         return {words.make_names.get(m.group(1), m.group(1)).casefold() for m in makes}
@@ -288,4 +302,17 @@ def _values_named(kind: str, text: str, reader: CallReader) -> set[str]:
     return set()
 
 
-_DIGITS = re.compile(r"\d+")
+def _only_a_hedge(sentence: str, reader: CallReader) -> bool:
+    """ "Probably.", "I think so, anyway": a short sentence of doubt that names no day and no
+    kind of its own, so what it doubts is what came just before."""
+    text = normal(sentence)
+    return (
+        bool(_HEDGE.search(text))
+        and len(text.split()) <= 8
+        and not _DAY_RE.search(text)
+        and not kinds_mentioned(sentence, reader.words)
+    )
+
+
+# A number as the reader's normalising leaves it: digits, or one to ten in words.
+_NUMBER = re.compile(rf"\b(?:\d+|{'|'.join(_SMALL)})\b")

@@ -59,7 +59,9 @@ _NEG_ATOMS = re.compile(
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
-    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama)\b"
+    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
+    # At home all day, though a word of it is "working".
+    r"(?:working|work|works) from home|wfh)\b"
 )
 _NEGATED_POSITIVE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
@@ -160,7 +162,7 @@ _SPECIFIC = re.compile(
 )
 _JOB = re.compile(
     rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
-    rf"(?:every\s+)?{_DAY}\b"
+    rf"(?:every\s+)?(?:{_DAY}|day|days|weekdays?|week|all week|the week)\b"
 )
 _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
@@ -251,7 +253,7 @@ _ORDINAL_WORDS = (
 _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
     rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
-    rf"(basement)(?= (?:flat|apartment))|(?:live|living|are|am|is) in the (basement))\b"
+    rf"(basement)(?= (?:flat|apartment))|(?:live|living|are|am|(?<!\bit )is) in the (basement))\b"
 )
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"

@@ -42,7 +42,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 
 from contextdb_livekit.reading.equipment import Equipment
 from contextdb_livekit.reading.lexicon import (
@@ -197,6 +197,12 @@ class CallReader:
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
+
+    @cached_property
+    def _noun_first(self) -> re.Pattern[str]:
+        """A list said noun first: "radiators 7 thermostats" (before any number said first)."""
+        units = self.words.units
+        return re.compile(rf"^(?:(?!{_NUMBER}\b)\w+\W+)*?(?:{units})\s+{_NUMBER}\s+(?:{units})\b")
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text, self.words)
@@ -382,7 +388,9 @@ class CallReader:
             # floor", "I'd like a Worcester fitted": a guess, a supposition or a wish keeps the
             # caller's words, and puts what the call said of the same slots in doubt too.
             guessed = {self.words.counted_thing(m.group(2)) for m in _GUESSED_COUNT.finditer(text)}
-            all_counts = bool(_GUESSED_COUNTS.search(text))
+            # "radiators seven thermostats one": said noun first, which number goes with which
+            # thing is a guess.
+            all_counts = bool(_GUESSED_COUNTS.search(text) or self._noun_first.match(text))
             supposed, wish = bool(_SUPPOSED.search(text)), bool(_WANTS_FITTED.search(text))
             # "we used to have ten radiators but we took two out": what was is not what is.
             past = [c.text for c in parts if _PAST.search(c.text) and not _PRESENT.search(c.text)]
@@ -533,6 +541,10 @@ class CallReader:
             or bool(_EXCLUSIVE_ATOMS.search(text))
             or (topic and (base is not None or negators > 0))
         )
+        if referring and _THE_OTHER_DAYS.search(text):
+            # "Nothing but Saturdays - I'm on shift the rest of the week": said of the other
+            # days, not of the day before.
+            return []
         if referring and self.antecedent is not None:
             days = list(self.antecedent.days)
             if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
@@ -586,6 +598,9 @@ class CallReader:
             # and which the predicate is said of is a guess.
             or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
+            # "no saturdays the wedding sunday instead i am free sunday": "instead" sets one
+            # day against another, and which the predicate is said of is a guess.
+            or (len(days) > 1 and bool(re.search(r"\binstead\b", text)))
         )
         if (
             past
@@ -863,6 +878,7 @@ class CallReader:
         # message's. A denied channel is no mention, and its words make no other one old.
         denied = [m.span() for m in _DENIED_CALL.finditer(text)]
         blank = _DENIED_CALL.sub(lambda m: " " * len(m.group(0)), text)
+        devices = [m.span() for m in _DEVICE.finditer(text)]
         for pattern, channel in _CONTACT:
             for match in pattern.finditer(text):
                 if any(start <= match.start() < end for start, end in denied):
@@ -875,6 +891,8 @@ class CallReader:
                     continue  # "a text is better than email": the channel compared against
                 if _AVERSE_TO.search(text[: match.start()]):
                     continue  # "a call is better, I don't get on with texts"
+                if any(start <= match.start() < end for start, end in devices):
+                    continue  # "my phone's on its last legs": the device, not how to reach them
                 mentions.append((match.start(), channel))
         if not mentions and _PHONE_PREFERRED.search(text):
             # "My mobile's the best bet", "no, the landline's better": a phone named as the
@@ -979,8 +997,21 @@ _CORRECTED_VALUE = re.compile(
     rf"\b(?:no|nope|sorry|i mean|i meant|actually|or rather|wait)\s+(?:it is\s+|its\s+|the\s+|"
     rf"flat\s+|number\s+|unit\s+|apartment\s+)?(?P<v>\d{{1,4}}[a-z]?|{_ORDINAL_WORDS})\b"
 )
+_THE_OTHER_DAYS = re.compile(
+    r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
+)
 _ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
-_NOT_A_VALUE = re.compile(r"\b(?:not|no|never|sorry|actually|mean|meant|wait|rather)\b")
+# A value with a negator, a correction or a subject and verb inside ("9 Not Close", "12 It Is
+# Ashby Road") is a misreading.
+_NOT_A_VALUE = re.compile(
+    r"\b(?:not|no|never|sorry|actually|mean|meant|wait|rather)\b|"
+    r"\b(?:it|that|this|we|i|they|you|he|she) (?:is|are|am|was|were|will|would|have|has)\b"
+)
+# A phone or an inbox of the caller's spoken of as a thing ("my mobile keeps dying").
+_DEVICE = re.compile(
+    r"\bmy (?:phone|mobile|landline|email|emails|inbox|house phone|home phone) (?:is|has|was|"
+    r"keeps|does|will|would|never|always|went|broke)\b"
+)
 
 
 def _value_token(value: str) -> str:

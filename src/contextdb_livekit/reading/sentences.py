@@ -223,12 +223,27 @@ class Clause:
     corrects: bool = False
 
 
+_TIME_ONLY = re.compile(
+    r"(?:before|before that|previously|in the past|back then|at one time|originally|"
+    r"years ago|last year|these days|nowadays|now|right now|at the moment|currently|"
+    r"from now on|going forward)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
     parts = [p for p in parts if p]
+    held = ""  # a clause that is only a time marker ("Before, I couldn't do Saturdays")
     for index, text in enumerate(parts):
+        if held:
+            text, held = f"{held} {text}", ""
+        if _TIME_ONLY.fullmatch(text) and index + 1 < len(parts):
+            # "Before, I couldn't do Saturdays, but now I can": "before" says when the next
+            # clause was true; on its own it says nothing.
+            held = text
+            continue
         # "Fridays are bad, er, Saturdays I mean": the value before a closing "I mean" is the
         # correction, and not a list running on ("Sundays, I mean, Mondays": what follows is).
         if index + 2 == len(parts) and _MEANT.fullmatch(parts[-1]):

@@ -168,6 +168,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # and Thursdays as well?": the days read back before the question are not asked.
         tail = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)[-1]
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
+        if not asked and re.search(r"\b(?:other|else)\b", tail):
+            # "Monday's out. Any other days that don't work?": the days read back are not
+            # asked about; the sign is the question's own, or the read-back's ("So no
+            # Mondays. Anything else?").
+            sign, negators = _predicate(tail)
+            if sign is None and not negators:
+                sign, negators = _predicate(t)
+            return Asked(base=(sign or 1) * (-1) ** negators)
         sign, negators = _predicate(tail if asked else t)
         return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
     if re.search(

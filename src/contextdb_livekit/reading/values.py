@@ -35,7 +35,7 @@ from contextdb_livekit.reading.lexicon import (
     _STREET_WORDS,
     _WHO_WILL_BE,
 )
-from contextdb_livekit.reading.sentences import Statement
+from contextdb_livekit.reading.sentences import _SMALL, Statement
 from contextdb_livekit.reading.turn_cues import about_someone_else
 
 # A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
@@ -59,18 +59,21 @@ _WANTS_FITTED = re.compile(
 )
 # Another number offered for a count ("ten radiators, well, eleven", "my wife says nine").
 _OTHER_NUMBER = re.compile(
-    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+(\d+)\b"
+    r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+"
+    r"(\d+|one|two)\b"
     r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
 )
 
 
 def _said_in(texts: list[str], number: str) -> bool:
-    return any(re.search(rf"\b{re.escape(number)}\b", text) for text in texts)
+    """Whether a number ("2") is said in any of the texts, as digits or as a word ("two")."""
+    said = "|".join([re.escape(number), *(w for w, n in _SMALL.items() if n == number)])
+    return any(re.search(rf"\b(?:{said})\b", text) for text in texts)
 
 
 def _other_number(text: str, count: str) -> bool:
     said = count.split()[0]
-    return any(m.group(1) != said for m in _OTHER_NUMBER.finditer(text))
+    return any(_SMALL.get(m.group(1), m.group(1)) != said for m in _OTHER_NUMBER.finditer(text))
 
 
 # "a" counts one only in a list of what the caller has ("we've a combi and six radiators"),

@@ -1,0 +1,171 @@
+"""Round 11 of the rule reader, tuned on sets 1-9: a doubt said after a sentence, a subject and
+verb read into a value, a thing's place read as the home's floor, a phone spoken of as a
+thing, lists said noun first, a job "every day", "working from home", a time said on its own
+before its clause, days set against each other with "instead", "the rest of the week", the
+agent's "any other days?", and small numbers said as words. Phrasings of its own (not the
+scored sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import facts, typed
+
+
+def days(conversation: str) -> set[tuple[str | None, str]]:
+    return {(key, value) for kind, key, value in typed(conversation) if kind == "availability"}
+
+
+def of_kind(conversation: str, kind: str) -> set[tuple[str | None, str]]:
+    return {(key, value) for k, key, value in typed(conversation) if k == kind}
+
+
+def quoted(conversation: str) -> bool:
+    return any(f.kind == "quote" for f in facts(conversation))
+
+
+@pytest.mark.parametrize("doubt", ["I think.", "Not certain though.", "Maybe, I'd have to ask."])
+def test_a_sentence_that_is_only_a_doubt_doubts_the_one_before(doubt: str) -> None:
+    said = f"u: Tuesdays are good for us. {doubt}"
+    assert not days(said)
+    assert quoted(said)
+
+
+def test_a_doubt_in_the_next_turn_is_about_the_agents_question() -> None:
+    # The agent spoke in between: the doubt answers it, not the caller's last sentence.
+    said = "u: Tuesdays are good for us. | a: Anything else we should know? | u: Not sure."
+    assert days(said) == {("tuesday", "available")}
+
+
+def test_a_subject_and_verb_inside_a_value_is_a_misreading() -> None:
+    assert not of_kind("u: Number 40, it's Kestrel Way.", "address")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["u: it's in the basement behind the freezer", "u: its in the basement under the stairs"],
+)
+def test_a_things_place_is_not_the_homes_floor(said: str) -> None:
+    assert not of_kind(said, "floor")
+
+
+def test_the_home_in_the_basement_is_still_its_floor() -> None:
+    assert of_kind("u: we live in the basement", "floor") == {(None, "basement")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Email me please. | a: Email, noted. | u: Yes. My mobile keeps dying on me.",
+        "u: On second thoughts, email. My phone's always dead.",
+    ],
+)
+def test_a_phone_spoken_of_as_a_thing_is_not_the_way_to_reach_them(said: str) -> None:
+    assert of_kind(said, "contact_preference") <= {(None, "email")}
+
+
+def test_a_list_said_noun_first_is_a_guess() -> None:
+    said = "u: er radiators nine towel rails two boilers one"
+    assert not of_kind(said, "equipment_count")
+    assert quoted(said)
+
+
+def test_a_list_said_number_first_is_read() -> None:
+    assert of_kind("u: two boilers and nine radiators", "equipment_count") == {
+        ("boiler", "2 boilers"),
+        ("radiator", "9 radiators"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("said", "free"),
+    [
+        ("u: I work every day except Thursday", "thursday"),
+        ("u: we work all week apart from Wednesdays", "wednesday"),
+    ],
+)
+def test_a_job_every_day_but_one_leaves_that_day_free(said: str, free: str) -> None:
+    assert days(said) == {(free, "available")}
+
+
+def test_working_from_home_is_being_in() -> None:
+    assert days("u: I'm working from home on Fridays so that's fine") == {("friday", "available")}
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("u: Previously, Thursdays were no good, but now they're fine.", "thursday"),
+        ("u: Before, I couldn't manage Wednesdays, but now I can.", "wednesday"),
+    ],
+)
+def test_a_time_said_on_its_own_belongs_to_the_next_clause(said: str, day: str) -> None:
+    assert days(said) == {(day, "available")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: not mondays the dentist tuesday instead im around tuesday",
+        "u: mondays work | a: Mondays. | "
+        "u: oh wait no mondays the gym tuesday instead im around tuesday",
+    ],
+)
+def test_days_set_against_each_other_with_instead_are_a_guess(said: str) -> None:
+    assert ("monday", "available") not in days(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Only Wednesdays really. I'm at the shop the rest of the week.",
+        "u: Nothing but Wednesdays, I'm at the shop the rest of the week.",
+    ],
+)
+def test_the_rest_of_the_week_is_not_the_day_said_before(said: str) -> None:
+    assert ("wednesday", "unavailable") not in days(said)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "day", "value"),
+    [
+        # The agent reads one day back and asks about the others: the answer is its own.
+        (
+            "u: Fridays are out. | a: So Friday's no good. Any other days that don't suit? | "
+            "u: Oh, I meant Saturday.",
+            "saturday",
+            "unavailable",
+        ),
+        (
+            "u: I can't do Wednesdays. | a: So no Wednesdays. Anything else? | "
+            "u: Sorry, I meant Thursdays.",
+            "thursday",
+            "unavailable",
+        ),
+    ],
+)
+def test_an_answer_to_any_other_days_takes_the_questions_sign(
+    conversation: str, day: str, value: str
+) -> None:
+    assert (day, value) in days(conversation)
+
+
+def test_a_count_said_in_words_in_the_past_is_not_current() -> None:
+    said = "u: we used to have two boilers but now it's just the combi"
+    assert ("boiler", "2 boilers") not in of_kind(said, "equipment_count")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Three towel rails. | a: Three. | u: Well, two, one came off the wall.",
+        "u: Three towel rails. Well, two.",
+    ],
+)
+def test_another_count_said_in_words_is_a_doubt(said: str) -> None:
+    assert ("towel rail", "3 towel rails") not in of_kind(said, "equipment_count")
+
+
+def test_a_count_changed_in_words_in_a_later_turn_is_a_doubt() -> None:
+    said = "u: one boiler | a: One boiler. | u: oh two, there's the old one in the garage"
+    assert ("boiler", "1 boiler") not in of_kind(said, "equipment_count")
