@@ -169,3 +169,32 @@ def test_another_count_said_in_words_is_a_doubt(said: str) -> None:
 def test_a_count_changed_in_words_in_a_later_turn_is_a_doubt() -> None:
     said = "u: one boiler | a: One boiler. | u: oh two, there's the old one in the garage"
     assert ("boiler", "1 boiler") not in of_kind(said, "equipment_count")
+
+
+def meter_words(conversation: str) -> list[str]:
+    return [f.value for f in facts(conversation) if f.kind == "meter_location"]
+
+
+@pytest.mark.parametrize(
+    ("said", "place"),
+    [
+        ("u: The meter used to be in the hall, but they moved it to a box outside.", "outside"),
+        ("u: the meters not in the hall any more they put it in the garage", "garage"),
+        ("u: Gas meter got moved to the porch in the summer.", "porch"),
+    ],
+)
+def test_where_the_meter_is_now_is_kept_in_the_callers_words(said: str, place: str) -> None:
+    kept = meter_words(said)
+    assert kept and place in kept[0]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: I reckon the meter's in the shed, don't quote me.",
+        "u: My neighbour's meter is in the porch.",
+        "u: The meter was in the hall when we bought the place.",
+    ],
+)
+def test_a_guess_somebody_elses_meter_or_where_it_was_is_not_where_it_is(said: str) -> None:
+    assert not meter_words(said)

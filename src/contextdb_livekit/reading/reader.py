@@ -740,8 +740,22 @@ class CallReader:
                 if _WHERE_WORDS.search(before):
                     # "it's outside in the meter box by the gate": the place starts before.
                     where = re.sub(r"^(?:it is|its|it's)\s+", "", self._sentence)
+        was_there = bool(_PAST.search(self._sentence)) or (
+            fixture is not None and fixture.group("verb") in ("was", "were", "used to be")
+        )
+        if (
+            where is None
+            and re.search(self.words.fixture.asked, self._sentence)
+            and _PLACE_PHRASE.search(self._sentence)
+            and not _HEDGE.search(self._sentence)
+            and (not was_there or bool(_NOW_THERE.search(self._sentence)))
+        ):
+            # "The meter used to be in the hall, but they moved it outside": where it is, in
+            # the caller's own words (a worded kind: shown as said, never as a fact).
+            where = self._sentence
         elif (
-            self._bare_ok(self.words.fixture.kind, corrects)
+            where is None
+            and self._bare_ok(self.words.fixture.kind, corrects)
             and not self.words.fixture_place.search(self._sentence)
             and (_WHERE.match(text) or _BARE_PLACE.match(text))
         ):
@@ -997,6 +1011,11 @@ _CORRECTED_VALUE = re.compile(
     rf"\b(?:no|nope|sorry|i mean|i meant|actually|or rather|wait)\s+(?:it is\s+|its\s+|the\s+|"
     rf"flat\s+|number\s+|unit\s+|apartment\s+)?(?P<v>\d{{1,4}}[a-z]?|{_ORDINAL_WORDS})\b"
 )
+_PLACE_PHRASE = re.compile(
+    r"\b(?:in|under|outside|inside|behind|by|next to|beside|round|around|on) (?:the|a|an|our|my)\b"
+)
+# Where a thing is now, after where it was ("moved it outside", "now it is in the porch").
+_NOW_THERE = re.compile(r"\b(?:moved|put|relocated|shifted|now|these days|nowadays)\b")
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
