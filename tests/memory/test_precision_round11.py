@@ -198,3 +198,82 @@ def test_where_the_meter_is_now_is_kept_in_the_callers_words(said: str, place: s
 )
 def test_a_guess_somebody_elses_meter_or_where_it_was_is_not_where_it_is(said: str) -> None:
     assert not meter_words(said)
+
+
+WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday"}
+
+
+@pytest.mark.parametrize(
+    ("said", "value", "named"),
+    [
+        ("u: any weekday suits me now I'm retired", "available", WEEKDAYS),
+        ("u: I can't do weekdays at all", "unavailable", WEEKDAYS),
+        ("u: the weekend days are no good", "unavailable", {"saturday", "sunday"}),
+        ("u: to be honest any day is fine", "available", WEEKDAYS | {"saturday", "sunday"}),
+    ],
+)
+def test_a_group_of_days_is_the_days_themselves(said: str, value: str, named: set[str]) -> None:
+    assert days(said) == {(day, value) for day in named}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        # An exception says nothing of the rest: only the excepted day is typed.
+        ("u: weekdays are fine except Tuesdays", {("tuesday", "unavailable")}),
+        ("u: any day but Friday", {("friday", "unavailable")}),
+        # A day of a coming week, or a time of day, is no standing availability.
+        ("u: any day next week would do", set()),
+        ("u: I'm away at the weekend", set()),
+    ],
+)
+def test_a_group_of_days_is_not_expanded_where_it_is_not_every_day(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+@pytest.mark.parametrize(
+    ("note", "kind", "key", "value"),
+    [
+        ("Cannot do Tues or Thurs", "availability", "tuesday", "unavailable"),
+        ("Prefers Fridays", "preferred_day", None, "friday"),
+    ],
+)
+def test_a_notes_shorthand_is_read(note: str, kind: str, key: str | None, value: str) -> None:
+    from datetime import date
+
+    from memory.extract import Turn, extract_call_facts
+
+    found = extract_call_facts(
+        [Turn("user", "that's all, thanks")], [note], today=date(2026, 12, 3), call_id="c"
+    )
+    assert (kind, key, value) in {(f.kind, f.key, f.value) for f in found}
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("u: Friday is the only day I can't manage.", "friday"),
+        ("u: Only Monday's a problem, the rest are fine.", "monday"),
+    ],
+)
+def test_the_only_day_that_does_not_work(said: str, day: str) -> None:
+    assert (day, "unavailable") in days(said)
+
+
+def test_a_not_tacked_on_in_jest_is_a_guess() -> None:
+    assert not days("u: thursdays are just perfect for me not")
+
+
+def test_a_verb_and_its_not_at_the_end_are_no_jest() -> None:
+    assert days("u: Wednesdays suited us once, but these days they don't") == {
+        ("wednesday", "unavailable")
+    }
+
+
+def test_a_run_on_sentence_splits_where_a_new_day_is_spoken_of() -> None:
+    assert days("u: thursdays are good for me saturdays are bad") == {
+        ("thursday", "available"),
+        ("saturday", "unavailable"),
+    }

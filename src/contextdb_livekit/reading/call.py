@@ -60,6 +60,22 @@ _CALLER_SAID = re.compile(
 )
 
 
+# A note's shorthand: days cut short ("Cannot do Mon or Wed"), a preference written of the
+# caller ("Prefers Wednesdays").
+_SHORT_DAY = re.compile(r"\b(Mon|Tues?|Wed(?:s|nes)?|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?")
+_FULL_DAY = {
+    "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
+    "weds": "Wednesday", "wednes": "Wednesday", "thu": "Thursday", "thur": "Thursday",
+    "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
+}  # fmt: skip
+_PREFERS = re.compile(r"^(?:the )?(?:caller |customer )?prefers\b", re.IGNORECASE)
+
+
+def _in_full(note: str) -> str:
+    note = _SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1).casefold()], note)
+    return _PREFERS.sub("I prefer", note)
+
+
 @dataclass(frozen=True)
 class Said:
     """One thing the call left: a statement the reader was sure of, or words kept as said."""
@@ -235,7 +251,7 @@ def read_call(
         for day in _DAY_RE.findall(normal(turn.text))
     }
     for note in notes:
-        sentences = [_CALLER_SAID.sub("", s) for s in _sentences(note)]
+        sentences = [_in_full(_CALLER_SAID.sub("", s)) for s in _sentences(note)]
         if is_procedure_note(note) or any(is_procedure_note(s) for s in sentences):
             keep([kept_words(FLAGGED, note, by_caller=False)])
             continue

@@ -128,6 +128,24 @@ def _range_days(match: re.Match[str]) -> str:
     return " and ".join(days)
 
 
+# "the weekend days", "weekdays", "any weekday": the days themselves — but not "at the
+# weekend" (often the coming one), and not before an exception ("weekdays except Friday" is
+# said of Friday; what it says of the rest is left unsaid).
+_NO_EXCEPTION_AFTER = (
+    r"(?![^.;]*\b(?:except|but|other than|apart from|bar|besides|excluding|save for|aside from|"
+    r"not|only)\b)"
+)
+_WEEKEND = re.compile(rf"\b(?:the )?weekend days\b{_NO_EXCEPTION_AFTER}")
+_ANY_DAY = re.compile(
+    rf"(?<!mornings )(?<!evenings )(?<!afternoons )\bany day(?: of the week)?\b"
+    rf"(?! (?:next|this|that|you|soon|now|really))"
+    rf"{_NO_EXCEPTION_AFTER}"
+)
+_WEEKDAYS = re.compile(
+    rf"\b(?:the )?(?:weekdays|week days|(?:any|every|each) weekday)\b{_NO_EXCEPTION_AFTER}"
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
@@ -143,6 +161,9 @@ def normal(text: str) -> str:
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
     text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    text = _WEEKEND.sub("saturdays and sundays", text)
+    text = _ANY_DAY.sub("mondays tuesdays wednesdays thursdays fridays saturdays and sundays", text)
+    text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # "flat 23 b", "21 a high street": the letter is part of the number.
     text = _NUMBER_LETTER.sub(_join_letter, text)
@@ -170,8 +191,10 @@ _SPLIT = re.compile(
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were)\b)"
-    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy))"
-    rf"\s+(?=and (?:on\s+)?{_DAY}\s+(?:are|is)\b)"
+    # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
+    rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme))"
+    rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"

@@ -36,6 +36,10 @@ def _sign_in_doubt(
         # "saturday's no skin off my nose i'm in anyway": the only negator is a "no" that
         # belongs to a noun the reader does not know, not to the predicate.
         return True
+    if negators and _JEST.search(text):
+        # "mondays are just brilliant for me... not": a "not" tacked on the end turns the
+        # clause round in jest; which way it is meant is a guess.
+        return True
     if negators > 1:
         # "we can't do neither thursday nor friday", "never not in": negative concord or a
         # double negative; either way not a reading to store.
@@ -72,6 +76,9 @@ def _sign_in_doubt(
         and sign < 0
         and not excepted
         and not re.search(r"\b(?:only|just)\s+(?:not|never|no|do not|can not|cannot)\b", text)
+        # "Wednesday is the only day I can't do", "only Tuesday's out": the negative is the
+        # only day's own when nothing else in the clause ("everything else") could take it.
+        and bool(re.search(r"\b(?:else|other|others|rest|everything|anything|every|any)\b", text))
     ):
         # "it's only ever mondays, everything else i'm at work": only-X with a negative.
         return True
@@ -84,6 +91,8 @@ def _sign_in_doubt(
     )
 
 
+# "brilliant for me not": a "not" tacked on after a positive word and the words that follow it.
+_JEST = re.compile(rf"(?:{_POS.pattern})(?:\s+\w+){{1,3}}\s+not\s*$")
 # A "no" before a noun: not before a day, an idiom the reader knows, a pronoun or an answer.
 _DETERMINER_NO = re.compile(
     rf"\bno\s+(?!(?:{_DAY}|longer|more|one|body|thing|good|go|way|chance|use|hope|dice|problem|"
