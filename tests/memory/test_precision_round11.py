@@ -277,3 +277,37 @@ def test_a_run_on_sentence_splits_where_a_new_day_is_spoken_of() -> None:
         ("thursday", "available"),
         ("saturday", "unavailable"),
     }
+
+
+@pytest.mark.parametrize(
+    ("said", "count"),
+    [
+        (
+            "u: Five towel rails. | a: Five. | u: And the one we put in the en suite, so six.",
+            "6 towel rails",
+        ),
+        (
+            "u: four rads | a: Four radiators. | u: we took one out last year so it's three now",
+            "3 radiators",
+        ),
+    ],
+)
+def test_a_total_after_the_callers_own_count_is_of_the_same_thing(said: str, count: str) -> None:
+    number, thing = count.split(" ", 1)
+    assert [(key, value.split()[0]) for key, value in of_kind(said, "equipment_count")] == [
+        (thing.removesuffix("s"), number)
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # No count of the caller's before it.
+        "u: Mondays are fine. | a: And how old is the boiler? | u: so eight now",
+        # A number that is no total of the count before it.
+        "u: Two boilers. | a: Two boilers. And how old is the newer one? | u: six",
+    ],
+)
+def test_a_bare_number_that_is_no_total_is_no_count(said: str) -> None:
+    assert not {(k, v) for k, v in of_kind(said, "equipment_count") if k != "boiler"}
+    assert ("boiler", "6 boilers") not in of_kind(said, "equipment_count")

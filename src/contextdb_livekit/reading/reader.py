@@ -708,7 +708,12 @@ class CallReader:
                 Statement("equipment_count", value, key=k, sure=sure or k in totals)
                 for k, value in counts.items()
             ]
-        elif (bare := _BARE_COUNT.match(text)) and self._bare_ok("equipment_count", corrects):
+        elif (bare := _BARE_COUNT.match(text)) and (
+            self._bare_ok("equipment_count", corrects)
+            # "Six radiators." ... "plus the two in the loft, so eight": a total said after the
+            # caller's own count is of the same thing.
+            or (self._last_count is not None and bool(_A_TOTAL.search(self._sentence)))
+        ):
             unit = self.last_unit or "units"
             out.append(
                 Statement(
@@ -1016,6 +1021,11 @@ _PLACE_PHRASE = re.compile(
 )
 # Where a thing is now, after where it was ("moved it outside", "now it is in the porch").
 _NOW_THERE = re.compile(r"\b(?:moved|put|relocated|shifted|now|these days|nowadays)\b")
+# A number said as the whole or as what it is now: "so eight", "that makes nine", "seven now".
+_A_TOTAL = re.compile(
+    rf"\b(?:so|which makes|making|that makes)\s+(?:it is |that is |there are |there is |we have )?"
+    rf"(?:the )?{_NUMBER}\b|\b{_NUMBER}\s+(?:now|altogether|in total|all told|in all|left)\b"
+)
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
