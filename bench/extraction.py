@@ -451,6 +451,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent7",
             "independent8",
             "independent9",
+            "independent10",
         ),
         default="tuning",
     )

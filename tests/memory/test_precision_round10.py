@@ -23,8 +23,8 @@ def quoted(conversation: str) -> bool:
     [
         # A count changed in words the reader does not read as a count.
         "u: we've got three radiators | a: Three radiators. | "
-        "u: and the two in the new bathroom, so five in all",
-        "u: two boilers | a: Two boilers. | u: add the one in the garage, so that's three",
+        "u: the two in the new bathroom make it five",
+        "u: two boilers | a: Two boilers. | u: plus the one in the garage makes three",
         # A flat and a house number named again, otherwise.
         "u: flat 6 | a: Flat six. | u: ah the letterbox says 9, my mistake",
         "u: 12 Fern Road | a: 12 Fern Road. | u: the new sign at the gate says 21",
