@@ -283,6 +283,11 @@ def test_a_run_on_sentence_splits_where_a_new_day_is_spoken_of() -> None:
     ("said", "count"),
     [
         (
+            "u: we've got three radiators | a: Three radiators. | "
+            "u: and the two in the new bathroom, so five in all",
+            "5 radiators",
+        ),
+        (
             "u: Five towel rails. | a: Five. | u: And the one we put in the en suite, so six.",
             "6 towel rails",
         ),
