@@ -4,7 +4,7 @@
 
 tests/memory/heldout_secrets.tsv (columns `label`, `text`) was written and committed before
 any rule for issue 18's new kinds changed, and is never tuned on: the rules are tuned on the
-cases in tests/memory/test_secrets.py only. A `secret:<kind>` row counts as recalled when the
+cases in src/tests/memory/test_secrets.py only. A `secret:<kind>` row counts as recalled when the
 redactor withholds it as the kind that label maps to (IBAN, sort code, account and routing
 numbers are `bank_account`); a `clean` row is a false positive when anything in it is
 withheld. Prints, per label: rows, recalled, recall; then the false-positive count. Scores

@@ -13,6 +13,9 @@
 - CI type-checks both (mypy, before the tests); a `type: ignore` names its error code and says
   why, and the only modules let through untyped are third-party packages that ship no type
   information, each named.
+- The library's own tests (src/tests) import nothing of the starter, its scenarios, the
+  benches or the starter's tests (tests/), nor a testkit module that does (`testkit.line_host`
+  ...): they test the library alone.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "contextdb_livekit"
 LIBRARY_README = ROOT / "src" / "README.md"
+LIBRARY_TESTS = ROOT / "src" / "tests"
 STARTER_PACKAGES = ("tools", "memory", "calendar_client", "billing_client")
 STARTER_MODULES = ("agent.py", "line.py", "drain.py")
 # Top-level names of everything that is not the library: the starter, and what tests it.
@@ -36,6 +40,16 @@ NOT_THE_LIBRARY = {
     *STARTER_PACKAGES,
     *(name.removesuffix(".py") for name in STARTER_MODULES),
     "testkit",
+    "scenarios",
+    "bench",
+    "tests",
+}
+# What the library's own tests (src/tests) may not import: the starter and its scenarios, the
+# benches, and the starter's tests (a helper both suites share goes in testkit/, and only one
+# that imports none of these).
+NOT_FOR_THE_LIBRARY_TESTS = {
+    *STARTER_PACKAGES,
+    *(name.removesuffix(".py") for name in STARTER_MODULES),
     "scenarios",
     "bench",
     "tests",
@@ -92,6 +106,69 @@ def test_the_library_imports_nothing_of_the_starter() -> None:
 def test_the_library_check_sees_function_level_imports(tmp_path: Path) -> None:
     (tmp_path / "late.py").write_text("def f():\n    from memory.facts import fact_kind\n")
     assert list(library_imports_of_the_starter(tmp_path).values()) == [["memory.facts"]]
+
+
+def line_kit_modules(testkit: Path) -> set[str]:
+    """The testkit modules that import the starter (or what tests it), directly or through
+    another testkit module: `testkit.line_host`, `testkit.visit_requests`, ..."""
+    files = module_files({"testkit": testkit})
+    graph = import_graph({"testkit": testkit})
+    found = {
+        name
+        for name, path in files.items()
+        if any(m.split(".")[0] in NOT_FOR_THE_LIBRARY_TESTS for m, _ in imports_of(path))
+    }
+    while more := {name for name, targets in graph.items() if targets & found} - found:
+        found |= more
+    return found
+
+
+def library_test_imports_of_the_starter(
+    folder: Path, testkit: Path = ROOT / "testkit"
+) -> dict[str, list[str]]:
+    line_kit = line_kit_modules(testkit)
+    crossing: dict[str, list[str]] = {}
+    for path in sorted(folder.rglob("*.py")):
+        hits = [
+            module
+            for module, names in imports_of(path)
+            if module.split(".")[0] in NOT_FOR_THE_LIBRARY_TESTS
+            or module in line_kit
+            or any(f"{module}.{name}" in line_kit for name in names)
+        ]
+        if hits:
+            crossing[str(path.relative_to(folder))] = hits
+    return crossing
+
+
+def test_the_library_tests_import_nothing_of_the_starter() -> None:
+    assert len(list(LIBRARY_TESTS.rglob("test_*.py"))) > 20
+    assert library_test_imports_of_the_starter(LIBRARY_TESTS) == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "hit"),
+    [
+        ("def f():\n    from memory.facts import fact_kind\n", "memory.facts"),
+        ("import scenarios.text_call\n", "scenarios.text_call"),
+        ("from tests.memory.support import day_request\n", "tests.memory.support"),
+        ("from testkit.line_host import local_host\n", "testkit.line_host"),
+        ("from testkit import visit_requests\n", "testkit"),
+        ("from testkit.visit_replies import classify_reply\n", "testkit.visit_replies"),
+    ],
+)
+def test_the_library_tests_check_sees_the_starter_and_the_line_kit(
+    tmp_path: Path, source: str, hit: str
+) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "test_late.py").write_text(source)
+    assert library_test_imports_of_the_starter(tmp_path) == {"memory/test_late.py": [hit]}
+
+
+def test_the_line_kit_is_what_reaches_the_starter() -> None:
+    line_kit = line_kit_modules(ROOT / "testkit")
+    assert {"testkit.line_host", "testkit.visit_requests", "testkit.realtime_call"} <= line_kit
+    assert not line_kit & {"testkit.fixtures", "testkit.cloud_standin", "testkit.postgres"}
 
 
 def test_the_starter_imports_only_the_public_api() -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from testkit.secret_scan import find_planted
 from tests.caller_data.conftest import A_PLANTED, B_PLANTED, Line, plant
-from tests.secret_scan import find_planted
 
 ROOT = Path(__file__).resolve().parents[2]
 

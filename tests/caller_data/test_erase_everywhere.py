@@ -16,6 +16,7 @@ from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from testkit.scripted_llm import ScriptedLLM
+from testkit.secret_scan import find_planted
 from tests.caller_data.conftest import (
     A_PHONE,
     A_PLANTED,
@@ -26,7 +27,6 @@ from tests.caller_data.conftest import (
     run_call,
 )
 from tests.caller_data.scan import postgres_hits
-from tests.secret_scan import find_planted
 
 
 def found_anywhere(line: Line, needles: tuple[str, ...]) -> dict[str, list[str]]:

@@ -18,10 +18,10 @@ from contextdb_livekit.kit.context import CallContext
 from contextdb_livekit.worker.call import Call
 from line import LINE
 from testkit.scripted_llm import ScriptedLLM
+from testkit.secret_scan import find_planted
 from tests.caller_data.conftest import Line, plant, run_call
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
-from tests.secret_scan import find_planted
 
 
 async def test_another_callers_call_goes_on_through_an_erasure(line: Line) -> None:

@@ -19,9 +19,9 @@ from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.caller_data import ErasedCount, HeldItem, RetentionPolicy
 from memory.retention import RetentionSettings, retention_policy
+from testkit.secret_scan import find_planted
 from tests.caller_data.conftest import Line, plant
 from tests.caller_data.scan import postgres_hits
-from tests.secret_scan import find_planted
 
 POLICY = retention_policy(RetentionSettings(_env_file=None))  # type: ignore[call-arg]  # pydantic-settings takes _env_file
 

@@ -16,8 +16,8 @@ from contextdb_livekit.caller_data.erase import erase_caller
 from contextdb_livekit.stores.sqlite.attestations import SqliteAttestationStore
 from contextdb_livekit.stores.sqlite.caller_data import SqliteAttestationData, SqliteOutboxData
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
+from testkit.secret_scan import find_planted
 from tests.caller_data.conftest import A_PLANTED, Line, plant
-from tests.secret_scan import find_planted
 
 WORDS = "the quokkaline shed behind the garage"
 

@@ -10,9 +10,9 @@ import logging
 
 import pytest
 
+from testkit.secret_scan import find_planted
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
-from tests.secret_scan import find_planted
 
 # Planted values are chosen so that nothing else at rest can hold them by chance: no bare
 # digit string short enough to turn up inside a uuid, a hex id or a timestamp. Codes and bank

@@ -2,7 +2,7 @@
 
 python -m tests.memory.fault_flush_worker OUTBOX DB CALENDAR STEP KIND
 
-STEP is a flusher step of `tests.fault_points.FaultyOutbox` ("claimed", "renewed",
+STEP is a flusher step of `testkit.fault_points.FaultyOutbox` ("claimed", "renewed",
 "resolved", "delivered"); KIND is "receipt", "remember_many" or "intent" (a receipt row that
 starts as an intent).
 Prints "finished" if it never reached the step.
@@ -23,7 +23,7 @@ from contextdb_livekit.backends.engine_client import connect_local_engine
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
-from tests.fault_points import FaultyOutbox
+from testkit.fault_points import FaultyOutbox
 from tools.registry import intent_resolvers
 from tools.systems import VisitSystems
 

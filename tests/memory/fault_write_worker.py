@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from contextdb_livekit.backends.sqlite_engine import open_engine
-from tests.fault_points import with_faults
+from testkit.fault_points import with_faults
 from tests.memory.fault_facts import batch
 
 

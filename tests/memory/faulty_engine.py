@@ -3,7 +3,7 @@
     FAULT_STEP=decision:recorded FAULT_AT=3 python -m tests.memory.faulty_engine --db ... \
         --socket ... --version ...
 
-Steps are the engine's ledger steps (`tests.fault_points`): "decision:decided" (decided,
+Steps are the engine's ledger steps (`testkit.fault_points`): "decision:decided" (decided,
 not recorded), "decision:recorded" (recorded, not answered), "receipt:reported" (receipt
 stored, not answered). The process kills itself the FAULT_AT-th time it reaches the step;
 the worker's client then starts an ordinary engine on the same file.
@@ -17,7 +17,7 @@ import sys
 
 from contextdb_livekit.backends import engine_service
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
-from tests.fault_points import FaultyLedger
+from testkit.fault_points import FaultyLedger
 
 STEP = os.environ["FAULT_STEP"]
 AT = int(os.environ.get("FAULT_AT", "1"))

@@ -31,7 +31,7 @@ from contextdb_livekit.memory.errors import MemoryConflict, MemoryUnavailable
 from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine
-from tests.fault_points import with_faults
+from testkit.fault_points import with_faults
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
 from tools.registry import intent_resolvers

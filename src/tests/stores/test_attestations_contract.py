@@ -15,7 +15,7 @@ import pytest
 
 from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.stores.attestations import MAX_TURN_CHARS
-from tests.stores.host_state_handles import (
+from testkit.host_state_handles import (
     KINDS,
     Backend,
     Handles,

@@ -13,7 +13,7 @@ import pytest
 
 from contextdb_livekit.identity import IdentityStoreUnavailable
 from contextdb_livekit.stores.claims import KEEP_AFTER_EXPIRY_S
-from tests.stores.host_state_handles import (
+from testkit.host_state_handles import (
     KINDS,
     Backend,
     Handles,

@@ -16,7 +16,7 @@ from contextdb_livekit.identity import (
     mint_identity_claim,
     verify_identity_claim,
 )
-from tests.identity.helpers import (
+from testkit.identity_tokens import (
     OTHER_SECRET,
     ROOM,
     SECRET,

@@ -17,7 +17,7 @@ from contextdb_livekit.identity import (
     verify_identity_claim,
 )
 from contextdb_livekit.identity.models import CUSTOMER_ID_PATTERN
-from tests.identity.helpers import (
+from testkit.identity_tokens import (
     OTHER_SECRET,
     ROOM,
     SECRET,

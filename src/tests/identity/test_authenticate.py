@@ -18,7 +18,7 @@ from contextdb_livekit.identity import (
 )
 from contextdb_livekit.stores.sqlite.claims import SqliteClaimRegistry
 from contextdb_livekit.stores.sqlite.directory import SqliteCustomerDirectory
-from tests.identity.helpers import ROOM, SECRET, FakeParticipant, real_participant
+from testkit.identity_tokens import ROOM, SECRET, FakeParticipant, real_participant
 
 SIP = rtc.ParticipantKind.PARTICIPANT_KIND_SIP
 KNOWN_NUMBER = "+15550100123"

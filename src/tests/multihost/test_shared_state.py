@@ -22,7 +22,7 @@ from contextdb_livekit.stores.ledger import ReceiptRequest
 from contextdb_livekit.stores.postgres.connection import SharedDatabase, migrate, migrations
 from contextdb_livekit.stores.postgres.ledger import PostgresDecisionLedger
 from contextdb_livekit.stores.postgres.outbox import PostgresOutbox
-from tests.fault_points import with_faults
+from testkit.fault_points import with_faults
 
 PAYLOAD = {"decision_id": "dec-1", "action_name": "book_visit", "status": "skipped"}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from contextdb_livekit.identity import IdentityStoreUnavailable
-from tests.stores.host_state_handles import (
+from testkit.host_state_handles import (
     KINDS,
     Backend,
     Handles,

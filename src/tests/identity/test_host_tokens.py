@@ -11,11 +11,11 @@ from livekit import api
 
 from contextdb_livekit.identity import IDENTITY_CLAIM_ATTRIBUTE, verify_identity_claim
 from contextdb_livekit.identity.host_tokens import mint_participant_token
-from tests.identity.helpers import ROOM, SECRET, decoded_payload
+from testkit.identity_tokens import ROOM, SECRET, decoded_payload
 
 API_KEY = "devkey"
 API_SECRET = "devsecret-devsecret-devsecret-00"
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def mint(**overrides) -> str:

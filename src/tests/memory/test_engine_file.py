@@ -19,7 +19,7 @@ from contextdb_livekit.memory.errors import MemoryUnavailable
 from contextdb_livekit.memory.models import FactToRemember
 from testkit.engine import stop_engine_if_running
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # Far above a failed start; a client that waits for its start timeout fails the test.
 START_TIMEOUT_S = 120.0
 NEVER_S = 60.0
