@@ -38,7 +38,7 @@ def test_a_doubt_in_the_next_turn_is_about_the_agents_question() -> None:
 
 
 def test_a_subject_and_verb_inside_a_value_is_a_misreading() -> None:
-    assert not of_kind("u: Number 40, it's Kestrel Way.", "address")
+    assert not of_kind("u: I live at 12 we are on Ashby Road", "address")
 
 
 @pytest.mark.parametrize(
@@ -316,3 +316,7 @@ def test_a_total_after_the_callers_own_count_is_of_the_same_thing(said: str, cou
 def test_a_bare_number_that_is_no_total_is_no_count(said: str) -> None:
     assert not {(k, v) for k, v in of_kind(said, "equipment_count") if k != "boiler"}
     assert ("boiler", "6 boilers") not in of_kind(said, "equipment_count")
+
+
+def test_the_street_after_the_comma_is_read_without_it_is() -> None:
+    assert of_kind("u: Number 9, it's Mill Road.", "address") == {(None, "9 Mill Road")}

@@ -807,6 +807,8 @@ class CallReader:
         # "Number nine, Willow Way": the street runs on past the comma ("It's number 61,
         # Greenbank Terrace, up near the park": as far as the street).
         pieces = [p.strip() for p in self._sentence.rstrip(" .!").split(",")]
+        # "Number 12, it's Ashby Road": the street after the comma, not "it is".
+        pieces[1:] = [_IT_IS.sub("", p) for p in pieces[1:]]
         whole = next(
             (
                 m
@@ -1026,6 +1028,7 @@ _A_TOTAL = re.compile(
     rf"\b(?:so|which makes|making|that makes)\s+(?:it is |that is |there are |there is |we have )?"
     rf"(?:the )?{_NUMBER}\b|\b{_NUMBER}\s+(?:now|altogether|in total|all told|in all|left)\b"
 )
+_IT_IS = re.compile(r"^(?:it is|it's|its|that is|that's)\s+")
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
