@@ -209,7 +209,6 @@ WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday"}
         ("u: any weekday suits me now I'm retired", "available", WEEKDAYS),
         ("u: I can't do weekdays at all", "unavailable", WEEKDAYS),
         ("u: the weekend days are no good", "unavailable", {"saturday", "sunday"}),
-        ("u: to be honest any day is fine", "available", WEEKDAYS | {"saturday", "sunday"}),
     ],
 )
 def test_a_group_of_days_is_the_days_themselves(said: str, value: str, named: set[str]) -> None:
@@ -225,6 +224,8 @@ def test_a_group_of_days_is_the_days_themselves(said: str, value: str, named: se
         # A day of a coming week, or a time of day, is no standing availability.
         ("u: any day next week would do", set()),
         ("u: I'm away at the weekend", set()),
+        # "Any day" is said loosely ("I'm fine any day"): not each day of the week (set 10).
+        ("u: to be honest any day is fine", set()),
     ],
 )
 def test_a_group_of_days_is_not_expanded_where_it_is_not_every_day(
@@ -237,7 +238,7 @@ def test_a_group_of_days_is_not_expanded_where_it_is_not_every_day(
     ("note", "kind", "key", "value"),
     [
         ("Cannot do Tues or Thurs", "availability", "tuesday", "unavailable"),
-        ("Prefers Fridays", "preferred_day", None, "friday"),
+        ("Fri only", "preferred_day", None, "friday only"),
     ],
 )
 def test_a_notes_shorthand_is_read(note: str, kind: str, key: str | None, value: str) -> None:
@@ -320,3 +321,17 @@ def test_a_bare_number_that_is_no_total_is_no_count(said: str) -> None:
 
 def test_the_street_after_the_comma_is_read_without_it_is() -> None:
     assert of_kind("u: Number 9, it's Mill Road.", "address") == {(None, "9 Mill Road")}
+
+
+def test_a_note_does_not_state_a_favoured_day_the_caller_only_hedged_on() -> None:
+    from datetime import date
+
+    from memory.extract import Turn, extract_call_facts
+
+    found = extract_call_facts(
+        [Turn("user", "I think Fridays, not sure")],
+        ["Available Friday only"],
+        today=date(2026, 12, 3),
+        call_id="c",
+    )
+    assert not [f for f in found if f.kind in ("preferred_day", "availability")]

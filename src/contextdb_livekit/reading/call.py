@@ -60,20 +60,17 @@ _CALLER_SAID = re.compile(
 )
 
 
-# A note's shorthand: days cut short ("Cannot do Mon or Wed"), a preference written of the
-# caller ("Prefers Wednesdays").
+# A note's shorthand: days cut short ("Cannot do Mon or Wed").
 _SHORT_DAY = re.compile(r"\b(Mon|Tues?|Wed(?:s|nes)?|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?")
 _FULL_DAY = {
     "mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
     "weds": "Wednesday", "wednes": "Wednesday", "thu": "Thursday", "thur": "Thursday",
     "thurs": "Thursday", "fri": "Friday", "sat": "Saturday", "sun": "Sunday",
 }  # fmt: skip
-_PREFERS = re.compile(r"^(?:the )?(?:caller |customer )?prefers\b", re.IGNORECASE)
 
 
 def _in_full(note: str) -> str:
-    note = _SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1).casefold()], note)
-    return _PREFERS.sub("I prefer", note)
+    return _SHORT_DAY.sub(lambda m: _FULL_DAY[m.group(1).casefold()], note)
 
 
 @dataclass(frozen=True)
@@ -263,9 +260,16 @@ def read_call(
         ]
         # A day the caller spoke of themselves, in words the reader did not take as a fact
         # ("maybe thursday", "my mum can't do Saturdays"), is not the note's to state.
-        typed = [f for f in typed if f.key not in said_days or f.slot in caller_slots]
+        typed = [f for f in typed if _day_of(f) not in said_days or f.slot in caller_slots]
         keep(typed or [kept_words(NOTE, note, by_caller=False)])
     return list(by_slot.values())[-MAX_SAID:]
+
+
+def _day_of(said: Said) -> str | None:
+    """The weekday a statement is of: availability's key, a preferred day's value."""
+    if said.kind == "preferred_day":
+        return said.value.split()[0]
+    return said.key
 
 
 def _sentences(text: str) -> list[str]:

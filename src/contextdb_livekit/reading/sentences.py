@@ -136,11 +136,6 @@ _NO_EXCEPTION_AFTER = (
     r"not|only)\b)"
 )
 _WEEKEND = re.compile(rf"\b(?:the )?weekend days\b{_NO_EXCEPTION_AFTER}")
-_ANY_DAY = re.compile(
-    rf"(?<!mornings )(?<!evenings )(?<!afternoons )\bany day(?: of the week)?\b"
-    rf"(?! (?:next|this|that|you|soon|now|really))"
-    rf"{_NO_EXCEPTION_AFTER}"
-)
 _WEEKDAYS = re.compile(
     rf"\b(?:the )?(?:weekdays|week days|(?:any|every|each) weekday)\b{_NO_EXCEPTION_AFTER}"
 )
@@ -162,7 +157,6 @@ def normal(text: str) -> str:
     text = _DAY_RANGE.sub(_range_days, text)
     text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
     text = _WEEKEND.sub("saturdays and sundays", text)
-    text = _ANY_DAY.sub("mondays tuesdays wednesdays thursdays fridays saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # "flat 23 b", "21 a high street": the letter is part of the number.
