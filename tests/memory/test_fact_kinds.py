@@ -122,6 +122,9 @@ def test_the_table_reads_its_memories_back():
         "day",
     ]
     assert KINDS.observed_on(gate) == DAY and KINDS.text(day) == "Mondays suit"
+    # A weekday slot holds weekdays only: anything else in its entity is no kind of ours.
+    assert KINDS.kind_of(Memory(**{**day.__dict__, "attribute_key": "someday"})) is None
+    assert KINDS.kind_of(Memory(**{**gate.__dict__, "attribute_key": "gate_2"})) is None
     # Caller ID alone: only the kinds told on it; free text and unknown slots never.
     assert not KINDS.needs_verified_caller(day) and KINDS.needs_verified_caller(gate)
     request = stored(Fact("day", "yes", "user_stated", 0.9, DAY, key="monday"))
@@ -156,3 +159,12 @@ def test_the_newest_word_about_the_day_wins():
         "You told us on 3 December that only Fridays work for you."
     )
     assert day_caution(KINDS, [only], date(2026, 12, 11), words) is None
+
+
+def test_the_lines_policy_keeps_service_credits_as_long_as_visits():
+    from memory.retention import RetentionSettings, retention_policy
+
+    settings = RetentionSettings(RETENTION_VISITS_DAYS=11, RETENTION_OTHER_FACTS_DAYS=12)
+    policy = retention_policy(settings)
+    assert policy.keep_fact("account", "credit_abc") == timedelta(days=11)
+    assert policy.keep_fact("visit", "on_2026_12_10") == timedelta(days=11)
