@@ -20,6 +20,7 @@ from datetime import date
 
 from contextdb_livekit.api import (
     CallReader,
+    Confidence,
     EpistemicSource,
     Said,
     Turn,
@@ -27,16 +28,7 @@ from contextdb_livekit.api import (
     read_call,
 )
 from memory.equipment import EQUIPMENT
-from memory.facts import (
-    AGENT_CONFIDENCE,
-    CALLER_CONFIDENCE,
-    FLAGGED_CONFIDENCE,
-    TOPICS,
-    UNCONFIRMED_CONFIDENCE,
-    CallerFact,
-    FactKind,
-    stated_kind,
-)
+from memory.facts import TOPICS, CallerFact, FactKind, stated_kind
 
 # Of the kinds kept as the caller's sentence, those a turn may say more than one thing of,
 # and those whose sentences add up within a call ("side gate; the dog barks").
@@ -75,9 +67,9 @@ def flagged_note(text: str, *, today: date, call_id: str) -> CallerFact:
 
 # Words kept as said: what kind of this line's facts they are, who vouches, and how much.
 _WORDS: dict[str, tuple[FactKind, EpistemicSource, float]] = {
-    "quote": ("quote", "user_stated", UNCONFIRMED_CONFIDENCE),
-    "note": ("note", "agent_inferred", AGENT_CONFIDENCE),
-    "flagged": ("flagged_note", "third_party", FLAGGED_CONFIDENCE),
+    "quote": ("quote", "user_stated", Confidence.UNCONFIRMED),
+    "note": ("note", "agent_inferred", Confidence.AGENT),
+    "flagged": ("flagged_note", "third_party", Confidence.FLAGGED),
 }
 
 
@@ -97,7 +89,7 @@ def _fact(said: Said, *, today: date, call_id: str) -> CallerFact:
         kind=stated_kind(said.kind),
         value=said.value,
         source="user_stated" if said.by_caller else "agent_inferred",
-        confidence=CALLER_CONFIDENCE if said.by_caller else AGENT_CONFIDENCE,
+        confidence=Confidence.CALLER if said.by_caller else Confidence.AGENT,
         observed_on=today,
         polarity="negative" if said.negative else "positive",
         key=said.key,

@@ -265,6 +265,7 @@ LIBRARY_LAYERS = (
     ("delivery",),
     ("kit",),
     ("reading",),
+    ("facts",),
     ("worker",),
     ("caller_data",),
     ("api", "hosting"),

@@ -16,6 +16,19 @@ from contextdb_livekit.caller_data.forget import (
 )
 from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
+from contextdb_livekit.facts.cautions import day_caution, says_day_does_not_work
+from contextdb_livekit.facts.kinds import (
+    DATE_KEY,
+    WEEKDAY_KEY,
+    FactKinds,
+    KindSpec,
+    SlotKey,
+    TypedFact,
+    named_key,
+    words_kind,
+)
+from contextdb_livekit.facts.retention import FactRetentionSettings, retention_of
+from contextdb_livekit.facts.stamps import Confidence
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.action_words import BOOK_WORDS, CANCEL_WORDS
 from contextdb_livekit.kit.actions import (
@@ -65,7 +78,7 @@ from contextdb_livekit.memory.secrets import redact_bounded, redact_secrets
 from contextdb_livekit.memory.snapshot import FactView
 from contextdb_livekit.reading.call import Said, kept_words, read_call
 from contextdb_livekit.reading.equipment import Equipment, EquipmentTypes, Fixture
-from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT
+from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT, WEEKDAYS
 from contextdb_livekit.reading.model import (
     CheckedFact,
     ModelExtractionError,
@@ -92,12 +105,15 @@ __all__ = [
     "ABOUT_THE_VISIT",
     "BOOK_WORDS",
     "CANCEL_WORDS",
+    "DATE_KEY",
     "FORGET_ACTION",
     "MAX_CHANGES_READ_BACK",
     "REQUEST_ENTITY",
     "REVIEW_OPENING",
     "REVIEW_TOOL",
     "TLS_CONTEXT",
+    "WEEKDAYS",
+    "WEEKDAY_KEY",
     "ActionWords",
     "AssurancePolicy",
     "Attempt",
@@ -106,9 +122,12 @@ __all__ = [
     "CallReader",
     "CallerIdentity",
     "CheckedFact",
+    "Confidence",
     "EpistemicSource",
     "Equipment",
     "EquipmentTypes",
+    "FactKinds",
+    "FactRetentionSettings",
     "FactToRemember",
     "FactView",
     "Fixture",
@@ -124,6 +143,7 @@ __all__ = [
     "Instructions",
     "IntentResolver",
     "InvalidTarget",
+    "KindSpec",
     "LineActions",
     "LineProfile",
     "Memory",
@@ -138,9 +158,11 @@ __all__ = [
     "ResponseBody",
     "RetentionPolicy",
     "Said",
+    "SlotKey",
     "SlotRetention",
     "TargetKind",
     "Turn",
+    "TypedFact",
     "about_someone_else",
     "build_confirmation_tool",
     "build_forget_tool",
@@ -149,6 +171,7 @@ __all__ = [
     "build_review_tool",
     "clean_caller_text",
     "corrects_last_turn",
+    "day_caution",
     "facts_from_model",
     "for_host",
     "forget_action",
@@ -160,6 +183,7 @@ __all__ = [
     "kept_words",
     "kinds_mentioned",
     "local_data_paths",
+    "named_key",
     "neutralise",
     "normal_text",
     "open_caller_data",
@@ -169,13 +193,16 @@ __all__ = [
     "read_reply",
     "redact_bounded",
     "redact_secrets",
+    "retention_of",
     "run_gated_action",
     "says_change",
+    "says_day_does_not_work",
     "says_routine_changed",
     "settle_changes",
     "spoken_day",
     "spoken_pounds",
     "start_review",
     "today_in",
+    "words_kind",
     "zone_named",
 ]
