@@ -118,9 +118,10 @@ _EXCLUSIVE = re.compile(
     r"the one day|nothing but)\b"
 )
 _EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
+# The words that except days from the rest ("any day except Monday", "weekdays bar Friday").
+_EXCEPTING = r"except(?: for)?|apart from|other than|bar|besides|excluding|aside from|save for|but"
 _EXCEPTION = re.compile(
-    rf"\b(?:except(?: for)?|apart from|other than|bar|besides|excluding|aside from|save for|"
-    rf"but)\s+(?:on\s+)?(?:an?\s+|the\s+)?"
+    rf"\b(?:{_EXCEPTING})\s+(?:on\s+)?(?:an?\s+|the\s+)?"
     rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
 )
 _EXCEPTION_WITH_PREDICATE = re.compile(

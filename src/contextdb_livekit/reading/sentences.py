@@ -12,6 +12,7 @@ from text_to_num import alpha2digit
 from contextdb_livekit.reading.lexicon import (
     _DAY,
     _DAY_RE,
+    _EXCEPTING,
     _EXCEPTION_WITH_PREDICATE,
     _PAST,
     _PRESENT,
@@ -131,10 +132,7 @@ def _range_days(match: re.Match[str]) -> str:
 # "the weekend days", "weekdays", "any weekday": the days themselves — but not "at the
 # weekend" (often the coming one), and not before an exception ("weekdays except Friday" is
 # said of Friday; what it says of the rest is left unsaid).
-_NO_EXCEPTION_AFTER = (
-    r"(?![^.;]*\b(?:except|but|other than|apart from|bar|besides|excluding|save for|aside from|"
-    r"not|only)\b)"
-)
+_NO_EXCEPTION_AFTER = rf"(?![^.;]*\b(?:{_EXCEPTING}|not|only)\b)"
 _WEEKEND = re.compile(rf"\b(?:the )?weekend days\b{_NO_EXCEPTION_AFTER}")
 _WEEKDAYS = re.compile(
     rf"\b(?:the )?(?:weekdays|week days|(?:any|every|each) weekday)\b{_NO_EXCEPTION_AFTER}"
