@@ -4,6 +4,9 @@
 
 `--unlocked` replaces the store's cross-process slot and audit locks with no-ops: the
 check that the multi-process test can tell a working lock from a missing one.
+
+Each worker prints "ready" once connected and writes only after a line on stdin, so the
+test starts every worker's writes at once instead of hoping their start-ups overlap.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ async def run(url: str, user_id: str, worker: int, count: int) -> None:
     database = SharedDatabase(url)
     engine = await connect_engine(database)
     try:
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
         for i in range(count):
             value = f"{(worker * count + i) % 7 + 1} boilers"
             fact = CallerFact("equipment_count", value, "user_stated", 0.9, date(2026, 12, 7))

@@ -33,12 +33,22 @@ async def write_from_processes(database_url: str, user_id: str, *flags: str) -> 
             ],
             cwd=ROOT,
             env=env,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for w in range(WORKERS)
     ]
+    # The barrier: every worker is connected before any writes, so their writes overlap.
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdin is not None
+        line = await asyncio.to_thread(proc.stdout.readline)
+        assert line.strip() == "ready", (line, proc.stderr.read() if proc.stderr else "")
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
     for proc in procs:
         _, err = await asyncio.to_thread(proc.communicate, timeout=180)
         assert proc.returncode == 0, err[-3000:]
