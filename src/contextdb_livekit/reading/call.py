@@ -31,7 +31,14 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.reading.lexicon import _DAY_RE, _HEDGE, _OTHER_SUBJECT, _SOMEONE_ELSES
+from contextdb_livekit.reading.lexicon import (
+    _DAY_RE,
+    _HEDGE,
+    _ORDINAL_WORDS,
+    _ORDINALS,
+    _OTHER_SUBJECT,
+    _SOMEONE_ELSES,
+)
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import _SMALL, normal
 from contextdb_livekit.reading.turn_cues import (
@@ -40,7 +47,7 @@ from contextdb_livekit.reading.turn_cues import (
     kinds_mentioned,
     says_change,
 )
-from contextdb_livekit.reading.values import _all_current
+from contextdb_livekit.reading.values import _all_current, _is_old
 
 MAX_SENTENCE_CHARS = 300
 MAX_SAID = 40
@@ -303,22 +310,35 @@ def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said
     if item.kind not in kinds_mentioned(sentence, reader.words):
         return False
     value = normal(item.value)
+    held = _values_named(item.kind, value, reader)
+    if held & _values_named(item.kind, text, reader, current=False):
+        # "So it's not a combi then": the value held, named as no longer so.
+        return True
     named = _values_named(item.kind, text, reader)
-    return bool(named - _values_named(item.kind, value, reader) - set(value.split()))
+    return bool(named - held - set(value.split()))
 
 
-def _values_named(kind: str, text: str, reader: CallReader) -> set[str]:
+def _values_named(kind: str, text: str, reader: CallReader, *, current: bool = True) -> set[str]:
     """The values of `kind` a normalised text names as current: numbers, makes or equipment
-    types ("it used to be a back boiler" names none)."""
+    types ("it used to be a back boiler" names none); with `current=False`, those it names as
+    old or denied ("it used to be a back boiler", "it's not a combi")."""
     words = reader.words
+
+    def named(pattern: re.Pattern[str]) -> list[re.Match[str]]:
+        if current:
+            return _all_current(pattern, text)
+        return [m for m in pattern.finditer(text) if _is_old(text, m)]
+
+    if kind == "floor":
+        # "ground floor" ... "well, it's the basement technically": floors named in words.
+        return {_floor_name(m.group(0)) for m in named(_FLOOR_WORD)}
     if kind in _NUMBERED:
-        numbers = _all_current(_NUMBER, text)
-        return {_SMALL.get(m.group(0), m.group(0)) for m in numbers}
+        return {_SMALL.get(m.group(0), m.group(0)) for m in named(_NUMBER)}
     if kind == "equipment_make":
-        makes = _all_current(words.make, text)
+        makes = named(words.make)
         return {words.make_names.get(m.group(1), m.group(1)).casefold() for m in makes}
     if kind == words.types.kind:
-        return {words.type_value(m) for m in _all_current(words.type_mention, text)}
+        return {words.type_value(m) for m in named(words.type_mention)}
     return set()
 
 
@@ -332,6 +352,17 @@ def _only_a_hedge(sentence: str, reader: CallReader) -> bool:
         and not _DAY_RE.search(text)
         and not kinds_mentioned(sentence, reader.words)
     )
+
+
+# A floor as callers name one ("the basement", "the second", "2nd").
+_FLOOR_WORD = re.compile(rf"\b(?:lower ground|ground|basement|top|{_ORDINAL_WORDS})\b")
+
+
+def _floor_name(word: str) -> str:
+    """One name per floor: "second" and "2nd" are one."""
+    if word in _ORDINALS:
+        return str(_ORDINALS[word])
+    return word.rstrip("stndrh") if word[:1].isdigit() else word
 
 
 # A number as the reader's normalising leaves it: digits, or one to ten in words.

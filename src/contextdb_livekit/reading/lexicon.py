@@ -379,6 +379,8 @@ _NEW_BEFORE = re.compile(
 _OLD_AFTER = re.compile(
     # "the baxi boiler was replaced": the thing may be named after the make.
     r"^\s*(?:(?!(?:and|but|or|so|then)\b)[a-z]+\s+)?(?:is gone|has gone|gone|is no more|"
+    # "texts used to suit me": the value as the subject of what used to be.
+    r"used to|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
     r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
     r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "

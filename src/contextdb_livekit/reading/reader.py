@@ -533,7 +533,7 @@ class CallReader:
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
         past = bool(_PAST.search(text)) or _plural_past(text)
-        exclusive = bool(_EXCLUSIVE.search(text)) and not _only_counts(text)
+        exclusive = _is_exclusive(text) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
         referring = not days and (
             bool(_PRONOUN_SUBJECT.match(text))
@@ -1029,6 +1029,22 @@ _A_TOTAL = re.compile(
     rf"(?:the )?{_NUMBER}\b|\b{_NUMBER}\s+(?:now|altogether|in total|all told|in all|left)\b"
 )
 _IT_IS = re.compile(r"^(?:it is|it's|its|that is|that's)\s+")
+# "only" and "just" make a day the only one when they are said of it, not elsewhere in a run-on
+# ("tuesdays are a doddle for me im just pottering about").
+_ONLY_OF_A_DAY = re.compile(
+    rf"\b(?:only|just)\s+(?:[\w']+\s+){{0,4}}?{_DAY}|{_DAY}(?:\s+[\w']+){{0,3}}?\s+(?:only|just)\b|"
+    r"\b(?:only|one) day\b|\bonly ever\b|\bone and only\b"
+)
+
+
+def _is_exclusive(text: str) -> bool:
+    """Whether a clause makes its day the only one that works."""
+    words = {m.group(0) for m in _EXCLUSIVE.finditer(text)}
+    if not words:
+        return False
+    return bool(words - {"only", "just"}) or bool(_ONLY_OF_A_DAY.search(text))
+
+
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )

@@ -179,7 +179,11 @@ _CORRECTION_START = re.compile(
 _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 _SPLIT = re.compile(
     r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
-    r"|\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    # "nothing but Saturdays" is one clause: the one day, not a day set against nothing.
+    r"|(?<!\bnothing)\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
+    # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
+    # new subject starts a clause; the negator before it is another clause's.
+    r"|\s+(?=and (?:i|we) (?:can|could|am|are|do|will|would)\b)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were)\b)"
