@@ -27,3 +27,15 @@ def typed(conversation: str) -> set[tuple[str, str | None, str]]:
         for f in facts(conversation)
         if f.kind not in ("quote", "note") and f.kind not in TOPICS
     }
+
+
+def days(conversation: str) -> set[tuple[str | None, str]]:
+    return {(key, value) for kind, key, value in typed(conversation) if kind == "availability"}
+
+
+def of_kind(conversation: str, kind: str) -> set[tuple[str | None, str]]:
+    return {(key, value) for k, key, value in typed(conversation) if k == kind}
+
+
+def quoted(conversation: str) -> bool:
+    return any(f.kind == "quote" for f in facts(conversation))

@@ -7,19 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import facts, typed
-
-
-def days(conversation: str) -> set[tuple[str | None, str]]:
-    return {(key, value) for kind, key, value in typed(conversation) if kind == "availability"}
-
-
-def of_kind(conversation: str, kind: str) -> set[tuple[str | None, str]]:
-    return {(key, value) for k, key, value in typed(conversation) if k == kind}
-
-
-def quoted(conversation: str) -> bool:
-    return any(f.kind == "quote" for f in facts(conversation))
+from tests.memory.spoken_calls import days, of_kind, quoted
 
 
 @pytest.mark.parametrize(
