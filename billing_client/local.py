@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS credits (
 );
 CREATE INDEX IF NOT EXISTS credits_by_customer ON credits(customer_id);
 """
+_CREDITS = "SELECT credit_id, customer_id, pence FROM credits"
 
 
 class LocalBilling(HostSqlite):
@@ -45,43 +46,27 @@ class LocalBilling(HostSqlite):
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
         if not customer_id:
             raise ValueError("customer_id is required")
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
         if pence <= 0:
             raise CreditRefused("a credit must be positive")
-        return await self.transaction(
-            lambda conn: _credit_locked(conn, customer_id, pence, idempotency_key)
+        return await self.once_per_key(
+            idempotency_key,
+            earlier=lambda conn: _credit_for_key(conn, idempotency_key),
+            same=lambda earlier: (earlier.customer_id, earlier.pence) == (customer_id, pence),
+            conflict=BillingError("idempotency key was already used for a different credit"),
+            work=lambda conn: _credit_locked(conn, customer_id, pence, idempotency_key),
         )
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        rows = await self.fetch_all(
-            "SELECT credit_id, customer_id, pence FROM credits WHERE customer_id = ?"
-            " ORDER BY rowid",
-            customer_id,
-        )
+        rows = await self.fetch_all(f"{_CREDITS} WHERE customer_id = ? ORDER BY rowid", customer_id)
         return [Credit(*row) for row in rows]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        row = await self.fetch_one(
-            "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-            idempotency_key,
-        )
-        return Credit(*row) if row else None
+        return await self.run(lambda conn: _credit_for_key(conn, idempotency_key))
 
 
 def _credit_locked(
     conn: sqlite3.Connection, customer_id: str, pence: int, idempotency_key: str
 ) -> Credit:
-    earlier = conn.execute(
-        "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-        (idempotency_key,),
-    ).fetchone()
-    if earlier is not None:
-        replay = Credit(*earlier)
-        if (replay.customer_id, replay.pence) != (customer_id, pence):
-            # Replaying would hand one customer another's credit; refuse loudly instead.
-            raise BillingError("idempotency key was already used for a different credit")
-        return replay
     if HostSqlite.on_hold(conn, customer_id):
         raise CreditRefused("the account is on hold")
     credit = Credit(f"cr_{uuid.uuid4().hex[:12]}", customer_id, pence)
@@ -90,3 +75,8 @@ def _credit_locked(
         (credit.credit_id, customer_id, pence, idempotency_key),
     )
     return credit
+
+
+def _credit_for_key(conn: sqlite3.Connection, idempotency_key: str) -> Credit | None:
+    row = conn.execute(f"{_CREDITS} WHERE idempotency_key = ?", (idempotency_key,)).fetchone()
+    return Credit(*row) if row else None

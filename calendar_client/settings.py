@@ -34,7 +34,5 @@ class CalendarSettings(HostSystemSettings):
 
 def build_calendar(settings: CalendarSettings) -> CalendarClient:
     """`HttpCalendar` when a base URL is configured, else the embedded `LocalCalendar`."""
-    if settings.base_url:
-        key = settings.api_key.get_secret_value() if settings.api_key else None
-        return HttpCalendar(settings.base_url, api_key=key, timeout_s=settings.timeout_s)
-    return LocalCalendar(settings.local_path, today=today_in(settings.caller_timezone))
+    today = today_in(settings.caller_timezone)
+    return settings.client(HttpCalendar, lambda path: LocalCalendar(path, today=today))

@@ -46,7 +46,7 @@ from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
 from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
-from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
+from contextdb_livekit.kit.host_api import HostApi, Refusal, ResponseBody, path_segment
 from contextdb_livekit.kit.host_settings import HostSystemSettings, local_data_paths
 from contextdb_livekit.kit.host_sqlite import HostSqlite
 from contextdb_livekit.kit.notes import build_note_tool
@@ -154,6 +154,7 @@ __all__ = [
     "Outcome",
     "OutcomeUnknown",
     "PoundAmounts",
+    "Refusal",
     "Resolution",
     "ResponseBody",
     "RetentionPolicy",

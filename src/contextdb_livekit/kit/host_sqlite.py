@@ -9,6 +9,9 @@ calendar, its billing, ...) keeps its tables in, with the failure semantics of `
   inside `BEGIN IMMEDIATE … COMMIT` (rolled back on any error). IMMEDIATE takes the write
   lock before the first read, so job processes sharing the file never interleave a check (an
   idempotency key, a version) and the write that depends on it.
+- `once_per_key`: a change made at most once per idempotency key, in one such transaction. A
+  repeated key answers what it did the first time, when the request is the same; a different
+  request under a used key is refused, since replaying would hand one caller another's result.
 - Any SQLite or file-system failure (a lock held past the busy timeout included) raises the
   system's `HostSystemUnavailable`, "<name> failed (<error>)", as its REST client would.
 - The system's own authorization: an actor may act for a customer unless the actor is
@@ -93,6 +96,31 @@ class HostSqlite:
     async def transaction(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """`work` inside BEGIN IMMEDIATE … COMMIT, rolled back on any error."""
         return await self.run(lambda conn: _in_transaction(conn, work))
+
+    async def once_per_key(
+        self,
+        idempotency_key: str,
+        *,
+        earlier: Callable[[sqlite3.Connection], T | None],
+        same: Callable[[T], bool],
+        conflict: Exception,
+        work: Callable[[sqlite3.Connection], T],
+    ) -> T:
+        """`work` at most once per `idempotency_key` (which must not be empty), in one
+        transaction. `earlier` reads what the key already did; when it did something, that is
+        the answer if `same` says it was for this request, else `conflict` is raised."""
+        if not idempotency_key:
+            raise ValueError("idempotency_key is required")
+
+        def once(conn: sqlite3.Connection) -> T:
+            done = earlier(conn)
+            if done is None:
+                return work(conn)
+            if not same(done):
+                raise conflict
+            return done
+
+        return await self.transaction(once)
 
     async def execute(self, sql: str, *params: str) -> None:
         def run(conn: sqlite3.Connection) -> None:
