@@ -32,10 +32,6 @@ class _CreditBody(ResponseBody):
         return Credit(self.credit_id, self.customer_id, self.pence)
 
 
-class _CreditsBody(ResponseBody):
-    credits: list[_CreditBody]
-
-
 class HttpBilling(HostApi):
     name = "billing system"
     unavailable = BillingUnavailable
@@ -65,7 +61,7 @@ class HttpBilling(HostApi):
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
         path = f"/v1/customers/{path_segment(customer_id)}/credits"
-        return [body.to_credit() for body in (await self.get(path, _CreditsBody)).credits]
+        return [body.to_credit() for body in await self.get_listed(path, "credits", _CreditBody)]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
         found = await self.one_for_key(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from pathlib import Path
 
 from billing_client.models import BillingError, BillingUnavailable, Credit, CreditRefused
 from contextdb_livekit.api import HostSqlite
@@ -26,17 +25,13 @@ CREATE TABLE IF NOT EXISTS credits (
 CREATE INDEX IF NOT EXISTS credits_by_customer ON credits(customer_id);
 """
 _CREDITS = "SELECT credit_id, customer_id, pence FROM credits"
+_CREDIT_BY_KEY = f"{_CREDITS} WHERE idempotency_key = ?"
 
 
 class LocalBilling(HostSqlite):
-    def __init__(self, path: Path, *, blocked_actors: frozenset[str] = frozenset()) -> None:
-        super().__init__(
-            path,
-            name="local billing",
-            unavailable=BillingUnavailable,
-            schema=_SCHEMA,
-            blocked_actors=blocked_actors,
-        )
+    name = "local billing"
+    unavailable = BillingUnavailable
+    schema = _SCHEMA
 
     # -- BillingClient ------------------------------------------------------------------
 
@@ -50,18 +45,19 @@ class LocalBilling(HostSqlite):
             raise CreditRefused("a credit must be positive")
         return await self.once_per_key(
             idempotency_key,
-            earlier=lambda conn: _credit_for_key(conn, idempotency_key),
+            earlier=lambda conn: self.row_in(conn, Credit, _CREDIT_BY_KEY, idempotency_key),
             same=lambda earlier: (earlier.customer_id, earlier.pence) == (customer_id, pence),
             conflict=BillingError("idempotency key was already used for a different credit"),
             work=lambda conn: _credit_locked(conn, customer_id, pence, idempotency_key),
         )
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        rows = await self.fetch_all(f"{_CREDITS} WHERE customer_id = ? ORDER BY rowid", customer_id)
-        return [Credit(*row) for row in rows]
+        return await self.rows(
+            Credit, f"{_CREDITS} WHERE customer_id = ? ORDER BY rowid", customer_id
+        )
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        return await self.run(lambda conn: _credit_for_key(conn, idempotency_key))
+        return await self.row(Credit, _CREDIT_BY_KEY, idempotency_key)
 
 
 def _credit_locked(
@@ -75,8 +71,3 @@ def _credit_locked(
         (credit.credit_id, customer_id, pence, idempotency_key),
     )
     return credit
-
-
-def _credit_for_key(conn: sqlite3.Connection, idempotency_key: str) -> Credit | None:
-    row = conn.execute(f"{_CREDITS} WHERE idempotency_key = ?", (idempotency_key,)).fetchone()
-    return Credit(*row) if row else None

@@ -58,10 +58,6 @@ class _SlotBody(ResponseBody):
         return Slot(self.day, self.capacity, self.booked, self.version)
 
 
-class _SlotsBody(ResponseBody):
-    slots: list[_SlotBody]
-
-
 class _BookingBody(ResponseBody):
     booking_id: str = Field(min_length=1, max_length=200)
     customer_id: str
@@ -69,10 +65,6 @@ class _BookingBody(ResponseBody):
 
     def to_booking(self) -> Booking:
         return Booking(self.booking_id, self.customer_id, self.day)
-
-
-class _BookingsBody(ResponseBody):
-    bookings: list[_BookingBody]
 
 
 class _RefusalBody(Refusal):
@@ -120,12 +112,14 @@ class HttpCalendar(HostApi):
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []
-        slots = await self.get("/v1/slots", _SlotsBody, start=start.isoformat(), count=str(count))
-        return [body.to_slot() for body in slots.slots]
+        slots = await self.get_listed(
+            "/v1/slots", "slots", _SlotBody, start=start.isoformat(), count=str(count)
+        )
+        return [body.to_slot() for body in slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         path = f"/v1/customers/{path_segment(customer_id)}/bookings"
-        return [body.to_booking() for body in (await self.get(path, _BookingsBody)).bookings]
+        return [body.to_booking() for body in await self.get_listed(path, "bookings", _BookingBody)]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)

@@ -46,6 +46,8 @@ CREATE INDEX IF NOT EXISTS bookings_by_customer ON bookings(customer_id, day);
 """
 _SLOTS = "SELECT day, capacity, booked, version FROM slots"
 _BOOKINGS = "SELECT booking_id, customer_id, day FROM bookings"
+_BOOKING_BY_KEY = f"{_BOOKINGS} WHERE idempotency_key = ?"
+_CANCELLED_BY_KEY = f"{_BOOKINGS} WHERE cancel_key = ?"
 
 
 def weekdays_from(start: date, count: int) -> list[date]:
@@ -55,6 +57,10 @@ def weekdays_from(start: date, count: int) -> list[date]:
 
 
 class LocalCalendar(HostSqlite):
+    name = "local calendar"
+    unavailable = CalendarUnavailable
+    schema = _SCHEMA
+
     def __init__(
         self,
         path: Path,
@@ -69,14 +75,7 @@ class LocalCalendar(HostSqlite):
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self._seed_days, self._capacity, self._seed_from = seed_days, capacity, today
-        super().__init__(
-            path,
-            name="local calendar",
-            unavailable=CalendarUnavailable,
-            schema=_SCHEMA,
-            seed=self._seed_slots,
-            blocked_actors=blocked_actors,
-        )
+        super().__init__(path, seed=self._seed_slots, blocked_actors=blocked_actors)
 
     def _seed_slots(self, conn: sqlite3.Connection) -> None:
         # OR IGNORE: re-opening extends the window but never resets a seeded day.
@@ -104,7 +103,7 @@ class LocalCalendar(HostSqlite):
             raise ValueError("customer_id is required")
         return await self.once_per_key(
             idempotency_key,
-            earlier=lambda conn: _booking_where(conn, "idempotency_key", idempotency_key),
+            earlier=lambda conn: self.row_in(conn, Booking, _BOOKING_BY_KEY, idempotency_key),
             same=lambda earlier: (earlier.customer_id, earlier.day) == (customer_id, day),
             conflict=CalendarError("idempotency key was already used for a different booking"),
             work=lambda conn: _book_locked(
@@ -115,28 +114,28 @@ class LocalCalendar(HostSqlite):
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []  # SQLite reads a negative LIMIT as "no limit"
-        rows = await self.fetch_all(
+        return await self.rows(
+            Slot,
             f"{_SLOTS} WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
             start.isoformat(),
             count,
         )
-        return [_slot_from_row(row) for row in rows]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        rows = await self.fetch_all(
+        return await self.rows(
+            Booking,
             f"{_BOOKINGS} WHERE customer_id = ? AND cancel_key IS NULL ORDER BY day, booking_id",
             customer_id,
         )
-        return [_booking_from_row(row) for row in rows]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         # A cancelled booking too: the key still made it.
-        return await self.run(lambda conn: _booking_where(conn, "idempotency_key", idempotency_key))
+        return await self.row(Booking, _BOOKING_BY_KEY, idempotency_key)
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
         return await self.once_per_key(
             idempotency_key,
-            earlier=lambda conn: _booking_where(conn, "cancel_key", idempotency_key),
+            earlier=lambda conn: self.row_in(conn, Booking, _CANCELLED_BY_KEY, idempotency_key),
             same=lambda earlier: (
                 (earlier.customer_id, earlier.booking_id) == (customer_id, booking_id)
             ),
@@ -145,7 +144,7 @@ class LocalCalendar(HostSqlite):
         )
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
-        return await self.run(lambda conn: _booking_where(conn, "cancel_key", idempotency_key))
+        return await self.row(Booking, _CANCELLED_BY_KEY, idempotency_key)
 
 
 def _book_locked(
@@ -176,13 +175,15 @@ def _book_locked(
 def _cancel_locked(
     conn: sqlite3.Connection, customer_id: str, booking_id: str, idempotency_key: str
 ) -> Booking:
-    row = conn.execute(
+    booking = HostSqlite.row_in(
+        conn,
+        Booking,
         f"{_BOOKINGS} WHERE booking_id = ? AND customer_id = ? AND cancel_key IS NULL",
-        (booking_id, customer_id),
-    ).fetchone()
-    if row is None:
+        booking_id,
+        customer_id,
+    )
+    if booking is None:
         raise SlotUnavailable("no such booking for this customer")
-    booking = _booking_from_row(row)
     conn.execute(
         "UPDATE bookings SET cancel_key = ? WHERE booking_id = ?", (idempotency_key, booking_id)
     )
@@ -193,23 +194,8 @@ def _cancel_locked(
     return booking
 
 
-def _booking_where(conn: sqlite3.Connection, key_column: str, key: str) -> Booking | None:
-    row = conn.execute(f"{_BOOKINGS} WHERE {key_column} = ?", (key,)).fetchone()
-    return _booking_from_row(row) if row else None
-
-
 def _read_slot(conn: sqlite3.Connection, day: date) -> Slot:
-    row = conn.execute(f"{_SLOTS} WHERE day = ?", (day.isoformat(),)).fetchone()
-    if row is None:
+    slot = HostSqlite.row_in(conn, Slot, f"{_SLOTS} WHERE day = ?", day.isoformat())
+    if slot is None:
         raise SlotUnavailable(f"no visits on {day.isoformat()}")
-    return _slot_from_row(row)
-
-
-def _slot_from_row(row: tuple[str, int, int, int]) -> Slot:
-    day, capacity, booked, version = row
-    return Slot(date.fromisoformat(day), capacity, booked, version)
-
-
-def _booking_from_row(row: tuple[str, str, str]) -> Booking:
-    booking_id, customer_id, day = row
-    return Booking(booking_id, customer_id, date.fromisoformat(day))
+    return slot

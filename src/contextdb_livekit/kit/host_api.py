@@ -20,7 +20,8 @@ change under its key; `allowed` asks the system's authorization check; `one_for_
 recovery's question, "what did this idempotency key do?": one item or none, several means the
 system is not keyed as agreed.
 
-The shapes a client repeats: `get` reads one answer (a 404 may mean "no such thing");
+The shapes a client repeats: `get` reads one answer (a 404 may mean "no such thing"),
+`get_listed` the items of `{field: [item, ...]}`;
 `change` POSTs under a key, turns the system's "no" into the line's own exception and checks
 the answer `echoes` the request; `read_refusal` reads a "no" body, `{"code": ...}` (`Refusal`).
 An answer for another customer, day or amount is never reported as this request's: it is
@@ -147,6 +148,14 @@ class HostApi:
             raise absent
         return self.parse(response, answer)
 
+    async def get_listed(
+        self, path: str, field: str, item: type[Body], **params: str
+    ) -> list[Body]:
+        """GET `path` (query `params`) answered `{field: [item, ...]}`: the items."""
+        response = await self.request("GET", path, params=params or None)
+        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        return found
+
     async def change(
         self,
         path: str,
@@ -205,8 +214,7 @@ class HostApi:
         `{field: [item]}` or `{field: []}`; more than one is `HostSystemUnavailable`."""
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self.request("GET", path, params={"idempotency_key": idempotency_key})
-        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        found = await self.get_listed(path, field, item, idempotency_key=idempotency_key)
         if len(found) > 1:
             # One key acts at most once; two answers mean the host is not keyed as agreed.
             raise self.unavailable(f"{self.name} returned several {field} for one key")
