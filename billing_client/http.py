@@ -28,9 +28,6 @@ class _CreditBody(ResponseBody):
     customer_id: str
     pence: int = Field(gt=0)
 
-    def to_credit(self) -> Credit:
-        return Credit(self.credit_id, self.customer_id, self.pence)
-
 
 class HttpBilling(HostApi):
     name = "billing system"
@@ -57,14 +54,14 @@ class HttpBilling(HostApi):
             echoes={"customer_id": customer_id, "pence": pence},
             what="credit",
         )
-        return credit.to_credit()
+        return credit.into(Credit)
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
         path = f"/v1/customers/{path_segment(customer_id)}/credits"
-        return [body.to_credit() for body in await self.get_listed(path, "credits", _CreditBody)]
+        return [body.into(Credit) for body in await self.get_listed(path, "credits", _CreditBody)]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
         found = await self.one_for_key(
             "/v1/credits", idempotency_key, field="credits", item=_CreditBody
         )
-        return found.to_credit() if found else None
+        return found.into(Credit) if found else None

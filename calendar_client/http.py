@@ -54,17 +54,11 @@ class _SlotBody(ResponseBody):
     booked: int = Field(ge=0)
     version: int
 
-    def to_slot(self) -> Slot:
-        return Slot(self.day, self.capacity, self.booked, self.version)
-
 
 class _BookingBody(ResponseBody):
     booking_id: str = Field(min_length=1, max_length=200)
     customer_id: str
     day: date
-
-    def to_booking(self) -> Booking:
-        return Booking(self.booking_id, self.customer_id, self.day)
 
 
 class _RefusalBody(Refusal):
@@ -81,7 +75,7 @@ class HttpCalendar(HostApi):
     async def get_slot(self, day: date) -> Slot:
         absent = SlotUnavailable(f"no visits on {day.isoformat()}")
         slot = await self.get(f"/v1/slots/{day.isoformat()}", _SlotBody, absent=absent)
-        return self.echoing(slot, {"day": day}, "day").to_slot()
+        return self.echoing(slot, {"day": day}, "day").into(Slot)
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
         return await self.allowed(
@@ -107,7 +101,7 @@ class HttpCalendar(HostApi):
             echoes={"customer_id": customer_id, "day": day},
             what="booking",
         )
-        return booking.to_booking()
+        return booking.into(Booking)
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
@@ -115,11 +109,13 @@ class HttpCalendar(HostApi):
         slots = await self.get_listed(
             "/v1/slots", "slots", _SlotBody, start=start.isoformat(), count=str(count)
         )
-        return [body.to_slot() for body in slots]
+        return [body.into(Slot) for body in slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         path = f"/v1/customers/{path_segment(customer_id)}/bookings"
-        return [body.to_booking() for body in await self.get_listed(path, "bookings", _BookingBody)]
+        return [
+            body.into(Booking) for body in await self.get_listed(path, "bookings", _BookingBody)
+        ]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)
@@ -135,19 +131,19 @@ class HttpCalendar(HostApi):
             echoes={"customer_id": customer_id, "booking_id": booking_id},
             what="booking",
         )
-        return booking.to_booking()
+        return booking.into(Booking)
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/cancellations", idempotency_key)
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
         found = await self.one_for_key(path, idempotency_key, field="bookings", item=_BookingBody)
-        return found.to_booking() if found else None
+        return found.into(Booking) if found else None
 
     def _refused(self, response: httpx.Response, day: date) -> Exception:
         codes = ("slot_changed", "slot_unavailable")
         refusal = self.read_refusal(response, _RefusalBody, codes=codes)
         if refusal.code == "slot_changed":
-            current = refusal.slot.to_slot() if refusal.slot else None
+            current = refusal.slot.into(Slot) if refusal.slot else None
             return SlotChanged(f"{day.isoformat()} changed since it was read", current)
         return SlotUnavailable(f"{day.isoformat()} is fully booked")

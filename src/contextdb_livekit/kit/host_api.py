@@ -43,12 +43,17 @@ from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.tls import TLS_CONTEXT
 
 Body = TypeVar("Body", bound=BaseModel)
+T = TypeVar("T")
 
 
 class ResponseBody(BaseModel):
     """A business system's answer: strict, frozen, unknown fields ignored."""
 
     model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+    def into(self, model: Callable[..., T]) -> T:
+        """This answer as the line's own type (a dataclass of the same field names)."""
+        return model(**dict(self))
 
 
 class Refusal(ResponseBody):
