@@ -11,25 +11,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from calendar_client.base import CalendarClient
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
-from contextdb_livekit.api import HostSystemSettings, today_in, zone_named
+from contextdb_livekit.api import HostSystemSettings, ZoneName, today_in
 
 
 class CalendarSettings(HostSystemSettings):
     model_config = HostSystemSettings.prefixed("CALENDAR_")
 
     local_path: Path = Path(".data/calendar.sqlite3")
-    caller_timezone: str = Field(default="UTC", alias="CALLER_TIMEZONE")
-
-    @field_validator("caller_timezone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        zone_named(value)
-        return value
+    caller_timezone: ZoneName = Field(default="UTC", alias="CALLER_TIMEZONE")
 
 
 def build_calendar(settings: CalendarSettings) -> CalendarClient:
