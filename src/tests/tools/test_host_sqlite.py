@@ -208,3 +208,32 @@ async def test_rows_are_read_back_as_the_dataclass_with_days_as_dates(tmp_path: 
     assert found is not None and isinstance(found.day, date)
     assert await orders.row(Order, ORDER_BY_KEY, "k-2") is None
     assert await orders.rows(Order, f"{ORDERS} WHERE customer_id = ?", "cust-1") == [placed]
+
+
+async def test_once_per_key_reads_the_key_holding_the_write_lock(tmp_path: Path) -> None:
+    # Another process must not slip its own write in between the key check and the work.
+    path = tmp_path / "o.sqlite3"
+    orders = LocalOrders(path)
+    await orders.rows(Order, ORDERS)
+    other_writer_locked_out: list[bool] = []
+
+    def earlier(conn: sqlite3.Connection) -> Order | None:
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+            other_writer_locked_out.append(False)
+        except sqlite3.OperationalError as exc:
+            other_writer_locked_out.append("locked" in str(exc))
+        finally:
+            other.close()
+        return None
+
+    await orders.once_per_key(
+        "k-1",
+        earlier=earlier,
+        same=lambda _: True,
+        conflict=ThingsUnavailable("unused"),
+        work=lambda conn: Order("o-1", "cust-1", DAY),
+    )
+    assert other_writer_locked_out == [True]
