@@ -48,6 +48,7 @@ _SLOTS = "SELECT day, capacity, booked, version FROM slots"
 _BOOKINGS = "SELECT booking_id, customer_id, day FROM bookings"
 _BOOKING_BY_KEY = f"{_BOOKINGS} WHERE idempotency_key = ?"
 _CANCELLED_BY_KEY = f"{_BOOKINGS} WHERE cancel_key = ?"
+_LIVE_BOOKING = f"{_BOOKINGS} WHERE booking_id = ? AND customer_id = ? AND cancel_key IS NULL"
 
 
 def weekdays_from(start: date, count: int) -> list[date]:
@@ -175,13 +176,7 @@ def _book_locked(
 def _cancel_locked(
     conn: sqlite3.Connection, customer_id: str, booking_id: str, idempotency_key: str
 ) -> Booking:
-    booking = HostSqlite.row_in(
-        conn,
-        Booking,
-        f"{_BOOKINGS} WHERE booking_id = ? AND customer_id = ? AND cancel_key IS NULL",
-        booking_id,
-        customer_id,
-    )
+    booking = HostSqlite.row_in(conn, Booking, _LIVE_BOOKING, booking_id, customer_id)
     if booking is None:
         raise SlotUnavailable("no such booking for this customer")
     conn.execute(
