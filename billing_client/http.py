@@ -28,13 +28,6 @@ class _CreditBody(ResponseBody):
     customer_id: str
     pence: int = Field(gt=0)
 
-    def to_credit(self) -> Credit:
-        return Credit(self.credit_id, self.customer_id, self.pence)
-
-
-class _CreditsBody(ResponseBody):
-    credits: list[_CreditBody]
-
 
 class HttpBilling(HostApi):
     name = "billing system"
@@ -50,26 +43,25 @@ class HttpBilling(HostApi):
         )
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        response = await self.request(
-            "POST",
+        credit = await self.change(
             "/v1/credits",
-            json={"customer_id": customer_id, "pence": pence},
+            _CreditBody,
             idempotency_key=idempotency_key,
+            json={"customer_id": customer_id, "pence": pence},
+            refused=lambda response: CreditRefused(
+                f"billing system refused the credit (HTTP {response.status_code})"
+            ),
+            echoes={"customer_id": customer_id, "pence": pence},
+            what="credit",
         )
-        if response.status_code in (409, 422):
-            raise CreditRefused(f"billing system refused the credit (HTTP {response.status_code})")
-        credit = self.parse(response, _CreditBody).to_credit()
-        if (credit.customer_id, credit.pence) != (customer_id, pence):
-            # Never report another customer's credit (or another amount) as this caller's.
-            raise BillingUnavailable("billing system confirmed a different credit")
-        return credit
+        return credit.into(Credit)
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        response = await self.request("GET", f"/v1/customers/{path_segment(customer_id)}/credits")
-        return [body.to_credit() for body in self.parse(response, _CreditsBody).credits]
+        path = f"/v1/customers/{path_segment(customer_id)}/credits"
+        return [body.into(Credit) for body in await self.get_listed(path, "credits", _CreditBody)]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
         found = await self.one_for_key(
             "/v1/credits", idempotency_key, field="credits", item=_CreditBody
         )
-        return found.to_credit() if found else None
+        return found.into(Credit) if found else None

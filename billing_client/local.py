@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from pathlib import Path
 
 from billing_client.models import BillingError, BillingUnavailable, Credit, CreditRefused
 from contextdb_livekit.api import HostSqlite
@@ -25,17 +24,14 @@ CREATE TABLE IF NOT EXISTS credits (
 );
 CREATE INDEX IF NOT EXISTS credits_by_customer ON credits(customer_id);
 """
+_CREDITS = "SELECT credit_id, customer_id, pence FROM credits"
+_CREDIT_BY_KEY = f"{_CREDITS} WHERE idempotency_key = ?"
 
 
 class LocalBilling(HostSqlite):
-    def __init__(self, path: Path, *, blocked_actors: frozenset[str] = frozenset()) -> None:
-        super().__init__(
-            path,
-            name="local billing",
-            unavailable=BillingUnavailable,
-            schema=_SCHEMA,
-            blocked_actors=blocked_actors,
-        )
+    name = "local billing"
+    unavailable = BillingUnavailable
+    schema = _SCHEMA
 
     # -- BillingClient ------------------------------------------------------------------
 
@@ -45,43 +41,28 @@ class LocalBilling(HostSqlite):
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
         if not customer_id:
             raise ValueError("customer_id is required")
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
         if pence <= 0:
             raise CreditRefused("a credit must be positive")
-        return await self.transaction(
-            lambda conn: _credit_locked(conn, customer_id, pence, idempotency_key)
+        return await self.once_per_key(
+            idempotency_key,
+            earlier=lambda conn: self.row_in(conn, Credit, _CREDIT_BY_KEY, idempotency_key),
+            same=lambda earlier: (earlier.customer_id, earlier.pence) == (customer_id, pence),
+            conflict=BillingError("idempotency key was already used for a different credit"),
+            work=lambda conn: _credit_locked(conn, customer_id, pence, idempotency_key),
         )
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
-        rows = await self.fetch_all(
-            "SELECT credit_id, customer_id, pence FROM credits WHERE customer_id = ?"
-            " ORDER BY rowid",
-            customer_id,
+        return await self.rows(
+            Credit, f"{_CREDITS} WHERE customer_id = ? ORDER BY rowid", customer_id
         )
-        return [Credit(*row) for row in rows]
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        row = await self.fetch_one(
-            "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-            idempotency_key,
-        )
-        return Credit(*row) if row else None
+        return await self.row(Credit, _CREDIT_BY_KEY, idempotency_key)
 
 
 def _credit_locked(
     conn: sqlite3.Connection, customer_id: str, pence: int, idempotency_key: str
 ) -> Credit:
-    earlier = conn.execute(
-        "SELECT credit_id, customer_id, pence FROM credits WHERE idempotency_key = ?",
-        (idempotency_key,),
-    ).fetchone()
-    if earlier is not None:
-        replay = Credit(*earlier)
-        if (replay.customer_id, replay.pence) != (customer_id, pence):
-            # Replaying would hand one customer another's credit; refuse loudly instead.
-            raise BillingError("idempotency key was already used for a different credit")
-        return replay
     if HostSqlite.on_hold(conn, customer_id):
         raise CreditRefused("the account is on hold")
     credit = Credit(f"cr_{uuid.uuid4().hex[:12]}", customer_id, pence)

@@ -24,7 +24,4 @@ class BillingSettings(HostSystemSettings):
 
 def build_billing(settings: BillingSettings) -> BillingClient:
     """`HttpBilling` when a base URL is configured, else the embedded `LocalBilling`."""
-    if settings.base_url:
-        key = settings.api_key.get_secret_value() if settings.api_key else None
-        return HttpBilling(settings.base_url, api_key=key, timeout_s=settings.timeout_s)
-    return LocalBilling(settings.local_path)
+    return settings.client(HttpBilling, LocalBilling)

@@ -35,7 +35,7 @@ from __future__ import annotations
 from datetime import date
 
 import httpx
-from pydantic import Field, ValidationError
+from pydantic import Field
 
 from calendar_client.models import (
     Booking,
@@ -45,7 +45,7 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
-from contextdb_livekit.api import HostApi, ResponseBody, path_segment
+from contextdb_livekit.api import HostApi, Refusal, ResponseBody, path_segment
 
 
 class _SlotBody(ResponseBody):
@@ -54,29 +54,14 @@ class _SlotBody(ResponseBody):
     booked: int = Field(ge=0)
     version: int
 
-    def to_slot(self) -> Slot:
-        return Slot(self.day, self.capacity, self.booked, self.version)
-
-
-class _SlotsBody(ResponseBody):
-    slots: list[_SlotBody]
-
 
 class _BookingBody(ResponseBody):
     booking_id: str = Field(min_length=1, max_length=200)
     customer_id: str
     day: date
 
-    def to_booking(self) -> Booking:
-        return Booking(self.booking_id, self.customer_id, self.day)
 
-
-class _BookingsBody(ResponseBody):
-    bookings: list[_BookingBody]
-
-
-class _RefusalBody(ResponseBody):
-    code: str
+class _RefusalBody(Refusal):
     slot: _SlotBody | None = None
 
 
@@ -88,13 +73,9 @@ class HttpCalendar(HostApi):
     # -- CalendarClient -----------------------------------------------------------------
 
     async def get_slot(self, day: date) -> Slot:
-        response = await self.request("GET", f"/v1/slots/{day.isoformat()}")
-        if response.status_code == 404:
-            raise SlotUnavailable(f"no visits on {day.isoformat()}")
-        slot = self.parse(response, _SlotBody).to_slot()
-        if slot.day != day:
-            raise CalendarUnavailable("booking system answered for a different day")
-        return slot
+        absent = SlotUnavailable(f"no visits on {day.isoformat()}")
+        slot = await self.get(f"/v1/slots/{day.isoformat()}", _SlotBody, absent=absent)
+        return self.echoing(slot, {"day": day}, "day").into(Slot)
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
         return await self.allowed(
@@ -107,73 +88,62 @@ class HttpCalendar(HostApi):
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
-        response = await self.request(
-            "POST",
+        booking = await self.change(
             "/v1/bookings",
+            _BookingBody,
+            idempotency_key=idempotency_key,
             json={
                 "customer_id": customer_id,
                 "day": day.isoformat(),
                 "expected_version": expected_version,
             },
-            idempotency_key=idempotency_key,
+            refused=lambda response: self._refused(response, day),
+            echoes={"customer_id": customer_id, "day": day},
+            what="booking",
         )
-        if response.status_code in (409, 422):
-            _raise_refusal(response, day)
-        booking = self.parse(response, _BookingBody).to_booking()
-        if (booking.customer_id, booking.day) != (customer_id, day):
-            # Never report someone else's booking (or another day) as this caller's.
-            raise CalendarUnavailable("booking system confirmed a different booking")
-        return booking
+        return booking.into(Booking)
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []
-        response = await self.request(
-            "GET", "/v1/slots", params={"start": start.isoformat(), "count": str(count)}
+        slots = await self.get_listed(
+            "/v1/slots", "slots", _SlotBody, start=start.isoformat(), count=str(count)
         )
-        return [body.to_slot() for body in self.parse(response, _SlotsBody).slots]
+        return [body.into(Slot) for body in slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        response = await self.request("GET", f"/v1/customers/{path_segment(customer_id)}/bookings")
-        return [body.to_booking() for body in self.parse(response, _BookingsBody).bookings]
+        path = f"/v1/customers/{path_segment(customer_id)}/bookings"
+        return [
+            body.into(Booking) for body in await self.get_listed(path, "bookings", _BookingBody)
+        ]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
-        response = await self.request(
-            "POST",
+        booking = await self.change(
             f"/v1/bookings/{path_segment(booking_id)}/cancel",
-            json={"customer_id": customer_id},
+            _BookingBody,
             idempotency_key=idempotency_key,
+            json={"customer_id": customer_id},
+            refused=lambda _: SlotUnavailable("no such booking for this customer"),
+            refused_on=(404, 409, 422),
+            echoes={"customer_id": customer_id, "booking_id": booking_id},
+            what="booking",
         )
-        if response.status_code in (404, 409, 422):
-            raise SlotUnavailable("no such booking for this customer")
-        booking = self.parse(response, _BookingBody).to_booking()
-        if (booking.customer_id, booking.booking_id) != (customer_id, booking_id):
-            raise CalendarUnavailable("booking system cancelled a different booking")
-        return booking
+        return booking.into(Booking)
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/cancellations", idempotency_key)
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
         found = await self.one_for_key(path, idempotency_key, field="bookings", item=_BookingBody)
-        return found.to_booking() if found else None
+        return found.into(Booking) if found else None
 
-
-def _raise_refusal(response: httpx.Response, day: date) -> None:
-    try:
-        refusal = _RefusalBody.model_validate_json(response.content)
-    except ValidationError as exc:
-        raise CalendarUnavailable(
-            f"booking system refused with an unreadable body (HTTP {response.status_code})"
-        ) from exc
-    if refusal.code == "slot_changed":
-        current = refusal.slot.to_slot() if refusal.slot else None
-        raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
-    if refusal.code == "slot_unavailable":
-        raise SlotUnavailable(f"{day.isoformat()} is fully booked")
-    raise CalendarUnavailable(
-        f"booking system refused the booking (HTTP {response.status_code}, {refusal.code[:40]})"
-    )
+    def _refused(self, response: httpx.Response, day: date) -> Exception:
+        codes = ("slot_changed", "slot_unavailable")
+        refusal = self.read_refusal(response, _RefusalBody, codes=codes)
+        if refusal.code == "slot_changed":
+            current = refusal.slot.into(Slot) if refusal.slot else None
+            return SlotChanged(f"{day.isoformat()} changed since it was read", current)
+        return SlotUnavailable(f"{day.isoformat()} is fully booked")

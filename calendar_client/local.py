@@ -39,18 +39,16 @@ CREATE TABLE IF NOT EXISTS bookings (
     booking_id TEXT PRIMARY KEY,
     customer_id TEXT NOT NULL,
     day TEXT NOT NULL,
-    idempotency_key TEXT NOT NULL UNIQUE
+    idempotency_key TEXT NOT NULL UNIQUE,
+    cancel_key TEXT UNIQUE  -- the cancellation's idempotency key; NULL while the booking stands
 );
 CREATE INDEX IF NOT EXISTS bookings_by_customer ON bookings(customer_id, day);
-CREATE TABLE IF NOT EXISTS cancellations (
-    idempotency_key TEXT PRIMARY KEY,
-    booking_id TEXT NOT NULL UNIQUE,
-    customer_id TEXT NOT NULL,
-    day TEXT NOT NULL,
-    booking_key TEXT NOT NULL
-);
 """
-_SLOT_COLUMNS = "day, capacity, booked, version"
+_SLOTS = "SELECT day, capacity, booked, version FROM slots"
+_BOOKINGS = "SELECT booking_id, customer_id, day FROM bookings"
+_BOOKING_BY_KEY = f"{_BOOKINGS} WHERE idempotency_key = ?"
+_CANCELLED_BY_KEY = f"{_BOOKINGS} WHERE cancel_key = ?"
+_LIVE_BOOKING = f"{_BOOKINGS} WHERE booking_id = ? AND customer_id = ? AND cancel_key IS NULL"
 
 
 def weekdays_from(start: date, count: int) -> list[date]:
@@ -60,6 +58,10 @@ def weekdays_from(start: date, count: int) -> list[date]:
 
 
 class LocalCalendar(HostSqlite):
+    name = "local calendar"
+    unavailable = CalendarUnavailable
+    schema = _SCHEMA
+
     def __init__(
         self,
         path: Path,
@@ -74,14 +76,7 @@ class LocalCalendar(HostSqlite):
         if capacity < 1:
             raise ValueError("capacity must be at least 1")
         self._seed_days, self._capacity, self._seed_from = seed_days, capacity, today
-        super().__init__(
-            path,
-            name="local calendar",
-            unavailable=CalendarUnavailable,
-            schema=_SCHEMA,
-            seed=self._seed_slots,
-            blocked_actors=blocked_actors,
-        )
+        super().__init__(path, seed=self._seed_slots, blocked_actors=blocked_actors)
 
     def _seed_slots(self, conn: sqlite3.Connection) -> None:
         # OR IGNORE: re-opening extends the window but never resets a seeded day.
@@ -107,54 +102,50 @@ class LocalCalendar(HostSqlite):
     ) -> Booking:
         if not customer_id:
             raise ValueError("customer_id is required")
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        return await self.transaction(
-            lambda conn: _book_locked(conn, customer_id, day, expected_version, idempotency_key)
+        return await self.once_per_key(
+            idempotency_key,
+            earlier=lambda conn: self.row_in(conn, Booking, _BOOKING_BY_KEY, idempotency_key),
+            same=lambda earlier: (earlier.customer_id, earlier.day) == (customer_id, day),
+            conflict=CalendarError("idempotency key was already used for a different booking"),
+            work=lambda conn: _book_locked(
+                conn, customer_id, day, expected_version, idempotency_key
+            ),
         )
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []  # SQLite reads a negative LIMIT as "no limit"
-        rows = await self.fetch_all(
-            f"SELECT {_SLOT_COLUMNS} FROM slots"
-            " WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
+        return await self.rows(
+            Slot,
+            f"{_SLOTS} WHERE day >= ? AND booked < capacity ORDER BY day LIMIT ?",
             start.isoformat(),
             count,
         )
-        return [_slot_from_row(row) for row in rows]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
-        rows = await self.fetch_all(
-            "SELECT booking_id, customer_id, day FROM bookings WHERE customer_id = ?"
-            " ORDER BY day, booking_id",
+        return await self.rows(
+            Booking,
+            f"{_BOOKINGS} WHERE customer_id = ? AND cancel_key IS NULL ORDER BY day, booking_id",
             customer_id,
         )
-        return [_booking_from_row(row) for row in rows]
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
-        row = await self.fetch_one(
-            "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?"
-            " UNION ALL SELECT booking_id, customer_id, day FROM cancellations"
-            " WHERE booking_key = ?",
-            idempotency_key,
-            idempotency_key,
-        )
-        return _booking_from_row(row) if row else None
+        # A cancelled booking too: the key still made it.
+        return await self.row(Booking, _BOOKING_BY_KEY, idempotency_key)
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
-        if not idempotency_key:
-            raise ValueError("idempotency_key is required")
-        return await self.transaction(
-            lambda conn: _cancel_locked(conn, customer_id, booking_id, idempotency_key)
+        return await self.once_per_key(
+            idempotency_key,
+            earlier=lambda conn: self.row_in(conn, Booking, _CANCELLED_BY_KEY, idempotency_key),
+            same=lambda earlier: (
+                (earlier.customer_id, earlier.booking_id) == (customer_id, booking_id)
+            ),
+            conflict=CalendarError("idempotency key was already used for a different cancellation"),
+            work=lambda conn: _cancel_locked(conn, customer_id, booking_id, idempotency_key),
         )
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
-        row = await self.fetch_one(
-            "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
-            idempotency_key,
-        )
-        return _booking_from_row(row) if row else None
+        return await self.row(Booking, _CANCELLED_BY_KEY, idempotency_key)
 
 
 def _book_locked(
@@ -164,16 +155,6 @@ def _book_locked(
     expected_version: int,
     idempotency_key: str,
 ) -> Booking:
-    earlier = conn.execute(
-        "SELECT booking_id, customer_id, day FROM bookings WHERE idempotency_key = ?",
-        (idempotency_key,),
-    ).fetchone()
-    if earlier is not None:
-        replay = _booking_from_row(earlier)
-        if (replay.customer_id, replay.day) != (customer_id, day):
-            # Replaying would hand one customer another's booking; refuse loudly instead.
-            raise CalendarError("idempotency key was already used for a different booking")
-        return replay
     updated = conn.execute(
         "UPDATE slots SET booked = booked + 1, version = version + 1"
         " WHERE day = ? AND version = ? AND booked < capacity",
@@ -186,7 +167,7 @@ def _book_locked(
         raise SlotChanged(f"{day.isoformat()} changed since it was read", current)
     booking = Booking(f"bk_{uuid.uuid4().hex[:12]}", customer_id, day)
     conn.execute(
-        "INSERT INTO bookings VALUES (?, ?, ?, ?)",
+        "INSERT INTO bookings VALUES (?, ?, ?, ?, NULL)",
         (booking.booking_id, customer_id, day.isoformat(), idempotency_key),
     )
     return booking
@@ -195,49 +176,21 @@ def _book_locked(
 def _cancel_locked(
     conn: sqlite3.Connection, customer_id: str, booking_id: str, idempotency_key: str
 ) -> Booking:
-    earlier = conn.execute(
-        "SELECT booking_id, customer_id, day FROM cancellations WHERE idempotency_key = ?",
-        (idempotency_key,),
-    ).fetchone()
-    if earlier is not None:
-        replay = _booking_from_row(earlier)
-        if (replay.customer_id, replay.booking_id) != (customer_id, booking_id):
-            raise CalendarError("idempotency key was already used for a different cancellation")
-        return replay
-    row = conn.execute(
-        "SELECT booking_id, customer_id, day, idempotency_key FROM bookings"
-        " WHERE booking_id = ? AND customer_id = ?",
-        (booking_id, customer_id),
-    ).fetchone()
-    if row is None:
+    booking = HostSqlite.row_in(conn, Booking, _LIVE_BOOKING, booking_id, customer_id)
+    if booking is None:
         raise SlotUnavailable("no such booking for this customer")
-    booking = _booking_from_row(row[:3])
-    conn.execute("DELETE FROM bookings WHERE booking_id = ?", (booking_id,))
+    conn.execute(
+        "UPDATE bookings SET cancel_key = ? WHERE booking_id = ?", (idempotency_key, booking_id)
+    )
     conn.execute(
         "UPDATE slots SET booked = booked - 1, version = version + 1 WHERE day = ? AND booked > 0",
         (booking.day.isoformat(),),
-    )
-    conn.execute(
-        "INSERT INTO cancellations VALUES (?, ?, ?, ?, ?)",
-        (idempotency_key, booking_id, customer_id, booking.day.isoformat(), row[3]),
     )
     return booking
 
 
 def _read_slot(conn: sqlite3.Connection, day: date) -> Slot:
-    row = conn.execute(
-        f"SELECT {_SLOT_COLUMNS} FROM slots WHERE day = ?", (day.isoformat(),)
-    ).fetchone()
-    if row is None:
+    slot = HostSqlite.row_in(conn, Slot, f"{_SLOTS} WHERE day = ?", day.isoformat())
+    if slot is None:
         raise SlotUnavailable(f"no visits on {day.isoformat()}")
-    return _slot_from_row(row)
-
-
-def _slot_from_row(row: tuple[str, int, int, int]) -> Slot:
-    day, capacity, booked, version = row
-    return Slot(date.fromisoformat(day), capacity, booked, version)
-
-
-def _booking_from_row(row: tuple[str, str, str]) -> Booking:
-    booking_id, customer_id, day = row
-    return Booking(booking_id, customer_id, date.fromisoformat(day))
+    return slot

@@ -11,30 +11,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from calendar_client.base import CalendarClient
 from calendar_client.http import HttpCalendar
 from calendar_client.local import LocalCalendar
-from contextdb_livekit.api import HostSystemSettings, today_in, zone_named
+from contextdb_livekit.api import HostSystemSettings, ZoneName, today_in
 
 
 class CalendarSettings(HostSystemSettings):
     model_config = HostSystemSettings.prefixed("CALENDAR_")
 
     local_path: Path = Path(".data/calendar.sqlite3")
-    caller_timezone: str = Field(default="UTC", alias="CALLER_TIMEZONE")
-
-    @field_validator("caller_timezone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        zone_named(value)
-        return value
+    caller_timezone: ZoneName = Field(default="UTC", alias="CALLER_TIMEZONE")
 
 
 def build_calendar(settings: CalendarSettings) -> CalendarClient:
     """`HttpCalendar` when a base URL is configured, else the embedded `LocalCalendar`."""
-    if settings.base_url:
-        key = settings.api_key.get_secret_value() if settings.api_key else None
-        return HttpCalendar(settings.base_url, api_key=key, timeout_s=settings.timeout_s)
-    return LocalCalendar(settings.local_path, today=today_in(settings.caller_timezone))
+    today = today_in(settings.caller_timezone)
+    return settings.client(HttpCalendar, lambda path: LocalCalendar(path, today=today))

@@ -44,9 +44,9 @@ from contextdb_livekit.kit.amounts import PoundAmounts, spoken_pounds
 from contextdb_livekit.kit.authorization import AssurancePolicy
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import CallContext, HostServices
-from contextdb_livekit.kit.days import CalendarDays, spoken_day, today_in, zone_named
+from contextdb_livekit.kit.days import CalendarDays, ZoneName, spoken_day, today_in, zone_named
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
-from contextdb_livekit.kit.host_api import HostApi, ResponseBody, path_segment
+from contextdb_livekit.kit.host_api import HostApi, Refusal, ResponseBody, path_segment
 from contextdb_livekit.kit.host_settings import HostSystemSettings, local_data_paths
 from contextdb_livekit.kit.host_sqlite import HostSqlite
 from contextdb_livekit.kit.notes import build_note_tool
@@ -154,6 +154,7 @@ __all__ = [
     "Outcome",
     "OutcomeUnknown",
     "PoundAmounts",
+    "Refusal",
     "Resolution",
     "ResponseBody",
     "RetentionPolicy",
@@ -163,6 +164,7 @@ __all__ = [
     "TargetKind",
     "Turn",
     "TypedFact",
+    "ZoneName",
     "about_someone_else",
     "build_confirmation_tool",
     "build_forget_tool",

@@ -316,3 +316,47 @@ async def test_two_processes_race_for_the_last_visit(tmp_path: Path) -> None:
         b for who in ("racer-a", "racer-b") for b in await calendar.bookings_for(who)
     ]
     assert sorted(b.day for b in racers_bookings) == days
+
+
+async def test_cancel_frees_the_visit_and_lists_only_live_bookings(
+    calendar: LocalCalendar,
+) -> None:
+    kept = await calendar.book("cust-1", FRIDAY, 1, idempotency_key="book-1")
+    gone = await calendar.book("cust-1", MONDAY, 1, idempotency_key="book-2")
+    assert await calendar.cancel("cust-1", gone.booking_id, idempotency_key="cancel-1") == gone
+    assert await calendar.get_slot(MONDAY) == Slot(MONDAY, 2, 0, 3)
+    assert await calendar.bookings_for("cust-1") == [kept]
+    # Crash recovery still finds what each key did, the cancelled booking included.
+    assert await calendar.booking_for_key("book-2") == gone
+    assert await calendar.cancellation_for_key("cancel-1") == gone
+    assert await calendar.cancellation_for_key("book-2") is None
+    assert await calendar.cancellation_for_key("cancel-2") is None
+
+
+async def test_cancel_replays_its_key_and_refuses_it_for_another_cancellation(
+    calendar: LocalCalendar,
+) -> None:
+    one = await calendar.book("cust-1", FRIDAY, 1, idempotency_key="book-1")
+    two = await calendar.book("cust-1", MONDAY, 1, idempotency_key="book-2")
+    first = await calendar.cancel("cust-1", one.booking_id, idempotency_key="cancel-1")
+    assert await calendar.cancel("cust-1", one.booking_id, idempotency_key="cancel-1") == first
+    assert (await calendar.get_slot(FRIDAY)).booked == 0  # freed once, not twice
+    with pytest.raises(CalendarError, match="different cancellation"):
+        await calendar.cancel("cust-1", two.booking_id, idempotency_key="cancel-1")
+    assert await calendar.bookings_for("cust-1") == [two]
+    with pytest.raises(ValueError):
+        await calendar.cancel("cust-1", two.booking_id, idempotency_key="")
+
+
+async def test_cancel_refuses_a_booking_that_is_gone_or_someone_elses(
+    calendar: LocalCalendar,
+) -> None:
+    booking = await calendar.book("cust-1", FRIDAY, 1, idempotency_key="book-1")
+    with pytest.raises(SlotUnavailable):
+        await calendar.cancel("cust-2", booking.booking_id, idempotency_key="cancel-1")
+    with pytest.raises(SlotUnavailable):
+        await calendar.cancel("cust-1", "bk_nothing", idempotency_key="cancel-2")
+    await calendar.cancel("cust-1", booking.booking_id, idempotency_key="cancel-3")
+    with pytest.raises(SlotUnavailable):  # already cancelled, under a new key
+        await calendar.cancel("cust-1", booking.booking_id, idempotency_key="cancel-4")
+    assert await calendar.get_slot(FRIDAY) == Slot(FRIDAY, 2, 0, 3)

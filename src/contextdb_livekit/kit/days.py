@@ -21,7 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from types import MappingProxyType
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import AfterValidator
 
 from contextdb_livekit.kit.day_mentions import ISO_DATE, POSSESSIVE_DAY, find_days
 from contextdb_livekit.kit.target import InvalidTarget, Mention
@@ -70,6 +73,15 @@ def zone_named(tz_name: str) -> ZoneInfo:
         return ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         raise ValueError(f"unknown time zone {tz_name!r}") from None
+
+
+def _a_zone(tz_name: str) -> str:
+    zone_named(tz_name)
+    return tz_name
+
+
+# A settings field that holds an IANA zone's name: anything else fails validation at start-up.
+ZoneName = Annotated[str, AfterValidator(_a_zone)]
 
 
 def today_in(tz_name: str, now: datetime | None = None) -> date:

@@ -19,11 +19,19 @@ A line's client either holds a `HostApi` or is one: a subclass names its system 
 change under its key; `allowed` asks the system's authorization check; `one_for_key` is crash
 recovery's question, "what did this idempotency key do?": one item or none, several means the
 system is not keyed as agreed.
+
+The shapes a client repeats: `get` reads one answer (a 404 may mean "no such thing"),
+`get_listed` the items of `{field: [item, ...]}`;
+`change` POSTs under a key, turns the system's "no" into the line's own exception and checks
+the answer `echoes` the request; `read_refusal` reads a "no" body, `{"code": ...}` (`Refusal`).
+An answer for another customer, day or amount is never reported as this request's: it is
+`HostSystemUnavailable`, "<name> answered for a different <what>".
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -35,12 +43,26 @@ from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.tls import TLS_CONTEXT
 
 Body = TypeVar("Body", bound=BaseModel)
+T = TypeVar("T")
 
 
 class ResponseBody(BaseModel):
     """A business system's answer: strict, frozen, unknown fields ignored."""
 
     model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
+
+    def into(self, model: Callable[..., T]) -> T:
+        """This answer as the line's own type (a dataclass of the same field names)."""
+        return model(**dict(self))
+
+
+class Refusal(ResponseBody):
+    """A system's "no" to a change, `{"code": "..."}`; a subclass may read more fields."""
+
+    code: str
+
+
+RefusalBody = TypeVar("RefusalBody", bound=Refusal)
 
 
 class HostApi:
@@ -122,6 +144,68 @@ class HostApi:
         except ValidationError as exc:
             raise self.unavailable(f"{self.name} sent a response we could not read") from exc
 
+    async def get(
+        self, path: str, answer: type[Body], *, absent: Exception | None = None, **params: str
+    ) -> Body:
+        """GET `path` (query `params`) read as `answer`; a 404 raises `absent` when given."""
+        response = await self.request("GET", path, params=params or None)
+        if absent is not None and response.status_code == 404:
+            raise absent
+        return self.parse(response, answer)
+
+    async def get_listed(
+        self, path: str, field: str, item: type[Body], **params: str
+    ) -> list[Body]:
+        """GET `path` (query `params`) answered `{field: [item, ...]}`: the items."""
+        response = await self.request("GET", path, params=params or None)
+        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        return found
+
+    async def change(
+        self,
+        path: str,
+        answer: type[Body],
+        *,
+        idempotency_key: str,
+        json: Mapping[str, object],
+        refused: Callable[[httpx.Response], Exception],
+        refused_on: Collection[int] = (409, 422),
+        echoes: Mapping[str, object],
+        what: str,
+    ) -> Body:
+        """POST `json` to `path` under `idempotency_key`, the answer read as `answer`. A status
+        in `refused_on` is the system's "no" (nothing changed): `refused(response)` is raised.
+        The answer must hold `echoes` (field: value), see `echoing`."""
+        response = await self.request(
+            "POST", path, json=dict(json), idempotency_key=idempotency_key
+        )
+        if response.status_code in refused_on:
+            raise refused(response)
+        return self.echoing(self.parse(response, answer), echoes, what)
+
+    def echoing(self, body: Body, echoes: Mapping[str, object], what: str) -> Body:
+        """`body` when its fields hold `echoes`' values; else `unavailable`, never another
+        customer's (or day's) answer reported as this request's."""
+        if any(getattr(body, field) != value for field, value in echoes.items()):
+            raise self.unavailable(f"{self.name} answered for a different {what}")
+        return body
+
+    def read_refusal(
+        self, response: httpx.Response, body: type[RefusalBody], *, codes: Collection[str]
+    ) -> RefusalBody:
+        """The refusal `response` carries, whose code is one of `codes`. An unreadable body or
+        another code is `unavailable`: we cannot tell what was refused, or whether."""
+        status = response.status_code
+        try:
+            refusal = body.model_validate_json(response.content)
+        except ValidationError as exc:
+            raise self.unavailable(
+                f"{self.name} refused with an unreadable body (HTTP {status})"
+            ) from exc
+        if refusal.code not in codes:
+            raise self.unavailable(f"{self.name} refused (HTTP {status}, {refusal.code[:40]})")
+        return refusal
+
     async def allowed(self, path: str, **checked: object) -> bool:
         """The system's authorization: POST `path` with `checked`, answered
         `{"allowed": true | false}`."""
@@ -135,8 +219,7 @@ class HostApi:
         `{field: [item]}` or `{field: []}`; more than one is `HostSystemUnavailable`."""
         if not idempotency_key:
             raise ValueError("idempotency_key is required")
-        response = await self.request("GET", path, params={"idempotency_key": idempotency_key})
-        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        found = await self.get_listed(path, field, item, idempotency_key=idempotency_key)
         if len(found) > 1:
             # One key acts at most once; two answers mean the host is not keyed as agreed.
             raise self.unavailable(f"{self.name} returned several {field} for one key")

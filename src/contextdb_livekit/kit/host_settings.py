@@ -12,17 +12,31 @@ environment, then `.env` and `.env.local`. A field of the subclass's own may nam
 with an alias (`Field(alias="CALLER_TIMEZONE")`). Errors name the variable, as the worker's
 start-up check reports them.
 
+`client(http, local)` is the system's client: `http(base_url, api_key=..., timeout_s=...)` when a
+base URL is set, else `local(local_path)`.
+
 `local_data_paths` names the local files of a line's systems, for the start-up check to probe
 (`LineProfile.data_paths`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Local = TypeVar("Local")
+Rest = TypeVar("Rest")
+Client_co = TypeVar("Client_co", covariant=True)
+
+
+class RestClient(Protocol[Client_co]):
+    """How a system's REST client is made (`HostApi`'s constructor)."""
+
+    def __call__(self, base_url: str, *, api_key: str | None, timeout_s: float) -> Client_co: ...
 
 
 class HostSystemSettings(BaseSettings):
@@ -42,6 +56,13 @@ class HostSystemSettings(BaseSettings):
     def prefixed(prefix: str) -> SettingsConfigDict:
         """A subclass's `model_config`: its variables are `prefix` + the field's name."""
         return SettingsConfigDict(alias_generator=lambda name: f"{prefix}{name.upper()}")
+
+    def client(self, http: RestClient[Rest], local: Callable[[Path], Local]) -> Rest | Local:
+        """The REST client when a base URL is set, else the local file's."""
+        if self.base_url:
+            key = self.api_key.get_secret_value() if self.api_key else None
+            return http(self.base_url, api_key=key, timeout_s=self.timeout_s)
+        return local(self.local_path)
 
     @field_validator("base_url", mode="before")
     @classmethod

@@ -7,7 +7,9 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
 
+from contextdb_livekit.api import ZoneName
 from contextdb_livekit.kit.days import MAX_DAY_CHARS, InvalidDay, parse_day, today_in
 
 TODAY = date(2026, 12, 3)  # a Thursday
@@ -302,3 +304,14 @@ def test_calendar_days_keep_a_date_and_a_possessive_in_one_word() -> None:
 
     assert CalendarDays().protect("2026-12-10 then").split() == ["iso20261210", "then"]
     assert CalendarDays().protect("thursday's fine") == "thursday is fine"
+
+
+class _ZoneSettings(BaseModel):
+    zone: ZoneName = "UTC"
+
+
+@pytest.mark.parametrize("name", ["Nowhere/Land", "../../etc/passwd", ""])
+def test_a_zone_name_field_refuses_what_is_not_a_zone(name: str) -> None:
+    assert _ZoneSettings(zone="Asia/Tokyo").zone == "Asia/Tokyo"
+    with pytest.raises(ValidationError, match="unknown time zone"):
+        _ZoneSettings(zone=name)

@@ -69,3 +69,27 @@ def test_errors_name_the_variable(
     [error] = refused.value.errors()
     assert error["loc"] == (name,)
     assert message in error["msg"]
+
+
+def test_the_client_is_the_rest_apis_when_a_base_url_is_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made: list[tuple[object, ...]] = []
+
+    def http(base_url: str, *, api_key: str | None, timeout_s: float) -> str:
+        made.append((base_url, api_key, timeout_s))
+        return "rest"
+
+    def local(path: Path) -> str:
+        made.append((path,))
+        return "local"
+
+    assert StockSettings().client(http, local) == "local"
+    assert made == [(Path(".data/stock.sqlite3"),)]
+    monkeypatch.setenv("STOCK_BASE_URL", "https://stock.test/api")
+    monkeypatch.setenv("STOCK_TIMEOUT_S", "5")
+    assert StockSettings().client(http, local) == "rest"
+    assert made[-1] == ("https://stock.test/api", None, 5.0)
+    monkeypatch.setenv("STOCK_API_KEY", "s3cret")
+    StockSettings().client(http, local)
+    assert made[-1] == ("https://stock.test/api", "s3cret", 5.0)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sqlite3
 import stat
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -121,3 +123,117 @@ async def test_holds_are_the_files_own_not_another_systems(tmp_path: Path) -> No
     assert not await one.may_act("web-1", "cust-1")
     assert await other.may_act("web-1", "cust-1")
     assert await other.may_act("web-9", "cust-2")
+
+
+@dataclass(frozen=True)
+class Order:
+    order_id: str
+    customer_id: str
+    day: date
+
+
+class LocalOrders(HostSqlite):
+    # Named as class attributes, as a line's client names its system once.
+    name = "local orders"
+    unavailable = ThingsUnavailable
+    schema = """CREATE TABLE IF NOT EXISTS orders (
+        order_id TEXT PRIMARY KEY, customer_id TEXT, day TEXT, idempotency_key TEXT UNIQUE);"""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.placed: list[str] = []  # the keys this instance's work ran for
+
+    async def order(self, customer_id: str, day: date, key: str) -> Order:
+        def place(conn: sqlite3.Connection) -> Order:
+            self.placed.append(key)
+            order = Order(f"o-{key}", customer_id, day)
+            conn.execute(
+                "INSERT INTO orders VALUES (?, ?, ?, ?)",
+                (order.order_id, customer_id, day.isoformat(), key),
+            )
+            return order
+
+        return await self.once_per_key(
+            key,
+            earlier=lambda conn: self.row_in(conn, Order, ORDER_BY_KEY, key),
+            same=lambda earlier: (earlier.customer_id, earlier.day) == (customer_id, day),
+            conflict=ThingsUnavailable("key used for a different order"),
+            work=place,
+        )
+
+
+ORDERS = "SELECT order_id, customer_id, day FROM orders"
+ORDER_BY_KEY = f"{ORDERS} WHERE idempotency_key = ?"
+DAY = date(2026, 12, 10)
+
+
+async def test_a_subclass_names_its_system_and_tables_once(tmp_path: Path) -> None:
+    orders = LocalOrders(tmp_path / "o.sqlite3")
+    assert await orders.rows(Order, ORDERS) == []
+    with pytest.raises(ThingsUnavailable, match=r"^local orders failed"):
+        await orders.run(lambda conn: conn.execute("SELECT * FROM nowhere"))
+
+
+async def test_once_per_key_does_the_work_once_and_replays_the_same_request(
+    tmp_path: Path,
+) -> None:
+    orders = LocalOrders(tmp_path / "o.sqlite3")
+    first = await orders.order("cust-1", DAY, "k-1")
+    assert await orders.order("cust-1", DAY, "k-1") == first
+    assert orders.placed == ["k-1"]
+    # Another instance on the file (another job process) replays it too.
+    again = LocalOrders(tmp_path / "o.sqlite3")
+    assert await again.order("cust-1", DAY, "k-1") == first
+    assert again.placed == []
+    assert await orders.rows(Order, ORDERS) == [first]
+
+
+async def test_once_per_key_refuses_a_different_request_under_a_used_key(tmp_path: Path) -> None:
+    orders = LocalOrders(tmp_path / "o.sqlite3")
+    await orders.order("cust-1", DAY, "k-1")
+    with pytest.raises(ThingsUnavailable, match="different order"):
+        await orders.order("cust-2", DAY, "k-1")
+    with pytest.raises(ThingsUnavailable, match="different order"):
+        await orders.order("cust-1", date(2026, 12, 11), "k-1")
+    with pytest.raises(ValueError):
+        await orders.order("cust-1", DAY, "")
+    assert orders.placed == ["k-1"]
+
+
+async def test_rows_are_read_back_as_the_dataclass_with_days_as_dates(tmp_path: Path) -> None:
+    orders = LocalOrders(tmp_path / "o.sqlite3")
+    placed = await orders.order("cust-1", DAY, "k-1")
+    found = await orders.row(Order, ORDER_BY_KEY, "k-1")
+    assert found == placed
+    assert found is not None and isinstance(found.day, date)
+    assert await orders.row(Order, ORDER_BY_KEY, "k-2") is None
+    assert await orders.rows(Order, f"{ORDERS} WHERE customer_id = ?", "cust-1") == [placed]
+
+
+async def test_once_per_key_reads_the_key_holding_the_write_lock(tmp_path: Path) -> None:
+    # Another process must not slip its own write in between the key check and the work.
+    path = tmp_path / "o.sqlite3"
+    orders = LocalOrders(path)
+    await orders.rows(Order, ORDERS)
+    other_writer_locked_out: list[bool] = []
+
+    def earlier(conn: sqlite3.Connection) -> Order | None:
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+            other_writer_locked_out.append(False)
+        except sqlite3.OperationalError as exc:
+            other_writer_locked_out.append("locked" in str(exc))
+        finally:
+            other.close()
+        return None
+
+    await orders.once_per_key(
+        "k-1",
+        earlier=earlier,
+        same=lambda _: True,
+        conflict=ThingsUnavailable("unused"),
+        work=lambda conn: Order("o-1", "cust-1", DAY),
+    )
+    assert other_writer_locked_out == [True]
