@@ -175,8 +175,9 @@ async def test_from_the_model_the_later_quote_wins_and_the_caller_beats_the_mode
              "quote": "sorry, 2 High Street"},
             {"kind": "address", "value": "1 High Street", "said_by_caller": True,
              "quote": "We're at 1 High Street"},
-            # The model's own reading, said after: never beats the caller's words.
-            {"kind": "address", "value": "3 High Street", "said_by_caller": False},
+            # The model's own reading of the later turn: never beats the caller's words.
+            {"kind": "address", "value": "3 High Street", "said_by_caller": False,
+             "quote": "sorry, 2 High Street"},
         ]),
     )  # fmt: skip
     facts = await _from_model()
@@ -194,3 +195,18 @@ async def test_a_failed_model_call_falls_back_or_raises() -> None:
     assert [(f.kind, f.source) for f in facts] == [("address", "user_stated")]
     with pytest.raises(ModelExtractionError):
         await _from_model()
+
+
+def test_the_line_says_which_worded_kinds_add_up_within_a_call() -> None:
+    turns = [
+        Turn("user", "The side gate is open"),
+        Turn("assistant", "Noted."),
+        Turn("user", "and ring the bell twice when you get there"),
+    ]
+    adding = LineFacts(KINDS, PianoFact, STATED, PIANOS, adds_up=frozenset({"access_notes"}))
+    added = adding.extract(turns, [], today=TODAY, call_id="c")
+    assert [(f.kind, f.value) for f in added] == [
+        ("access_notes", "The side gate is open; and ring the bell twice when you get there")
+    ]
+    last = LINE.extract(turns, [], today=TODAY, call_id="c")  # else the last word wins
+    assert [f.value for f in last] == ["and ring the bell twice when you get there"]
