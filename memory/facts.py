@@ -17,7 +17,6 @@ from contextdb_livekit.api import (
     Confidence,
     FactKinds,
     KindSpec,
-    Memory,
     TypedFact,
     named_key,
     words_kind,
@@ -37,17 +36,8 @@ FactKind = Literal[StatedKind, "visit_booked", "visit_cancelled", "note", "quote
 STATED_KINDS: tuple[StatedKind, ...] = get_args(StatedKind)
 
 
-def stated_kind(kind: str) -> StatedKind:
-    """A kind the reader typed, checked against what a caller can tell this line."""
-    for stated in STATED_KINDS:
-        if stated == kind:
-            return stated
-    raise ValueError(f"the reader typed a kind this line does not have: {kind!r}")
-
-
-def counted_thing(text: str) -> str:
-    """The one name of what a count counts ("5 rads" → "radiator")."""
-    return EQUIPMENT.counted_thing(text)
+# The one name of what a count counts ("5 rads" → "radiator").
+counted_thing = EQUIPMENT.counted_thing
 
 
 def _day(fact: TypedFact[FactKind]) -> str:
@@ -124,14 +114,10 @@ class CallerFact(TypedFact[FactKind]):
         return KINDS
 
 
-def fact_kind(memory: Memory) -> FactKind | None:
-    """Which kind of caller fact a stored memory is, from its slot alone."""
-    return KINDS.kind_of(memory)
-
-
+fact_kind = KINDS.kind_of  # which kind of caller fact a stored memory is, from its slot alone
 CALLER_FACTS = KINDS
 plain_text = KINDS.text  # a stored fact's sentence without its date stamp
-CALLER_CONFIDENCE, AGENT_CONFIDENCE = Confidence.CALLER, Confidence.AGENT
+CALLER_CONFIDENCE = Confidence.CALLER
 HOST_CONFIDENCE, CONFIRMED_CONFIDENCE = Confidence.HOST, Confidence.CONFIRMED
 # The call-start recall's search query, in this line's words.
 SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and past visits"

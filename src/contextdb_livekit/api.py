@@ -27,6 +27,7 @@ from contextdb_livekit.facts.kinds import (
     named_key,
     words_kind,
 )
+from contextdb_livekit.facts.line_facts import LineFacts
 from contextdb_livekit.facts.retention import FactRetentionSettings, retention_of
 from contextdb_livekit.facts.stamps import Confidence
 from contextdb_livekit.identity import CallerIdentity, IdentityError
@@ -145,6 +146,7 @@ __all__ = [
     "InvalidTarget",
     "KindSpec",
     "LineActions",
+    "LineFacts",
     "LineProfile",
     "Memory",
     "MemorySnapshot",
