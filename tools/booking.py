@@ -10,9 +10,6 @@ from collections.abc import Awaitable, Callable
 from datetime import date
 from typing import Literal
 
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
-
 from calendar_client import Booking, CalendarClient, SlotChanged, SlotUnavailable
 from contextdb_livekit.api import (
     BOOK_WORDS,
@@ -22,12 +19,12 @@ from contextdb_livekit.api import (
     GatedTool,
     Outcome,
     Resolution,
-    run_gated_action,
+    ToolText,
     spoken_day,
 )
 from memory.cautions import conflict_reason
 from memory.facts import HOST_CONFIDENCE, CallerFact
-from tools.systems import VisitCall, VisitSystems
+from tools.systems import VisitSystems
 from tools.visit_day import VISIT_DAY
 
 # How a caller names booking a visit in the answer to the read-back (kit.replies): the
@@ -131,23 +128,14 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
         resolve=resolve,
         remember=lambda attempt, outcome: visit_record("visit_booked", attempt, outcome),
         caution=conflict_reason,
+        tool=ToolText(
+            "Book a service visit for the caller on one day.",
+            argument="day",
+            argument_description='The day the caller wants, as a weekday name (e.g. "thursday"), '
+            '"tomorrow",\nor an ISO date (YYYY-MM-DD). Nothing else.',
+        ),
     )
 
 
-def build_booking_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
-    async def book_visit(context: RunContext[VisitCall], day: str) -> str | ToolResult:
-        """Book a service visit for the caller on one day.
-
-        Args:
-            day: The day the caller wants, as a weekday name (e.g. "thursday"), "tomorrow",
-                or an ISO date (YYYY-MM-DD). Nothing else.
-        """
-        return await run_gated_action(action, context, identity, day)
-
-    return function_tool(book_visit, name="book_visit")
-
-
 # Built from the line's systems: this action's side effects are the booking system's.
-BOOKING: GatedTool[VisitSystems] = GatedTool(
-    lambda line: book_visit_action(line.calendar), build_booking_tool
-)
+BOOKING: GatedTool[VisitSystems] = GatedTool(lambda line: book_visit_action(line.calendar))

@@ -30,13 +30,14 @@ from contextdb_livekit.facts.kinds import (
 from contextdb_livekit.facts.retention import FactRetentionSettings, retention_of
 from contextdb_livekit.facts.stamps import Confidence
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.action_tool import GatedTool, build_action_tool
 from contextdb_livekit.kit.action_words import BOOK_WORDS, CANCEL_WORDS
 from contextdb_livekit.kit.actions import (
     Attempt,
     GatedAction,
-    GatedTool,
     Outcome,
     Resolution,
+    ToolText,
     intent_resolver,
     run_gated_action,
 )
@@ -161,9 +162,11 @@ __all__ = [
     "SlotKey",
     "SlotRetention",
     "TargetKind",
+    "ToolText",
     "Turn",
     "TypedFact",
     "about_someone_else",
+    "build_action_tool",
     "build_confirmation_tool",
     "build_forget_tool",
     "build_note_tool",

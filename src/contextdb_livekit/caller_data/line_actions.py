@@ -26,7 +26,8 @@ from contextdb_livekit.caller_data.forget import (
 )
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
+from contextdb_livekit.kit.action_tool import GatedTool
+from contextdb_livekit.kit.actions import GatedAction, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.stores.outbox import IntentResolver

@@ -29,7 +29,7 @@ from datetime import date
 from typing import Any, Generic, Literal, TypeVar
 
 from livekit.agents import RunContext, ToolError
-from livekit.agents.llm import FunctionTool, ToolResult
+from livekit.agents.llm import ToolResult
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import refusal_reason
@@ -116,6 +116,18 @@ class Attempt(Generic[T]):
     call_id: str = ""
 
 
+@dataclass(frozen=True)
+class ToolText:
+    """What the model is told about an action's tool (`kit.action_tool`): what it does, and
+    its one argument, the target in words."""
+
+    description: str
+    # The argument's name ("day") and what the model may put in it; a line break in either
+    # text is kept in what the model sees.
+    argument: str
+    argument_description: str
+
+
 def _no_caution(memories: list[Memory], target: Any) -> str | None:
     return None
 
@@ -138,6 +150,8 @@ class GatedAction(Generic[T]):
     resolve: Callable[[str], Awaitable[Resolution]]
     # What the call keeps of a success (e.g. "visit booked, reference …").
     remember: Callable[[Attempt[T], Outcome], HostRecord]
+    # The LLM tool that asks for the action, as the model sees it.
+    tool: ToolText
     # How a reply names this action ("cancel it", "book me in"): read with the kit's grammar.
     words: ActionWords = field(default=ActionWords())
     # A caution the read-back speaks first, from what the caller told us before.
@@ -146,18 +160,6 @@ class GatedAction(Generic[T]):
     def request(self, target: T) -> str:
         """The request in words: "book a service visit on Thursday 10 December"."""
         return f"{self.phrase} {self.target.spoken(target)}"
-
-
-S = TypeVar("S")
-
-
-@dataclass(frozen=True)
-class GatedTool(Generic[S]):
-    """How a domain registers a gated action: built from the host's systems `S` (so its side
-    effects close over the domain's own clients), and the LLM tool that asks for it."""
-
-    action: Callable[[S], GatedAction[Any]]
-    tool: Callable[[GatedAction[Any], CallerIdentity], FunctionTool]
 
 
 def intent_resolver(action: GatedAction[Any]) -> IntentResolver:
