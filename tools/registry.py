@@ -8,14 +8,13 @@ outbox's crash recovery follow from it (the library's `LineActions`, which adds 
 
 from __future__ import annotations
 
-import contextlib
+from functools import partial
 
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.api import (
     CallerIdentity,
     GatedTool,
-    IntentResolver,
     LineActions,
     build_note_tool,
     build_recall_tool,
@@ -27,15 +26,6 @@ from tools.open_days import build_open_days_tool
 from tools.review import changes_read_back
 from tools.service_credit import SERVICE_CREDIT
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
-
-__all__ = [
-    "CONFIRM_TOOL",
-    "GATED_TOOLS",
-    "build_call_tools",
-    "host_intent_resolvers",
-    "intent_resolvers",
-    "open_intent_resolvers",
-]
 
 # Every consequential action: its tool, the confirmation it is read back through, and the
 # outbox's crash recovery.
@@ -65,20 +55,9 @@ NOTE_DESCRIPTION = (
 )
 
 
-def intent_resolvers(systems: VisitSystems) -> dict[str, IntentResolver]:
-    """The outbox's crash recovery, by action name (for the flusher and the drain)."""
-    return LINE_ACTIONS.resolvers(systems)
-
-
-def host_intent_resolvers(host: VisitHost) -> dict[str, IntentResolver]:
-    """A call's crash recovery: the booking system's actions and the forget."""
-    return LINE_ACTIONS.call_resolvers(host)
-
-
-def open_intent_resolvers() -> contextlib.AbstractAsyncContextManager[dict[str, IntentResolver]]:
-    """The drain's crash recovery: the business systems' clients from the environment,
-    closed when the process is done, and the forget's."""
-    return LINE_ACTIONS.drain_resolvers(open_systems, close_systems)
+# The drain's crash recovery: the business systems' clients from the environment, closed
+# when the process is done, and the forget's (a call's is `LINE_ACTIONS.call_resolvers`).
+open_intent_resolvers = partial(LINE_ACTIONS.drain_resolvers, open_systems, close_systems)
 
 
 def build_call_tools(

@@ -17,6 +17,7 @@ from contextdb_livekit.caller_data.forget import (
 from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.facts.cautions import day_caution, says_day_does_not_work
+from contextdb_livekit.facts.changes import FactChanges
 from contextdb_livekit.facts.kinds import (
     DATE_KEY,
     WEEKDAY_KEY,
@@ -127,6 +128,7 @@ __all__ = [
     "EpistemicSource",
     "Equipment",
     "EquipmentTypes",
+    "FactChanges",
     "FactKinds",
     "FactRetentionSettings",
     "FactToRemember",
