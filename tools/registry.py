@@ -16,9 +16,6 @@ from contextdb_livekit.api import (
     CallerIdentity,
     GatedTool,
     LineActions,
-    build_note_tool,
-    build_recall_tool,
-    build_review_tool,
 )
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
@@ -45,15 +42,14 @@ LINE_ACTIONS = LineActions(
         "and, on a yes, carries out exactly what was read back. Never call it on your own "
         "question."
     ),
+    # What the model may note for the end-of-call write (memory.extract types the notes and
+    # stores them as agent_inferred).
+    note_description=(
+        "Note one lasting detail about the caller worth remembering next time\n"
+        "(equipment, access instructions, availability). Not for booking requests."
+    ),
+    review_changes=changes_read_back,
 )
-
-# What the model may note for the end-of-call write (memory.extract types the notes and
-# stores them as agent_inferred).
-NOTE_DESCRIPTION = (
-    "Note one lasting detail about the caller worth remembering next time\n"
-    "(equipment, access instructions, availability). Not for booking requests."
-)
-
 
 # The drain's crash recovery: the business systems' clients from the environment, closed
 # when the process is done, and the forget's (a call's is `LINE_ACTIONS.call_resolvers`).
@@ -67,16 +63,7 @@ def build_call_tools(
     realtime: bool = False,
     host: VisitHost | None = None,
 ) -> list[FunctionTool]:
-    """All tools for a verified caller; only ungated ones when nobody was authenticated.
-    A realtime model, which gets no per-turn recall, also gets a read-only recall tool.
-    With the call's `host`, the caller can also ask to be forgotten (`caller_data.forget`)."""
+    """A call's tools (`LineActions.call_tools`); list_open_days is the only one an
+    unverified caller gets. With the call's `host`, the caller can also ask to be forgotten."""
     ungated = [build_open_days_tool()]
-    if identity is None:
-        return ungated
-    return [
-        *ungated,
-        *([build_recall_tool()] if realtime else []),
-        *LINE_ACTIONS.tools(identity, systems, host),
-        build_note_tool(NOTE_DESCRIPTION),
-        build_review_tool(identity, changes_read_back),
-    ]
+    return LINE_ACTIONS.call_tools(identity, systems, ungated, realtime=realtime, host=host)

@@ -4,6 +4,7 @@ the body (closing over the verified caller)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from livekit.agents.llm.utils import (
     prepare_function_arguments,
 )
 
+from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.action_tool import GatedTool, build_action_tool
 from contextdb_livekit.kit.actions import NOT_THE_CALLER, GatedAction, Resolution, ToolText
@@ -99,3 +101,38 @@ def test_a_gated_tool_defaults_to_the_actions_own_tool() -> None:
     registered: GatedTool[None] = GatedTool(lambda systems: ACTION)
     assert registered.tool is build_action_tool
     assert Resolution.of(None, otherwise="x").error_code == "x"
+
+
+def _names(tools: list[Any]) -> list[str]:
+    return [tool.info.name for tool in tools]
+
+
+def test_a_calls_tools_are_the_lines_own_the_gated_ones_and_the_kits() -> None:
+    actions: LineActions[None] = LineActions(
+        [GatedTool(lambda systems: ACTION)],
+        confirm_tool="confirm_read_back",
+        confirm_description="Call when the caller answers.",
+        note_description="Note one lasting detail.",
+        review_changes=lambda context: [],
+    )
+    ungated = [build_action_tool(dataclasses.replace(ACTION, name="list_open_days"), CALLER)]
+    # Nobody authenticated: only the line's ungated tools.
+    assert _names(actions.call_tools(None, None, ungated)) == ["list_open_days"]
+    assert _names(actions.call_tools(CALLER, None, ungated)) == [
+        "list_open_days",
+        "book_visit",
+        "confirm_read_back",
+        "note_caller_detail",
+        "review_caller_details",
+    ]
+    # A realtime model gets no per-turn recall: it may ask for it.
+    assert "recall_caller_memory" in _names(
+        actions.call_tools(CALLER, None, ungated, realtime=True)
+    )
+    # A line without a note or a review has neither tool.
+    bare = dataclasses.replace(actions, note_description="", review_changes=None)
+    assert _names(bare.call_tools(CALLER, None, ungated)) == [
+        "list_open_days",
+        "book_visit",
+        "confirm_read_back",
+    ]
