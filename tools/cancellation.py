@@ -8,6 +8,7 @@ cancellation's own idempotency key.
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 
 from calendar_client import CalendarClient, SlotUnavailable
 from contextdb_livekit.api import (
@@ -86,21 +87,19 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
             external_ref=cancelled.booking_id,
         )
 
-    async def resolve(host_key: str) -> Resolution:
-        cancelled = await calendar.cancellation_for_key(host_key)
-        return Resolution.of(
-            cancelled.booking_id if cancelled else None, otherwise="interrupted_before_cancelling"
-        )
-
     return GatedAction(
         name="cancel_visit",
         phrase="cancel the service visit",
         target=VISIT_DAY,
         words=CANCELLING_WORDS,
         precheck=precheck,
-        authorize=may_change_visits(calendar),
+        authorize=partial(may_change_visits, calendar),
         execute=execute,
-        resolve=resolve,
+        resolve=Resolution.by_key(
+            calendar.cancellation_for_key,
+            lambda b: b.booking_id,
+            otherwise="interrupted_before_cancelling",
+        ),
         remember=lambda attempt, outcome: visit_record("visit_cancelled", attempt, outcome),
         caution=conflict_reason,
         tool=ToolText(

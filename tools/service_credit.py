@@ -118,12 +118,6 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
             external_ref=credit.credit_id,
         )
 
-    async def resolve(host_key: str) -> Resolution:
-        credit = await billing.credit_for_key(host_key)
-        return Resolution.of(
-            credit.credit_id if credit else None, otherwise="interrupted_before_crediting"
-        )
-
     return GatedAction(
         name="apply_service_credit",
         phrase="apply a service credit",
@@ -132,7 +126,9 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
         precheck=precheck,
         authorize=authorize,
         execute=execute,
-        resolve=resolve,
+        resolve=Resolution.by_key(
+            billing.credit_for_key, lambda c: c.credit_id, otherwise="interrupted_before_crediting"
+        ),
         remember=lambda attempt, outcome: CreditRecord(
             outcome.external_ref or "", attempt.target, attempt.today
         ),

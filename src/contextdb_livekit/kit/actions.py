@@ -47,6 +47,8 @@ from contextdb_livekit.stores.outbox import IntentResolver
 log = logging.getLogger("contextdb_livekit.kit.actions")
 
 T = TypeVar("T")
+# What a host system's lookup by key finds (a booking, a credit).
+R = TypeVar("R")
 
 FAIL_CLOSED = (
     "I couldn't check the caller's records just now, so I have not done anything. "
@@ -95,6 +97,23 @@ class Resolution:
         if external_ref is not None:
             return cls(True, external_ref=external_ref)
         return cls(False, error_code=otherwise)
+
+    @staticmethod
+    def by_key(
+        lookup: Callable[[str], Awaitable[R | None]],
+        ref: Callable[[R], str],
+        *,
+        otherwise: str,
+    ) -> Callable[[str], Awaitable[Resolution]]:
+        """An action's `resolve` from the host's lookup by idempotency key (`lookup`): the
+        `ref` of what the key did, else `otherwise`. By key, never by target: an earlier,
+        unrelated action on the same target is not this attempt."""
+
+        async def resolve(host_key: str) -> Resolution:
+            found = await lookup(host_key)
+            return Resolution.of(ref(found) if found is not None else None, otherwise=otherwise)
+
+        return resolve
 
     def receipt(self) -> dict[str, Any]:
         if self.succeeded:

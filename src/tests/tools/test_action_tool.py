@@ -100,7 +100,23 @@ async def test_the_models_argument_reaches_the_gated_action_as_the_target_text()
 def test_a_gated_tool_defaults_to_the_actions_own_tool() -> None:
     registered: GatedTool[None] = GatedTool(lambda systems: ACTION)
     assert registered.tool is build_action_tool
-    assert Resolution.of(None, otherwise="x").error_code == "x"
+
+
+async def test_a_resolution_by_key_is_what_the_hosts_lookup_found_under_that_key() -> None:
+    done = {"book_visit:k1": ("B-1",)}
+
+    async def lookup(host_key: str) -> tuple[str] | None:
+        return done.get(host_key)
+
+    resolve = Resolution.by_key(lookup, lambda found: found[0], otherwise="interrupted")
+    assert (await resolve("book_visit:k1")).receipt() == {
+        "status": "succeeded",
+        "external_ref": "B-1",
+    }
+    assert (await resolve("book_visit:k2")).receipt() == {
+        "status": "failed",
+        "error_code": "interrupted",
+    }
 
 
 def _names(tools: list[Any]) -> list[str]:
