@@ -24,8 +24,8 @@ from memory.extract import extract_call_facts
 from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from memory.llm_extract import extract_with_model
 from tools.prompt import build_instructions
-from tools.registry import CONFIRM_TOOL, build_call_tools, host_intent_resolvers
-from tools.review import settle
+from tools.registry import CONFIRM_TOOL, LINE_ACTIONS, build_call_tools
+from tools.review import CHANGES
 from tools.systems import (
     Extractor,
     VisitCall,
@@ -39,9 +39,9 @@ from tools.systems import (
 
 def facts_so_far(call: VisitCall, turns: list[Turn]) -> list[FactToRemember]:
     """Rule-based only: cheap enough for every caller turn. Nothing is confirmed yet, so a
-    change is kept as the caller's words (`tools.review.settle`)."""
+    change is kept as the caller's words (`tools.review.CHANGES`)."""
     facts = extract_call_facts(turns, list(call.notes), today=call.today(), call_id=call.call_id)
-    return [fact.to_write() for fact in settle(call, facts)]
+    return [fact.to_write() for fact in CHANGES.settle(call, facts)]
 
 
 async def facts_at_end(call: VisitCall, turns: list[Turn]) -> list[FactToRemember]:
@@ -50,7 +50,7 @@ async def facts_at_end(call: VisitCall, turns: list[Turn]) -> list[FactToRemembe
     facts = await call.host.line.extract(
         turns, list(call.notes), today=call.today(), call_id=call.call_id
     )
-    return [fact.to_write() for fact in settle(call, facts)]
+    return [fact.to_write() for fact in CHANGES.settle(call, facts)]
 
 
 def model_extractor(parts: HostParts) -> Extractor:
@@ -89,7 +89,7 @@ LINE: LineProfile[VisitSystems] = LineProfile(
     instructions=build_instructions,
     tools=tools,
     confirm_tool=CONFIRM_TOOL,
-    intent_resolvers=host_intent_resolvers,
+    intent_resolvers=LINE_ACTIONS.call_resolvers,
     facts=CALLER_FACTS,
     snapshot_query=SNAPSHOT_QUERY,
     facts_so_far=facts_so_far,

@@ -6,12 +6,9 @@ argument can name another customer; the action closes over the host's booking sy
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import date
+from functools import partial
 from typing import Literal
-
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
 
 from calendar_client import Booking, CalendarClient, SlotChanged, SlotUnavailable
 from contextdb_livekit.api import (
@@ -22,12 +19,12 @@ from contextdb_livekit.api import (
     GatedTool,
     Outcome,
     Resolution,
-    run_gated_action,
+    ToolText,
     spoken_day,
 )
 from memory.cautions import conflict_reason
 from memory.facts import HOST_CONFIDENCE, CallerFact
-from tools.systems import VisitCall, VisitSystems
+from tools.systems import VisitSystems
 from tools.visit_day import VISIT_DAY
 
 # How a caller names booking a visit in the answer to the read-back (kit.replies): the
@@ -51,22 +48,15 @@ def visit_record(
 
 async def booking_on(calendar: CalendarClient, customer_id: str, day: date) -> Booking | None:
     """The customer's booked visit on `day`, if any."""
-    for booking in await calendar.bookings_for(customer_id):
-        if booking.day == day:
-            return booking
-    return None
+    bookings = await calendar.bookings_for(customer_id)
+    return next((booking for booking in bookings if booking.day == day), None)
 
 
-def may_change_visits(
-    calendar: CalendarClient,
-) -> Callable[[CallerIdentity, date], Awaitable[bool]]:
-    """The booking system's rule for booking or cancelling a visit on a day, as `authorize`."""
-
-    async def authorize(identity: CallerIdentity, day: date) -> bool:
-        slot = await calendar.get_slot(day)
-        return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
-
-    return authorize
+async def may_change_visits(calendar: CalendarClient, identity: CallerIdentity, day: date) -> bool:
+    """The booking system's rule for booking or cancelling a visit on a day (`authorize`,
+    with the calendar bound)."""
+    slot = await calendar.get_slot(day)
+    return await calendar.can_book(identity.actor_id, identity.customer_id, slot)
 
 
 def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
@@ -112,42 +102,28 @@ def book_visit_action(calendar: CalendarClient) -> GatedAction[date]:
             external_ref=booking.booking_id,
         )
 
-    async def resolve(host_key: str) -> Resolution:
-        """What did this attempt's key do? Never "any booking that day", which could be an
-        earlier, unrelated one."""
-        booking = await calendar.booking_for_key(host_key)
-        return Resolution.of(
-            booking.booking_id if booking else None, otherwise="interrupted_before_booking"
-        )
-
     return GatedAction(
         name="book_visit",
         phrase="book a service visit",
         target=VISIT_DAY,
         words=BOOKING_WORDS,
         precheck=precheck,
-        authorize=may_change_visits(calendar),
+        authorize=partial(may_change_visits, calendar),
         execute=execute,
-        resolve=resolve,
+        # What did this attempt's key do? Never "any booking that day" (an earlier one).
+        resolve=Resolution.by_key(
+            calendar.booking_for_key, lambda b: b.booking_id, otherwise="interrupted_before_booking"
+        ),
         remember=lambda attempt, outcome: visit_record("visit_booked", attempt, outcome),
         caution=conflict_reason,
+        tool=ToolText(
+            "Book a service visit for the caller on one day.",
+            argument="day",
+            argument_description='The day the caller wants, as a weekday name (e.g. "thursday"), '
+            '"tomorrow",\nor an ISO date (YYYY-MM-DD). Nothing else.',
+        ),
     )
 
 
-def build_booking_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
-    async def book_visit(context: RunContext[VisitCall], day: str) -> str | ToolResult:
-        """Book a service visit for the caller on one day.
-
-        Args:
-            day: The day the caller wants, as a weekday name (e.g. "thursday"), "tomorrow",
-                or an ISO date (YYYY-MM-DD). Nothing else.
-        """
-        return await run_gated_action(action, context, identity, day)
-
-    return function_tool(book_visit, name="book_visit")
-
-
 # Built from the line's systems: this action's side effects are the booking system's.
-BOOKING: GatedTool[VisitSystems] = GatedTool(
-    lambda line: book_visit_action(line.calendar), build_booking_tool
-)
+BOOKING: GatedTool[VisitSystems] = GatedTool(lambda line: book_visit_action(line.calendar))

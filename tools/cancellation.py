@@ -8,9 +8,7 @@ cancellation's own idempotency key.
 from __future__ import annotations
 
 from datetime import date
-
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
+from functools import partial
 
 from calendar_client import CalendarClient, SlotUnavailable
 from contextdb_livekit.api import (
@@ -22,12 +20,12 @@ from contextdb_livekit.api import (
     GatedTool,
     Outcome,
     Resolution,
-    run_gated_action,
+    ToolText,
     spoken_day,
 )
 from memory.cautions import conflict_reason
 from tools.booking import booking_on, may_change_visits, visit_record
-from tools.systems import VisitCall, VisitSystems
+from tools.systems import VisitSystems
 from tools.visit_day import VISIT_DAY
 
 # How a caller names cancelling a visit in the answer to the read-back (kit.replies): the
@@ -89,40 +87,29 @@ def cancel_visit_action(calendar: CalendarClient) -> GatedAction[date]:
             external_ref=cancelled.booking_id,
         )
 
-    async def resolve(host_key: str) -> Resolution:
-        cancelled = await calendar.cancellation_for_key(host_key)
-        return Resolution.of(
-            cancelled.booking_id if cancelled else None, otherwise="interrupted_before_cancelling"
-        )
-
     return GatedAction(
         name="cancel_visit",
         phrase="cancel the service visit",
         target=VISIT_DAY,
         words=CANCELLING_WORDS,
         precheck=precheck,
-        authorize=may_change_visits(calendar),
+        authorize=partial(may_change_visits, calendar),
         execute=execute,
-        resolve=resolve,
+        resolve=Resolution.by_key(
+            calendar.cancellation_for_key,
+            lambda b: b.booking_id,
+            otherwise="interrupted_before_cancelling",
+        ),
         remember=lambda attempt, outcome: visit_record("visit_cancelled", attempt, outcome),
         caution=conflict_reason,
+        tool=ToolText(
+            "Cancel the caller's booked service visit on one day.",
+            argument="day",
+            argument_description='The day of the visit to cancel, as a weekday name, "tomorrow", '
+            "or an ISO\ndate (YYYY-MM-DD). Nothing else.",
+        ),
     )
 
 
-def build_cancellation_tool(action: GatedAction[date], identity: CallerIdentity) -> FunctionTool:
-    async def cancel_visit(context: RunContext[VisitCall], day: str) -> str | ToolResult:
-        """Cancel the caller's booked service visit on one day.
-
-        Args:
-            day: The day of the visit to cancel, as a weekday name, "tomorrow", or an ISO
-                date (YYYY-MM-DD). Nothing else.
-        """
-        return await run_gated_action(action, context, identity, day)
-
-    return function_tool(cancel_visit, name="cancel_visit")
-
-
 # Built from the line's systems: this action's side effects are the booking system's.
-CANCELLATION: GatedTool[VisitSystems] = GatedTool(
-    lambda line: cancel_visit_action(line.calendar), build_cancellation_tool
-)
+CANCELLATION: GatedTool[VisitSystems] = GatedTool(lambda line: cancel_visit_action(line.calendar))

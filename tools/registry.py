@@ -8,18 +8,14 @@ outbox's crash recovery follow from it (the library's `LineActions`, which adds 
 
 from __future__ import annotations
 
-import contextlib
+from functools import partial
 
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.api import (
     CallerIdentity,
     GatedTool,
-    IntentResolver,
     LineActions,
-    build_note_tool,
-    build_recall_tool,
-    build_review_tool,
 )
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
@@ -27,15 +23,6 @@ from tools.open_days import build_open_days_tool
 from tools.review import changes_read_back
 from tools.service_credit import SERVICE_CREDIT
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
-
-__all__ = [
-    "CONFIRM_TOOL",
-    "GATED_TOOLS",
-    "build_call_tools",
-    "host_intent_resolvers",
-    "intent_resolvers",
-    "open_intent_resolvers",
-]
 
 # Every consequential action: its tool, the confirmation it is read back through, and the
 # outbox's crash recovery.
@@ -55,30 +42,18 @@ LINE_ACTIONS = LineActions(
         "and, on a yes, carries out exactly what was read back. Never call it on your own "
         "question."
     ),
+    # What the model may note for the end-of-call write (memory.extract types the notes and
+    # stores them as agent_inferred).
+    note_description=(
+        "Note one lasting detail about the caller worth remembering next time\n"
+        "(equipment, access instructions, availability). Not for booking requests."
+    ),
+    review_changes=changes_read_back,
 )
 
-# What the model may note for the end-of-call write (memory.extract types the notes and
-# stores them as agent_inferred).
-NOTE_DESCRIPTION = (
-    "Note one lasting detail about the caller worth remembering next time\n"
-    "(equipment, access instructions, availability). Not for booking requests."
-)
-
-
-def intent_resolvers(systems: VisitSystems) -> dict[str, IntentResolver]:
-    """The outbox's crash recovery, by action name (for the flusher and the drain)."""
-    return LINE_ACTIONS.resolvers(systems)
-
-
-def host_intent_resolvers(host: VisitHost) -> dict[str, IntentResolver]:
-    """A call's crash recovery: the booking system's actions and the forget."""
-    return LINE_ACTIONS.call_resolvers(host)
-
-
-def open_intent_resolvers() -> contextlib.AbstractAsyncContextManager[dict[str, IntentResolver]]:
-    """The drain's crash recovery: the business systems' clients from the environment,
-    closed when the process is done, and the forget's."""
-    return LINE_ACTIONS.drain_resolvers(open_systems, close_systems)
+# The drain's crash recovery: the business systems' clients from the environment, closed
+# when the process is done, and the forget's (a call's is `LINE_ACTIONS.call_resolvers`).
+open_intent_resolvers = partial(LINE_ACTIONS.drain_resolvers, open_systems, close_systems)
 
 
 def build_call_tools(
@@ -88,16 +63,7 @@ def build_call_tools(
     realtime: bool = False,
     host: VisitHost | None = None,
 ) -> list[FunctionTool]:
-    """All tools for a verified caller; only ungated ones when nobody was authenticated.
-    A realtime model, which gets no per-turn recall, also gets a read-only recall tool.
-    With the call's `host`, the caller can also ask to be forgotten (`caller_data.forget`)."""
+    """A call's tools (`LineActions.call_tools`); list_open_days is the only one an
+    unverified caller gets. With the call's `host`, the caller can also ask to be forgotten."""
     ungated = [build_open_days_tool()]
-    if identity is None:
-        return ungated
-    return [
-        *ungated,
-        *([build_recall_tool()] if realtime else []),
-        *LINE_ACTIONS.tools(identity, systems, host),
-        build_note_tool(NOTE_DESCRIPTION),
-        build_review_tool(identity, changes_read_back),
-    ]
+    return LINE_ACTIONS.call_tools(identity, systems, ungated, realtime=realtime, host=host)

@@ -11,9 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
-
 from billing_client import BillingClient, CreditRefused
 from contextdb_livekit.api import (
     ActionWords,
@@ -25,11 +22,11 @@ from contextdb_livekit.api import (
     Outcome,
     PoundAmounts,
     Resolution,
-    run_gated_action,
+    ToolText,
     spoken_pounds,
 )
 from memory.facts import HOST_CONFIDENCE
-from tools.systems import VisitCall, VisitSystems
+from tools.systems import VisitSystems
 
 # The most one call may credit, and the most an account may hold in credits.
 MAX_CREDIT_PENCE = 10_000
@@ -121,12 +118,6 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
             external_ref=credit.credit_id,
         )
 
-    async def resolve(host_key: str) -> Resolution:
-        credit = await billing.credit_for_key(host_key)
-        return Resolution.of(
-            credit.credit_id if credit else None, otherwise="interrupted_before_crediting"
-        )
-
     return GatedAction(
         name="apply_service_credit",
         phrase="apply a service credit",
@@ -135,26 +126,19 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
         precheck=precheck,
         authorize=authorize,
         execute=execute,
-        resolve=resolve,
+        resolve=Resolution.by_key(
+            billing.credit_for_key, lambda c: c.credit_id, otherwise="interrupted_before_crediting"
+        ),
         remember=lambda attempt, outcome: CreditRecord(
             outcome.external_ref or "", attempt.target, attempt.today
+        ),
+        tool=ToolText(
+            "Apply a one-off service credit to the caller's account (e.g. after a missed visit).",
+            argument="amount",
+            argument_description='The amount in pounds, e.g. "25" or "25.50". Nothing else.',
         ),
     )
 
 
-def build_credit_tool(action: GatedAction[int], identity: CallerIdentity) -> FunctionTool:
-    async def apply_service_credit(context: RunContext[VisitCall], amount: str) -> str | ToolResult:
-        """Apply a one-off service credit to the caller's account (e.g. after a missed visit).
-
-        Args:
-            amount: The amount in pounds, e.g. "25" or "25.50". Nothing else.
-        """
-        return await run_gated_action(action, context, identity, amount)
-
-    return function_tool(apply_service_credit, name="apply_service_credit")
-
-
 # Built from the line's systems: this action's side effects are the billing system's.
-SERVICE_CREDIT: GatedTool[VisitSystems] = GatedTool(
-    lambda line: apply_credit_action(line.billing), build_credit_tool
-)
+SERVICE_CREDIT: GatedTool[VisitSystems] = GatedTool(lambda line: apply_credit_action(line.billing))

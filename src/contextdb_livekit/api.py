@@ -17,6 +17,7 @@ from contextdb_livekit.caller_data.forget import (
 from contextdb_livekit.caller_data.line_actions import LineActions
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.facts.cautions import day_caution, says_day_does_not_work
+from contextdb_livekit.facts.changes import FactChanges
 from contextdb_livekit.facts.kinds import (
     DATE_KEY,
     WEEKDAY_KEY,
@@ -31,13 +32,14 @@ from contextdb_livekit.facts.line_facts import LineFacts
 from contextdb_livekit.facts.retention import FactRetentionSettings, retention_of
 from contextdb_livekit.facts.stamps import Confidence
 from contextdb_livekit.identity import CallerIdentity, IdentityError
+from contextdb_livekit.kit.action_tool import GatedTool, build_action_tool
 from contextdb_livekit.kit.action_words import BOOK_WORDS, CANCEL_WORDS
 from contextdb_livekit.kit.actions import (
     Attempt,
     GatedAction,
-    GatedTool,
     Outcome,
     Resolution,
+    ToolText,
     intent_resolver,
     run_gated_action,
 )
@@ -127,6 +129,7 @@ __all__ = [
     "EpistemicSource",
     "Equipment",
     "EquipmentTypes",
+    "FactChanges",
     "FactKinds",
     "FactRetentionSettings",
     "FactToRemember",
@@ -164,10 +167,12 @@ __all__ = [
     "SlotKey",
     "SlotRetention",
     "TargetKind",
+    "ToolText",
     "Turn",
     "TypedFact",
     "ZoneName",
     "about_someone_else",
+    "build_action_tool",
     "build_confirmation_tool",
     "build_forget_tool",
     "build_note_tool",

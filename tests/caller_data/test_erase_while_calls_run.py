@@ -101,12 +101,12 @@ async def test_a_receipt_parked_dead_survives_without_the_caller(line: Line) -> 
 @pytest.mark.parametrize("line", ["sqlite"], indirect=True)
 async def test_an_interrupted_forget_is_finished_by_crash_recovery(line: Line) -> None:
     from contextdb_livekit.caller_data.forget import forget_intent_resolver
-    from tools.registry import host_intent_resolvers
+    from tools.registry import LINE_ACTIONS
 
     planted = await plant(line)
     a = planted.a.customer_id
     # The call died between its intent and its outcome: the flusher resolves the intent.
-    resolver = host_intent_resolvers(line.host())["forget_caller_details"]
+    resolver = LINE_ACTIONS.call_resolvers(line.host())["forget_caller_details"]
     assert resolver is not None
     intent = {"customer_id": a, "target": "everything", "host_key": "forget:k", "decision_id": "d"}
     receipt = await forget_intent_resolver(line.stores())(intent)

@@ -12,7 +12,7 @@ from contextdb_livekit.caller_data.export import export_caller
 from contextdb_livekit.caller_data.stores import for_host
 from contextdb_livekit.memory.settings import MemorySettings
 from testkit.line_host import local_host
-from tools.registry import host_intent_resolvers, open_intent_resolvers
+from tools.registry import LINE_ACTIONS, open_intent_resolvers
 
 
 def test_the_stores_of_a_local_host_in_erasure_order(tmp_path: Path, local_engine) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +42,7 @@ async def test_memory_that_could_not_be_opened_makes_both_commands_incomplete(
     assert list(report.failed) == ["memory"] and not report.complete
     assert report.changed["directory"] == 1  # and still erased
     # A call on such a host still gets its crash recovery (nothing is looked up early).
-    assert "forget_caller_details" in host_intent_resolvers(host)
+    assert "forget_caller_details" in LINE_ACTIONS.call_resolvers(host)
 
 
 async def test_the_drains_recovery_has_every_action_and_the_forget(

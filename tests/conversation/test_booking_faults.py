@@ -11,7 +11,7 @@ from billing_client import LocalBilling
 from calendar_client import CalendarOutcomeUnknown, CalendarUnavailable
 from contextdb_livekit.delivery.flusher import OutboxFlusher
 from tests.conversation.conftest import caller, next_weekday, tool_outputs
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 
@@ -85,7 +85,7 @@ async def test_unknown_outcome_waits_for_recovery_by_key(make_call, calendar, lo
     flusher = OutboxFlusher(
         outbox,
         local_engine,
-        intent_resolvers(
+        LINE_ACTIONS.resolvers(
             VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
         ),
     )
@@ -104,7 +104,7 @@ async def test_recovery_never_reports_an_earlier_booking_that_day(
     earlier = await calendar.book(
         identity.customer_id, slot.day, slot.version, idempotency_key="old-1"
     )
-    resolver = intent_resolvers(
+    resolver = LINE_ACTIONS.resolvers(
         VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
     )["book_visit"]
     outcome = await resolver(
@@ -164,7 +164,7 @@ async def _flush_expired(harness, backend) -> int:  # type: ignore[no-untyped-de
     flusher = OutboxFlusher(
         outbox,
         backend,
-        intent_resolvers(
+        LINE_ACTIONS.resolvers(
             VisitSystems(
                 harness.calendar, LocalBilling(harness.calendar.path.with_name("billing.sqlite3"))
             )
@@ -209,7 +209,7 @@ async def test_recovery_reads_only_the_attempts_own_key(calendar):
     nothing was ever booked by the kit, is never looked up in its place."""
     slot = await calendar.get_slot((await calendar.open_days(calendar_today(), 10))[3].day)
     await calendar.book("cust-1", slot.day, slot.version, idempotency_key="receipt-key")
-    resolver = intent_resolvers(
+    resolver = LINE_ACTIONS.resolvers(
         VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
     )["book_visit"]
     with pytest.raises(KeyError):

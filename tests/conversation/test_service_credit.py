@@ -20,7 +20,7 @@ from testkit import scripted_model
 from testkit.scripted_model import MODELS, Intent
 from tests.conversation.conftest import CallHarness, caller, last_agent_text, tool_outputs
 from tests.conversation.test_host_readback import INJECTED, assert_each_yes_answered_the_host
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 CREDIT = Intent(
@@ -167,7 +167,9 @@ async def test_a_lost_answer_is_recovered_by_key_through_the_outbox(
     assert intent.state == "intent"
     with sqlite3.connect(outbox.path) as conn:
         conn.execute("UPDATE outbox SET lease_until = 0")
-    flusher = OutboxFlusher(outbox, backend, intent_resolvers(VisitSystems(calendar, billing)))
+    flusher = OutboxFlusher(
+        outbox, backend, LINE_ACTIONS.resolvers(VisitSystems(calendar, billing))
+    )
     assert await flusher.flush_once() == 1
     assert await outbox.items() == []
     credits = await billing.credits_for(identity.customer_id)

@@ -24,7 +24,7 @@ from contextdb_livekit.delivery.flusher import OutboxFlusher
 from contextdb_livekit.stores.outbox import OutboxItem
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.fault_points import FaultyOutbox
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 TODAY = date(2026, 12, 7)
@@ -43,7 +43,7 @@ async def main(outbox_path: Path, db: Path, calendar_path: Path, step: str, kind
     flusher = OutboxFlusher(
         FaultyOutbox(SqliteOutbox(outbox_path), kill_at),  # type: ignore[arg-type]
         client,
-        intent_resolvers(
+        LINE_ACTIONS.resolvers(
             VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
         ),
         lease_s=1.0,

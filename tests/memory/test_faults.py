@@ -34,7 +34,7 @@ from testkit.engine import stop_engine
 from testkit.fault_points import with_faults
 from tests.memory.fault_facts import BATCH_STEPS, DAY_SLOT, batch
 from tests.memory.support import day_slot as visit_day_slot
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -274,7 +274,7 @@ async def test_flusher_killed_at_each_step_delivers_each_row_once(
     flusher = OutboxFlusher(
         outbox,
         engine_service,
-        intent_resolvers(
+        LINE_ACTIONS.resolvers(
             VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
         ),
     )

@@ -24,7 +24,7 @@ from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from testkit.engine import stop_engine_if_running
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ async def test_drain_loop_delivers_everything_due_without_a_call(
         report = await run_drain_loop(
             settings,
             asyncio.Event(),
-            intent_resolvers(
+            LINE_ACTIONS.resolvers(
                 VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
             ),
             once=True,

@@ -27,7 +27,7 @@ from contextdb_livekit.memory.models import receipt_idempotency_key
 from contextdb_livekit.stores.sqlite.outbox import SqliteOutbox
 from tests.memory.support import day_slot as visit_day_slot
 from tests.memory.support import plain_fact as caller_said
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -284,7 +284,7 @@ async def test_intent_is_resolved_by_this_attempts_key(
     # An earlier, unrelated booking the same day under another attempt's key.
     earlier = await calendar.book(user_id, DAY, 1, idempotency_key="receipt:earlier-call")
     outbox = SqliteOutbox(tmp_path / "outbox.sqlite3", intent_grace_s=0)
-    resolvers = intent_resolvers(
+    resolvers = LINE_ACTIONS.resolvers(
         VisitSystems(calendar, LocalBilling(calendar.path.with_name("billing.sqlite3")))
     )
     decisions = []

@@ -23,7 +23,7 @@ from contextdb_livekit.backends.postgres_engine import connect_engine
 from contextdb_livekit.delivery.drain import run_drain_loop
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.stores.postgres.connection import SharedDatabase
-from tools.registry import intent_resolvers
+from tools.registry import LINE_ACTIONS
 from tools.systems import VisitSystems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,7 +153,7 @@ async def test_a_killed_hosts_queued_rows_are_delivered_by_the_other(
             run_drain_loop(
                 settings,
                 stop,
-                intent_resolvers(
+                LINE_ACTIONS.resolvers(
                     VisitSystems(
                         LocalCalendar(tmp_path / "calendar.sqlite3"),
                         LocalBilling(tmp_path / "billing.sqlite3"),

@@ -19,20 +19,14 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from livekit.agents import RunContext, function_tool
-from livekit.agents.llm import FunctionTool, ToolResult
+from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.caller_data.erase import ErasureReport, erase_caller
 from contextdb_livekit.caller_data.stores import for_host
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import (
-    Attempt,
-    GatedAction,
-    Outcome,
-    Resolution,
-    run_gated_action,
-)
-from contextdb_livekit.kit.context import CallContext, HostServices
+from contextdb_livekit.kit.action_tool import build_action_tool
+from contextdb_livekit.kit.actions import Attempt, GatedAction, Outcome, Resolution, ToolText
+from contextdb_livekit.kit.context import HostServices
 from contextdb_livekit.kit.keep_nothing import KeepNothing, Scope, drop_call_rows
 from contextdb_livekit.kit.replies import ActionWords
 from contextdb_livekit.kit.target import InvalidTarget, Mention
@@ -53,6 +47,15 @@ _SPOKEN: dict[str, str] = {
     "everything": "the details we hold about you",
     "this_call": "what you said in this call",
 }
+
+
+FORGET_TOOL = ToolText(
+    'Call when the caller asks us to forget them ("forget my details", "delete what\n'
+    'you have on me") or not to keep anything from this call. The host reads the request\n'
+    "back and only the caller's yes to that runs it.",
+    argument="scope",
+    argument_description='"everything" (all we hold about the caller) or "this call".',
+)
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,7 @@ def forget_action(host: HostServices) -> GatedAction[Scope]:
         execute=execute,
         resolve=resolve,
         remember=remember,
+        tool=FORGET_TOOL,
     )
 
 
@@ -223,16 +227,4 @@ def forget_intent_resolver(stores: Sequence[CallerDataStore]) -> IntentResolver:
 
 
 def build_forget_tool(action: GatedAction[Scope], identity: CallerIdentity) -> FunctionTool:
-    async def forget_caller_details(
-        context: RunContext[CallContext], scope: str
-    ) -> str | ToolResult:
-        """Call when the caller asks us to forget them ("forget my details", "delete what
-        you have on me") or not to keep anything from this call. The host reads the request
-        back and only the caller's yes to that runs it.
-
-        Args:
-            scope: "everything" (all we hold about the caller) or "this call".
-        """
-        return await run_gated_action(action, context, identity, scope)
-
-    return function_tool(forget_caller_details, name=ACTION_NAME)
+    return build_action_tool(action, identity)

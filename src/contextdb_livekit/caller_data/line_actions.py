@@ -1,6 +1,7 @@
 """A line's gated actions, registered in one place: their tools, the one confirmation tool
 their read-backs are answered through, and the outbox's crash recovery, each with the
-forget (`caller_data.forget`) that every line offers beside its own actions.
+forget (`caller_data.forget`) that every line offers beside its own actions; and a call's
+whole tool list (`call_tools`: with the note, review and recall tools).
 
     LINE_ACTIONS = LineActions([...], confirm_tool="confirm", confirm_description=...)
 
@@ -16,6 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from livekit.agents import RunContext
 from livekit.agents.llm import FunctionTool
 
 from contextdb_livekit.caller_data.forget import ACTION_NAME as FORGET_ACTION
@@ -26,9 +28,13 @@ from contextdb_livekit.caller_data.forget import (
 )
 from contextdb_livekit.caller_data.stores import for_host, open_caller_data
 from contextdb_livekit.identity import CallerIdentity
-from contextdb_livekit.kit.actions import GatedAction, GatedTool, intent_resolver
+from contextdb_livekit.kit.action_tool import GatedTool
+from contextdb_livekit.kit.actions import GatedAction, intent_resolver
 from contextdb_livekit.kit.confirmation import build_confirmation_tool
 from contextdb_livekit.kit.context import HostServices
+from contextdb_livekit.kit.notes import build_note_tool
+from contextdb_livekit.kit.recall import build_recall_tool
+from contextdb_livekit.kit.review import build_review_tool
 from contextdb_livekit.stores.outbox import IntentResolver
 
 # The line's business systems, which its actions are built from.
@@ -43,6 +49,11 @@ class LineActions(Generic[S]):
     # The tool the caller's answer to a read-back goes through, as the model sees it.
     confirm_tool: str
     confirm_description: str
+    # What the model may note for the end-of-call write, in the line's words (`kit.notes`).
+    note_description: str = ""
+    # What the review reads back before goodbye: the call's changes, as (key, the change in
+    # the host's words) (`kit.review.build_review_tool`); None: no review tool.
+    review_changes: Callable[[RunContext[Any]], Sequence[tuple[str, str]]] | None = None
 
     def actions(self, systems: S) -> list[GatedAction[Any]]:
         return [gated.action(systems) for gated in self.gated]
@@ -89,6 +100,30 @@ class LineActions(Generic[S]):
             identity, confirmable, name=self.confirm_tool, description=self.confirm_description
         )
         return [*gated_tools, confirm]
+
+    def call_tools(
+        self,
+        identity: CallerIdentity | None,
+        systems: S,
+        ungated: Sequence[FunctionTool],
+        *,
+        realtime: bool = False,
+        host: HostServices[S] | None = None,
+    ) -> list[FunctionTool]:
+        """A call's tools: only the line's `ungated` ones when nobody was authenticated. A
+        verified caller also gets the gated tools with the confirmation tool (`tools`), the
+        note tool and the review tool; a realtime model, which gets no per-turn recall, a
+        read-only recall tool as well."""
+        if identity is None:
+            return list(ungated)
+        review = self.review_changes
+        return [
+            *ungated,
+            *([build_recall_tool()] if realtime else []),
+            *self.tools(identity, systems, host),
+            *([build_note_tool(self.note_description)] if self.note_description else []),
+            *([build_review_tool(identity, review)] if review is not None else []),
+        ]
 
 
 def _forget_on_demand() -> IntentResolver:

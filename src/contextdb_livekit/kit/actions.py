@@ -29,7 +29,7 @@ from datetime import date
 from typing import Any, Generic, Literal, TypeVar
 
 from livekit.agents import RunContext, ToolError
-from livekit.agents.llm import FunctionTool, ToolResult
+from livekit.agents.llm import ToolResult
 
 from contextdb_livekit.identity import CallerIdentity
 from contextdb_livekit.kit.authorization import refusal_reason
@@ -47,6 +47,8 @@ from contextdb_livekit.stores.outbox import IntentResolver
 log = logging.getLogger("contextdb_livekit.kit.actions")
 
 T = TypeVar("T")
+# What a host system's lookup by key finds (a booking, a credit).
+R = TypeVar("R")
 
 FAIL_CLOSED = (
     "I couldn't check the caller's records just now, so I have not done anything. "
@@ -96,6 +98,23 @@ class Resolution:
             return cls(True, external_ref=external_ref)
         return cls(False, error_code=otherwise)
 
+    @staticmethod
+    def by_key(
+        lookup: Callable[[str], Awaitable[R | None]],
+        ref: Callable[[R], str],
+        *,
+        otherwise: str,
+    ) -> Callable[[str], Awaitable[Resolution]]:
+        """An action's `resolve` from the host's lookup by idempotency key (`lookup`): the
+        `ref` of what the key did, else `otherwise`. By key, never by target: an earlier,
+        unrelated action on the same target is not this attempt."""
+
+        async def resolve(host_key: str) -> Resolution:
+            found = await lookup(host_key)
+            return Resolution.of(ref(found) if found is not None else None, otherwise=otherwise)
+
+        return resolve
+
     def receipt(self) -> dict[str, Any]:
         if self.succeeded:
             return {"status": "succeeded", "external_ref": self.external_ref}
@@ -114,6 +133,18 @@ class Attempt(Generic[T]):
     # The call it runs in (an action about the call itself, like "keep nothing from this
     # call", needs it); empty in crash recovery.
     call_id: str = ""
+
+
+@dataclass(frozen=True)
+class ToolText:
+    """What the model is told about an action's tool (`kit.action_tool`): what it does, and
+    its one argument, the target in words."""
+
+    description: str
+    # The argument's name ("day") and what the model may put in it; a line break in either
+    # text is kept in what the model sees.
+    argument: str
+    argument_description: str
 
 
 def _no_caution(memories: list[Memory], target: Any) -> str | None:
@@ -138,6 +169,8 @@ class GatedAction(Generic[T]):
     resolve: Callable[[str], Awaitable[Resolution]]
     # What the call keeps of a success (e.g. "visit booked, reference …").
     remember: Callable[[Attempt[T], Outcome], HostRecord]
+    # The LLM tool that asks for the action, as the model sees it.
+    tool: ToolText
     # How a reply names this action ("cancel it", "book me in"): read with the kit's grammar.
     words: ActionWords = field(default=ActionWords())
     # A caution the read-back speaks first, from what the caller told us before.
@@ -146,18 +179,6 @@ class GatedAction(Generic[T]):
     def request(self, target: T) -> str:
         """The request in words: "book a service visit on Thursday 10 December"."""
         return f"{self.phrase} {self.target.spoken(target)}"
-
-
-S = TypeVar("S")
-
-
-@dataclass(frozen=True)
-class GatedTool(Generic[S]):
-    """How a domain registers a gated action: built from the host's systems `S` (so its side
-    effects close over the domain's own clients), and the LLM tool that asks for it."""
-
-    action: Callable[[S], GatedAction[Any]]
-    tool: Callable[[GatedAction[Any], CallerIdentity], FunctionTool]
 
 
 def intent_resolver(action: GatedAction[Any]) -> IntentResolver:
