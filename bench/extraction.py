@@ -452,6 +452,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent8",
             "independent9",
             "independent10",
+            "independent11",
         ),
         default="tuning",
     )
