@@ -453,6 +453,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent9",
             "independent10",
             "independent11",
+            "independent12",
         ),
         default="tuning",
     )
