@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import facts, typed
+from tests.memory.spoken_calls import quoted, typed
 
 
 def kinds(conversation: str) -> set[str]:
     return {kind for kind, _, _ in typed(conversation)}
-
-
-def quoted(conversation: str) -> bool:
-    return any(f.kind == "quote" for f in facts(conversation))
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,7 @@ from __future__ import annotations
 import pytest
 
 from memory.extract import Turn, extract_call_facts
-from tests.memory.spoken_calls import TODAY, facts, typed
-
-
-def days(conversation: str) -> set[tuple[str | None, str]]:
-    return {(key, value) for kind, key, value in typed(conversation) if kind == "availability"}
+from tests.memory.spoken_calls import TODAY, days, facts, typed
 
 
 @pytest.mark.parametrize(

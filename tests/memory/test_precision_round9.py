@@ -10,11 +10,7 @@ from datetime import date
 import pytest
 
 from memory.extract import Turn, extract_call_facts
-from tests.memory.spoken_calls import facts, typed
-
-
-def days(conversation: str) -> set[tuple[str | None, str]]:
-    return {(key, value) for kind, key, value in typed(conversation) if kind == "availability"}
+from tests.memory.spoken_calls import days, facts, typed
 
 
 def test_two_negated_days_and_a_negative_word_stay_negative() -> None:
