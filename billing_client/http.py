@@ -1,17 +1,8 @@
-"""Client for a host billing system over REST. The contract (also in billing_client/README.md):
+"""Client for a host billing system over REST: the contract, each endpoint with its answers
+and errors, is billing_client/README.md's ("REST contract").
 
-    POST /v1/credits/authorizations/check   {"actor_id": ..., "customer_id": ..., "pence": N}
-         200 {"allowed": true | false}
-    POST /v1/credits   Idempotency-Key: <key>   {"customer_id": ..., "pence": N}
-         200/201 {"credit_id": ..., "customer_id": ..., "pence": N}
-         409/422 {"code": "credit_refused"}   → CreditRefused (nothing applied)
-    GET  /v1/customers/{customer_id}/credits   (customer_id percent-encoded)
-         200 {"credits": [credit, ...]}
-    GET  /v1/credits?idempotency_key=KEY
-         200 {"credits": [credit]} or {"credits": []}   the credit applied under KEY
-
-Failures follow the library's `HostApi`: a request that may have been sent but got no answer
-raises `BillingOutcomeUnknown` (look the credit up by its key before saying anything); every
+The failures are the library's `HostApi`'s: a credit that may have been sent but got no answer
+raises `BillingOutcomeUnknown` (look the credit up by its key before saying anything); any
 other failure raises `BillingUnavailable`, whose message never carries the key.
 """
 

@@ -1,33 +1,9 @@
-"""Client for a host booking system over REST. The contract (also in calendar_client/README.md):
+"""Client for a host booking system over REST: the contract, each endpoint with its answers
+and errors, is calendar_client/README.md's ("REST contract").
 
-    GET  /v1/slots/{YYYY-MM-DD}
-         200 {"day": "2026-12-10", "capacity": 2, "booked": 1, "version": 7}
-         404 → the day has no visits (SlotUnavailable)
-    GET  /v1/slots?start=YYYY-MM-DD&count=N
-         200 {"slots": [slot, ...]}   up to N slots with room, from start on
-    POST /v1/authorizations/check   {"actor_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
-         200 {"allowed": true | false}
-    POST /v1/bookings   Idempotency-Key: <key>
-         {"customer_id": ..., "day": "YYYY-MM-DD", "expected_version": 7}
-         200/201 {"booking_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
-         409 {"code": "slot_changed", "slot": slot}   → SlotChanged (slot optional)
-         409/422 {"code": "slot_unavailable"}          → SlotUnavailable
-    GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
-         200 {"bookings": [booking, ...]}
-    GET  /v1/bookings?idempotency_key=KEY
-         200 {"bookings": [booking]} or {"bookings": []}   the booking made under KEY
-    POST /v1/bookings/{booking_id}/cancel   Idempotency-Key: <key>   {"customer_id": ...}
-         200 booking (the cancelled one)   404/409/422 → SlotUnavailable (no such booking)
-    GET  /v1/cancellations?idempotency_key=KEY
-         200 {"bookings": [booking]} or {"bookings": []}   the booking cancelled under KEY
-
-A request that may have been sent but got no answer (read timeout, reset after sending)
-raises `CalendarOutcomeUnknown`: look the booking up by its key before saying anything.
-
-`Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
-errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
-`CalendarUnavailable`; its message names the failure but never the key. Unknown extra fields
-in responses are ignored so the host can add to them.
+The failures are the library's `HostApi`'s: a change that may have been sent but got no answer
+raises `CalendarOutcomeUnknown` (look the booking up by its key before saying anything); any
+other failure raises `CalendarUnavailable`, whose message never carries the key.
 """
 
 from __future__ import annotations
