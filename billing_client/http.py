@@ -8,16 +8,8 @@ other failure raises `BillingUnavailable`, whose message never carries the key.
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from billing_client.models import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
-from contextdb_livekit.api import HostApi, ResponseBody, path_segment
-
-
-class _CreditBody(ResponseBody):
-    credit_id: str = Field(min_length=1, max_length=200)
-    customer_id: str
-    pence: int = Field(gt=0)
+from contextdb_livekit.api import HostApi, path_segment
 
 
 class HttpBilling(HostApi):
@@ -34,9 +26,9 @@ class HttpBilling(HostApi):
         )
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        credit = await self.change(
+        return await self.change(
             "/v1/credits",
-            _CreditBody,
+            Credit,
             idempotency_key=idempotency_key,
             json={"customer_id": customer_id, "pence": pence},
             refused=lambda response: CreditRefused(
@@ -45,14 +37,10 @@ class HttpBilling(HostApi):
             echoes={"customer_id": customer_id, "pence": pence},
             what="credit",
         )
-        return credit.into(Credit)
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
         path = f"/v1/customers/{path_segment(customer_id)}/credits"
-        return [body.into(Credit) for body in await self.get_listed(path, "credits", _CreditBody)]
+        return await self.get_listed(path, "credits", Credit)
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        found = await self.one_for_key(
-            "/v1/credits", idempotency_key, field="credits", item=_CreditBody
-        )
-        return found.into(Credit) if found else None
+        return await self.one_for_key("/v1/credits", idempotency_key, field="credits", item=Credit)

@@ -1,8 +1,13 @@
-"""The billing system's view of a service credit, and the errors callers are expected to handle."""
+"""The billing system's view of a service credit, and the errors callers are expected to handle.
+An HTTP answer is read straight into `Credit`: its `Field` checks are what the host's answer
+must meet."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import Field
 
 from contextdb_livekit.api import HostSystemUnavailable, OutcomeUnknown
 
@@ -11,9 +16,9 @@ from contextdb_livekit.api import HostSystemUnavailable, OutcomeUnknown
 class Credit:
     """A service credit applied to a customer's account, in pence."""
 
-    credit_id: str
+    credit_id: Annotated[str, Field(min_length=1, max_length=200)]
     customer_id: str
-    pence: int
+    pence: Annotated[int, Field(gt=0)]
 
 
 class BillingError(Exception):

@@ -1,9 +1,14 @@
-"""The booking system's view of a visit day, and the errors callers are expected to handle."""
+"""The booking system's view of a visit day, and the errors callers are expected to handle.
+An HTTP answer is read straight into `Slot` and `Booking`: their `Field` checks are what the
+host's answer must meet (the local calendar's own rows meet them by construction)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Annotated
+
+from pydantic import Field
 
 from contextdb_livekit.api import HostSystemUnavailable, OutcomeUnknown
 
@@ -14,8 +19,8 @@ class Slot:
     read can be refused instead of silently overbooking."""
 
     day: date
-    capacity: int
-    booked: int
+    capacity: Annotated[int, Field(ge=0)]
+    booked: Annotated[int, Field(ge=0)]
     version: int
 
     @property
@@ -25,7 +30,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class Booking:
-    booking_id: str
+    booking_id: Annotated[str, Field(min_length=1, max_length=200)]
     customer_id: str
     day: date
 
