@@ -8,7 +8,7 @@ other failure raises `BillingUnavailable`, whose message never carries the key.
 
 from __future__ import annotations
 
-from billing_client.models import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
+from billing_client.base import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
 from contextdb_livekit.api import HostApi, path_segment
 
 

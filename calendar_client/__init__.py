@@ -1,10 +1,8 @@
 """The host's booking system: a local SQLite default and an HTTP client for your own."""
 
-from calendar_client.base import CalendarClient
-from calendar_client.http import HttpCalendar
-from calendar_client.local import LocalCalendar
-from calendar_client.models import (
+from calendar_client.base import (
     Booking,
+    CalendarClient,
     CalendarError,
     CalendarOutcomeUnknown,
     CalendarUnavailable,
@@ -12,6 +10,8 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
+from calendar_client.http import HttpCalendar
+from calendar_client.local import LocalCalendar
 from calendar_client.settings import CalendarSettings, build_calendar
 
 __all__ = [

@@ -12,7 +12,7 @@ from datetime import date
 
 import httpx
 
-from calendar_client.models import (
+from calendar_client.base import (
     Booking,
     CalendarOutcomeUnknown,
     CalendarUnavailable,
