@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from memory.equipment import EQUIPMENT
 from memory.extract import Turn, extract_call_facts
-from memory.facts import TOPICS, WEEKDAYS, CallerFact, counted_thing
+from memory.facts import TOPICS, WEEKDAYS, CallerFact
 
 DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)
@@ -78,7 +79,7 @@ def _label(raw: dict[str, str], where: str) -> Label:
     if kind == "equipment_count":
         # Counts are per thing counted; older labels name it only in the value.
         # A thing no rule counts keeps its own name, so two of them are two slots.
-        thing = counted_thing(str(key or value))
+        thing = EQUIPMENT.counted_thing(str(key or value))
         key = thing if thing != "unit" or not key else str(key).casefold().removesuffix("s")
     elif (kind == "availability") != (key is not None):
         raise ValueError(f"{where}: a key is given exactly for availability and counts")
@@ -353,7 +354,8 @@ async def run(
 ) -> Scorecard:
     if extractor == "rules":
         return scorecard(score_item(item, rules(item)) for item in items)
-    from memory.llm_extract import ModelExtractionError, extract_with_model
+    from contextdb_livekit.api import ModelExtractionError
+    from memory.llm_extract import extract_with_model
 
     base_url = os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
     api_key = os.environ.get("OPENAI_API_KEY", "")

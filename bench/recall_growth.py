@@ -48,6 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
+from contextdb_livekit.api import Confidence
 from contextdb_livekit.backends.local_engine import LocalEngine
 from contextdb_livekit.backends.sqlite_engine import (
     SqliteEngineClients,
@@ -60,7 +61,7 @@ from contextdb_livekit.memory.embedders import provider_for
 from contextdb_livekit.memory.models import FactToRemember
 from contextdb_livekit.stores.sqlite.ledger import SqliteDecisionLedger
 from contextdb_livekit.stores.sqlite.stats import connection_idle, has_statistics, traced_plans
-from memory.facts import CALLER_CONFIDENCE, CALLER_FACTS, SNAPSHOT_QUERY, CallerFact
+from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY, CallerFact
 from testkit.visit_requests import action_request, action_request_slot
 
 MEMORIES_PER_CALLER = 20
@@ -124,7 +125,7 @@ def _facts_for(name: str, seed: int) -> list[FactToRemember]:
             kind="note",
             value=text,
             source="user_stated",
-            confidence=CALLER_CONFIDENCE,
+            confidence=Confidence.CALLER,
             observed_on=DAY,
             key=hashlib.sha256(text.encode()).hexdigest()[:16],
         ).to_write()

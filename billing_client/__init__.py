@@ -1,16 +1,21 @@
-"""The host's billing system (service credits): a local SQLite default and an HTTP client."""
+"""The host's billing system (service credits): a local SQLite default and an HTTP client.
+`build_billing(BillingSettings())` picks one from the `BILLING_*` variables
+(billing_client/README.md), read from the environment, `.env`, `.env.local`.
+"""
 
-from billing_client.base import BillingClient
-from billing_client.http import HttpBilling
-from billing_client.local import LocalBilling
-from billing_client.models import (
+from pathlib import Path
+
+from billing_client.base import (
+    BillingClient,
     BillingError,
     BillingOutcomeUnknown,
     BillingUnavailable,
     Credit,
     CreditRefused,
 )
-from billing_client.settings import BillingSettings, build_billing
+from billing_client.http import HttpBilling
+from billing_client.local import LocalBilling
+from contextdb_livekit.api import HostSystemSettings
 
 __all__ = [
     "BillingClient",
@@ -24,3 +29,14 @@ __all__ = [
     "LocalBilling",
     "build_billing",
 ]
+
+
+class BillingSettings(HostSystemSettings):
+    model_config = HostSystemSettings.prefixed("BILLING_")
+
+    local_path: Path = Path(".data/billing.sqlite3")
+
+
+def build_billing(settings: BillingSettings) -> BillingClient:
+    """`HttpBilling` when a base URL is configured, else the embedded `LocalBilling`."""
+    return settings.client(HttpBilling, LocalBilling)

@@ -1,32 +1,15 @@
-"""Client for a host billing system over REST. The contract (also in billing_client/README.md):
+"""Client for a host billing system over REST: the contract, each endpoint with its answers
+and errors, is billing_client/README.md's ("REST contract").
 
-    POST /v1/credits/authorizations/check   {"actor_id": ..., "customer_id": ..., "pence": N}
-         200 {"allowed": true | false}
-    POST /v1/credits   Idempotency-Key: <key>   {"customer_id": ..., "pence": N}
-         200/201 {"credit_id": ..., "customer_id": ..., "pence": N}
-         409/422 {"code": "credit_refused"}   → CreditRefused (nothing applied)
-    GET  /v1/customers/{customer_id}/credits   (customer_id percent-encoded)
-         200 {"credits": [credit, ...]}
-    GET  /v1/credits?idempotency_key=KEY
-         200 {"credits": [credit]} or {"credits": []}   the credit applied under KEY
-
-Failures follow the library's `HostApi`: a request that may have been sent but got no answer
-raises `BillingOutcomeUnknown` (look the credit up by its key before saying anything); every
+The failures are the library's `HostApi`'s: a credit that may have been sent but got no answer
+raises `BillingOutcomeUnknown` (look the credit up by its key before saying anything); any
 other failure raises `BillingUnavailable`, whose message never carries the key.
 """
 
 from __future__ import annotations
 
-from pydantic import Field
-
-from billing_client.models import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
-from contextdb_livekit.api import HostApi, ResponseBody, path_segment
-
-
-class _CreditBody(ResponseBody):
-    credit_id: str = Field(min_length=1, max_length=200)
-    customer_id: str
-    pence: int = Field(gt=0)
+from billing_client.base import BillingOutcomeUnknown, BillingUnavailable, Credit, CreditRefused
+from contextdb_livekit.api import HostApi, path_segment
 
 
 class HttpBilling(HostApi):
@@ -43,9 +26,9 @@ class HttpBilling(HostApi):
         )
 
     async def apply_credit(self, customer_id: str, pence: int, *, idempotency_key: str) -> Credit:
-        credit = await self.change(
+        return await self.change(
             "/v1/credits",
-            _CreditBody,
+            Credit,
             idempotency_key=idempotency_key,
             json={"customer_id": customer_id, "pence": pence},
             refused=lambda response: CreditRefused(
@@ -54,14 +37,10 @@ class HttpBilling(HostApi):
             echoes={"customer_id": customer_id, "pence": pence},
             what="credit",
         )
-        return credit.into(Credit)
 
     async def credits_for(self, customer_id: str) -> list[Credit]:
         path = f"/v1/customers/{path_segment(customer_id)}/credits"
-        return [body.into(Credit) for body in await self.get_listed(path, "credits", _CreditBody)]
+        return await self.get_listed(path, "credits", Credit)
 
     async def credit_for_key(self, idempotency_key: str) -> Credit | None:
-        found = await self.one_for_key(
-            "/v1/credits", idempotency_key, field="credits", item=_CreditBody
-        )
-        return found.into(Credit) if found else None
+        return await self.one_for_key("/v1/credits", idempotency_key, field="credits", item=Credit)

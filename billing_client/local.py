@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import uuid
 
-from billing_client.models import BillingError, BillingUnavailable, Credit, CreditRefused
+from billing_client.base import BillingError, BillingUnavailable, Credit, CreditRefused
 from contextdb_livekit.api import HostSqlite
 
 _SCHEMA = """

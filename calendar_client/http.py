@@ -1,33 +1,9 @@
-"""Client for a host booking system over REST. The contract (also in calendar_client/README.md):
+"""Client for a host booking system over REST: the contract, each endpoint with its answers
+and errors, is calendar_client/README.md's ("REST contract").
 
-    GET  /v1/slots/{YYYY-MM-DD}
-         200 {"day": "2026-12-10", "capacity": 2, "booked": 1, "version": 7}
-         404 → the day has no visits (SlotUnavailable)
-    GET  /v1/slots?start=YYYY-MM-DD&count=N
-         200 {"slots": [slot, ...]}   up to N slots with room, from start on
-    POST /v1/authorizations/check   {"actor_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
-         200 {"allowed": true | false}
-    POST /v1/bookings   Idempotency-Key: <key>
-         {"customer_id": ..., "day": "YYYY-MM-DD", "expected_version": 7}
-         200/201 {"booking_id": ..., "customer_id": ..., "day": "YYYY-MM-DD"}
-         409 {"code": "slot_changed", "slot": slot}   → SlotChanged (slot optional)
-         409/422 {"code": "slot_unavailable"}          → SlotUnavailable
-    GET  /v1/customers/{customer_id}/bookings   (customer_id percent-encoded)
-         200 {"bookings": [booking, ...]}
-    GET  /v1/bookings?idempotency_key=KEY
-         200 {"bookings": [booking]} or {"bookings": []}   the booking made under KEY
-    POST /v1/bookings/{booking_id}/cancel   Idempotency-Key: <key>   {"customer_id": ...}
-         200 booking (the cancelled one)   404/409/422 → SlotUnavailable (no such booking)
-    GET  /v1/cancellations?idempotency_key=KEY
-         200 {"bookings": [booking]} or {"bookings": []}   the booking cancelled under KEY
-
-A request that may have been sent but got no answer (read timeout, reset after sending)
-raises `CalendarOutcomeUnknown`: look the booking up by its key before saying anything.
-
-`Authorization: Bearer <api_key>` on every request when a key is set. Timeouts, connection
-errors, 401/403, other 4xx, 5xx, non-JSON bodies and bodies of the wrong shape all raise
-`CalendarUnavailable`; its message names the failure but never the key. Unknown extra fields
-in responses are ignored so the host can add to them.
+The failures are the library's `HostApi`'s: a change that may have been sent but got no answer
+raises `CalendarOutcomeUnknown` (look the booking up by its key before saying anything); any
+other failure raises `CalendarUnavailable`, whose message never carries the key.
 """
 
 from __future__ import annotations
@@ -35,9 +11,8 @@ from __future__ import annotations
 from datetime import date
 
 import httpx
-from pydantic import Field
 
-from calendar_client.models import (
+from calendar_client.base import (
     Booking,
     CalendarOutcomeUnknown,
     CalendarUnavailable,
@@ -45,24 +20,11 @@ from calendar_client.models import (
     SlotChanged,
     SlotUnavailable,
 )
-from contextdb_livekit.api import HostApi, Refusal, ResponseBody, path_segment
-
-
-class _SlotBody(ResponseBody):
-    day: date
-    capacity: int = Field(ge=0)
-    booked: int = Field(ge=0)
-    version: int
-
-
-class _BookingBody(ResponseBody):
-    booking_id: str = Field(min_length=1, max_length=200)
-    customer_id: str
-    day: date
+from contextdb_livekit.api import HostApi, Refusal, path_segment
 
 
 class _RefusalBody(Refusal):
-    slot: _SlotBody | None = None
+    slot: Slot | None = None
 
 
 class HttpCalendar(HostApi):
@@ -74,8 +36,8 @@ class HttpCalendar(HostApi):
 
     async def get_slot(self, day: date) -> Slot:
         absent = SlotUnavailable(f"no visits on {day.isoformat()}")
-        slot = await self.get(f"/v1/slots/{day.isoformat()}", _SlotBody, absent=absent)
-        return self.echoing(slot, {"day": day}, "day").into(Slot)
+        slot = await self.get(f"/v1/slots/{day.isoformat()}", Slot, absent=absent)
+        return self.echoing(slot, {"day": day}, "day")
 
     async def can_book(self, actor_id: str, customer_id: str, slot: Slot) -> bool:
         return await self.allowed(
@@ -88,9 +50,9 @@ class HttpCalendar(HostApi):
     async def book(
         self, customer_id: str, day: date, expected_version: int, *, idempotency_key: str
     ) -> Booking:
-        booking = await self.change(
+        return await self.change(
             "/v1/bookings",
-            _BookingBody,
+            Booking,
             idempotency_key=idempotency_key,
             json={
                 "customer_id": customer_id,
@@ -101,29 +63,25 @@ class HttpCalendar(HostApi):
             echoes={"customer_id": customer_id, "day": day},
             what="booking",
         )
-        return booking.into(Booking)
 
     async def open_days(self, start: date, count: int) -> list[Slot]:
         if count <= 0:
             return []
-        slots = await self.get_listed(
-            "/v1/slots", "slots", _SlotBody, start=start.isoformat(), count=str(count)
+        return await self.get_listed(
+            "/v1/slots", "slots", Slot, start=start.isoformat(), count=str(count)
         )
-        return [body.into(Slot) for body in slots]
 
     async def bookings_for(self, customer_id: str) -> list[Booking]:
         path = f"/v1/customers/{path_segment(customer_id)}/bookings"
-        return [
-            body.into(Booking) for body in await self.get_listed(path, "bookings", _BookingBody)
-        ]
+        return await self.get_listed(path, "bookings", Booking)
 
     async def booking_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/bookings", idempotency_key)
 
     async def cancel(self, customer_id: str, booking_id: str, *, idempotency_key: str) -> Booking:
-        booking = await self.change(
+        return await self.change(
             f"/v1/bookings/{path_segment(booking_id)}/cancel",
-            _BookingBody,
+            Booking,
             idempotency_key=idempotency_key,
             json={"customer_id": customer_id},
             refused=lambda _: SlotUnavailable("no such booking for this customer"),
@@ -131,19 +89,16 @@ class HttpCalendar(HostApi):
             echoes={"customer_id": customer_id, "booking_id": booking_id},
             what="booking",
         )
-        return booking.into(Booking)
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         return await self._by_key("/v1/cancellations", idempotency_key)
 
     async def _by_key(self, path: str, idempotency_key: str) -> Booking | None:
-        found = await self.one_for_key(path, idempotency_key, field="bookings", item=_BookingBody)
-        return found.into(Booking) if found else None
+        return await self.one_for_key(path, idempotency_key, field="bookings", item=Booking)
 
     def _refused(self, response: httpx.Response, day: date) -> Exception:
         codes = ("slot_changed", "slot_unavailable")
         refusal = self.read_refusal(response, _RefusalBody, codes=codes)
         if refusal.code == "slot_changed":
-            current = refusal.slot.into(Slot) if refusal.slot else None
-            return SlotChanged(f"{day.isoformat()} changed since it was read", current)
+            return SlotChanged(f"{day.isoformat()} changed since it was read", refusal.slot)
         return SlotUnavailable(f"{day.isoformat()} is fully booked")

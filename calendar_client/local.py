@@ -18,7 +18,7 @@ import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
-from calendar_client.models import (
+from calendar_client.base import (
     Booking,
     CalendarError,
     CalendarUnavailable,

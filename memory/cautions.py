@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from contextdb_livekit.api import Memory, day_caution, says_day_does_not_work
+from contextdb_livekit.api import Memory, day_caution
 from memory.equipment import EQUIPMENT
 from memory.facts import KINDS
 
@@ -15,7 +15,3 @@ from memory.facts import KINDS
 def conflict_reason(memories: list[Memory], day: date) -> str | None:
     """Why a request for `day` goes against what the caller told us before, if it does."""
     return day_caution(KINDS, memories, day, EQUIPMENT)
-
-
-def is_negative_availability(memory: Memory, weekday: str) -> bool:
-    return says_day_does_not_work(KINDS, memory, weekday)

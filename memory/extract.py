@@ -24,4 +24,3 @@ CALL_FACTS: LineFacts[FactKind, CallerFact] = LineFacts(
 # Typed facts a finished call leaves behind; one per slot, the call's last word wins.
 extract_call_facts = CALL_FACTS.extract
 quote = CALL_FACTS.quote  # the caller's own words, kept as said: never a typed fact
-flagged_note = CALL_FACTS.flagged_note  # tries to change how calls are handled: vouched by nobody

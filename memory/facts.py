@@ -36,10 +36,6 @@ FactKind = Literal[StatedKind, "visit_booked", "visit_cancelled", "note", "quote
 STATED_KINDS: tuple[StatedKind, ...] = get_args(StatedKind)
 
 
-# The one name of what a count counts ("5 rads" → "radiator").
-counted_thing = EQUIPMENT.counted_thing
-
-
 def _day(fact: TypedFact[FactKind]) -> str:
     day = date.fromisoformat(str(fact.key))
     return f"{day.strftime('%A')} {day.isoformat()}"
@@ -76,7 +72,7 @@ KINDS: FactKinds[FactKind] = FactKinds({
     "equipment_make": KindSpec(("equipment", "make"), "Caller's equipment: {value}", _TOLD,
                                "equipment_days"),
     "equipment_count": KindSpec(("equipment", "count_"), "How many at the property: {value}",
-                                _TOLD, "equipment_days", key=named_key(counted_thing)),
+                                _TOLD, "equipment_days", key=named_key(EQUIPMENT.counted_thing)),
     "access_notes": KindSpec(("premises", "access"), topic="Getting in", keep="access_notes_days"),
     "contact_preference": KindSpec(("caller", "contact_channel"),
                                    "Contact the caller by {value}", _TOLD, "premises_days"),
@@ -114,10 +110,7 @@ class CallerFact(TypedFact[FactKind]):
         return KINDS
 
 
-fact_kind = KINDS.kind_of  # which kind of caller fact a stored memory is, from its slot alone
 CALLER_FACTS = KINDS
-plain_text = KINDS.text  # a stored fact's sentence without its date stamp
-CALLER_CONFIDENCE = Confidence.CALLER
-HOST_CONFIDENCE, CONFIRMED_CONFIDENCE = Confidence.HOST, Confidence.CONFIRMED
+HOST_CONFIDENCE = Confidence.HOST
 # The call-start recall's search query, in this line's words.
 SNAPSHOT_QUERY = "caller profile, availability, address, equipment, access and past visits"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from functools import partial
 
-from contextdb_livekit.api import ModelExtractionError as ModelExtractionError
 from memory.extract import CALL_FACTS, extract_call_facts
 
 _SYSTEM = """\

@@ -127,6 +127,15 @@ async def test_a_credit_answer_that_is_not_this_credit_is_unavailable(
         await http.apply_credit("cust-1", 2500, idempotency_key="k1")
 
 
+@pytest.mark.parametrize("wrong", [{"pence": 0}, {"credit_id": ""}, {"credit_id": "c" * 201}])
+async def test_a_credit_outside_its_checks_is_not_trusted(
+    api: respx.MockRouter, http: HttpBilling, wrong: dict[str, object]
+) -> None:
+    api.get("/v1/credits").respond(200, json={"credits": [{**CREDIT_JSON, **wrong}]})
+    with pytest.raises(BillingUnavailable, match="could not read"):
+        await http.credit_for_key("k1")
+
+
 async def test_a_lost_answer_to_a_credit_is_an_unknown_outcome(
     api: respx.MockRouter, http: HttpBilling
 ) -> None:

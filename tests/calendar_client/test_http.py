@@ -71,6 +71,26 @@ async def test_get_slot_for_another_day_is_not_trusted(
         await calendar.get_slot(DAY)
 
 
+@pytest.mark.parametrize("wrong", [{"capacity": -1}, {"booked": -1}])
+async def test_a_slot_outside_its_checks_is_not_trusted(
+    api: respx.MockRouter, calendar: HttpCalendar, wrong: dict[str, object]
+) -> None:
+    api.get("/v1/slots/2026-12-10").respond(200, json={**SLOT_JSON, **wrong})
+    with pytest.raises(CalendarUnavailable, match="could not read"):
+        await calendar.get_slot(DAY)
+
+
+@pytest.mark.parametrize("booking_id", ["", "b" * 201])
+async def test_a_booking_id_outside_its_checks_is_not_trusted(
+    api: respx.MockRouter, calendar: HttpCalendar, booking_id: str
+) -> None:
+    api.get("/v1/bookings").respond(
+        200, json={"bookings": [{**BOOKING_JSON, "booking_id": booking_id}]}
+    )
+    with pytest.raises(CalendarUnavailable, match="could not read"):
+        await calendar.booking_for_key("k1")
+
+
 async def test_open_days(api: respx.MockRouter, calendar: HttpCalendar) -> None:
     second = {**SLOT_JSON, "day": "2026-12-11", "booked": 0, "version": 3}
     route = api.get("/v1/slots").respond(200, json={"slots": [SLOT_JSON, second]})

@@ -18,7 +18,7 @@ from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import FactToRemember, Memory
 from memory.cautions import conflict_reason
 from memory.extract import Turn, extract_call_facts
-from memory.facts import CALLER_FACTS, CallerFact, fact_kind
+from memory.facts import CALLER_FACTS, CallerFact
 from testkit.visit_requests import action_request
 
 TODAY = date(2026, 12, 3)
@@ -223,7 +223,7 @@ def test_conflict_reason_speaks_the_newest_negative():
         "You told us on 20 November that Thursdays no longer work for you."
     )
     assert conflict_reason([never], date(2026, 12, 11)) is None
-    assert fact_kind(never) == "availability"
+    assert CALLER_FACTS.kind_of(never) == "availability"
 
 
 # -- property: one current value per slot, whatever the caller says, in any order -----------

@@ -11,9 +11,10 @@ import httpx
 import pytest
 import respx
 
+from contextdb_livekit.api import ModelExtractionError
 from contextdb_livekit.memory.settings import MemorySettings
 from memory.extract import Turn
-from memory.llm_extract import ModelExtractionError, extract_with_model
+from memory.llm_extract import extract_with_model
 
 BASE = "http://model.test/v1"
 TODAY = date(2026, 12, 3)

@@ -22,7 +22,7 @@ from contextdb_livekit.memory import snapshot
 from contextdb_livekit.memory.models import Memory
 from contextdb_livekit.memory.safe_text import neutralise
 from memory.extract import CALL_FACTS, Turn, extract_call_facts
-from memory.facts import CALLER_FACTS, CallerFact, fact_kind
+from memory.facts import CALLER_FACTS, CallerFact
 
 TODAY = date(2026, 12, 3)
 
@@ -223,7 +223,7 @@ def test_a_procedure_note_is_never_rendered_however_it_was_stored(
     genuine = _note("Ring the bell twice", "g")
     stored_flagged = _note(note, "f", kind="flagged_note")
     stored_before_the_screen = _note(note, "u")  # an ordinary note slot, unflagged
-    assert fact_kind(stored_flagged) == "flagged_note"
+    assert CALLER_FACTS.kind_of(stored_flagged) == "flagged_note"
     with caplog.at_level(logging.INFO, logger="contextdb_livekit.memory.snapshot"):
         text, shown = snapshot.render(
             [genuine, stored_flagged, stored_before_the_screen], facts=CALLER_FACTS

@@ -9,9 +9,10 @@ for its booking, billing or any other system sends every request through.
 - 401/403, any other non-2xx, a body that is not the expected shape: `HostSystemUnavailable`,
   whose message names the failure and never the API key or the body.
 
-`Authorization: Bearer <api_key>` on every request when a key is set. Response models derive
-from `ResponseBody`: strict ("2" is not a number, "true" is not a yes), unknown fields ignored
-so a host may add to them.
+`Authorization: Bearer <api_key>` on every request when a key is set. An answer is read as a
+`ResponseBody` or straight into the line's own dataclass (its checks as `Annotated[int,
+Field(ge=0)]`), strictly either way ("2" is not a number, "true" is not a yes), unknown fields
+ignored so a host may add to them.
 
 A line's client either holds a `HostApi` or is one: a subclass names its system once
 (`name`, `unavailable`, `outcome_unknown` as class attributes) and keeps the constructor
@@ -37,12 +38,12 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
-from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
 
 from contextdb_livekit.kit.errors import HostSystemUnavailable, OutcomeUnknown
 from contextdb_livekit.tls import TLS_CONTEXT
 
-Body = TypeVar("Body", bound=BaseModel)
+Body = TypeVar("Body")  # what an answer is read as: a `ResponseBody` or a dataclass
 T = TypeVar("T")
 
 
@@ -140,7 +141,8 @@ class HostApi:
         if status not in (200, 201):
             raise self.unavailable(f"{self.name} answered HTTP {status}")
         try:
-            return body.model_validate_json(response.content)
+            # Strict whatever `body` is: a dataclass has no model config to say so.
+            return _adapter(body).validate_json(response.content, strict=True)
         except ValidationError as exc:
             raise self.unavailable(f"{self.name} sent a response we could not read") from exc
 
@@ -158,7 +160,8 @@ class HostApi:
     ) -> list[Body]:
         """GET `path` (query `params`) answered `{field: [item, ...]}`: the items."""
         response = await self.request("GET", path, params=params or None)
-        found: list[Body] = getattr(self.parse(response, _listing(field, item)), field)
+        listing = _listing(field, item)  # type: ignore[arg-type]  # any type is hashable
+        found: list[Body] = getattr(self.parse(response, listing), field)
         return found
 
     async def change(
@@ -230,8 +233,18 @@ class _Allowed(ResponseBody):
     allowed: bool
 
 
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _adapter(body: type[T]) -> TypeAdapter[T]:
+    """What reads an answer as `body`, built once per type."""
+    if body not in _ADAPTERS:
+        _ADAPTERS[body] = TypeAdapter(body)
+    return _ADAPTERS[body]
+
+
 @cache
-def _listing(field: str, item: type[BaseModel]) -> type[ResponseBody]:
+def _listing(field: str, item: type) -> type[ResponseBody]:
     """The response model `{field: [item, ...]}`, built once per field and item."""
     fields: dict[str, Any] = {field: (list[item], ...)}  # type: ignore[valid-type]  # built at run time
     return create_model(f"Listed_{field}", __base__=ResponseBody, **fields)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
 import respx
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from contextdb_livekit.api import (
     HostApi,
@@ -139,6 +139,34 @@ async def test_get_reads_an_answer_or_raises_absent_on_404(things: Things) -> No
         await things.get("/v1/things/t1", Thing, absent=LookupError("no t1"))
     with pytest.raises(ThingsUnavailable, match="HTTP 404"):
         await things.get("/v1/things/t1", Thing)
+
+
+@dataclass(frozen=True)
+class Stock:
+    """The line's own type, read straight from an answer, its check on the field."""
+
+    thing_id: str
+    count: Annotated[int, Field(ge=0)]
+
+
+@respx.mock
+async def test_an_answer_reads_straight_into_a_dataclass_as_strictly(things: Things) -> None:
+    one = respx.get(f"{BASE}/v1/things/t1").respond(
+        200, json={"thing_id": "t1", "count": 2, "new": 1}
+    )
+    assert await things.get("/v1/things/t1", Stock) == Stock("t1", 2)
+    listed = respx.get(f"{BASE}/v1/things").respond(
+        200, json={"things": [{"thing_id": "t1", "count": 2}]}
+    )
+    assert await things.get_listed("/v1/things", "things", Stock) == [Stock("t1", 2)]
+    # Not coerced ("2", true), not outside its check (-1): an answer we cannot trust.
+    for count in ("2", True, -1):
+        one.respond(200, json={"thing_id": "t1", "count": count})
+        with pytest.raises(ThingsUnavailable, match="could not read"):
+            await things.get("/v1/things/t1", Stock)
+        listed.respond(200, json={"things": [{"thing_id": "t1", "count": count}]})
+        with pytest.raises(ThingsUnavailable, match="could not read"):
+            await things.get_listed("/v1/things", "things", Stock)
 
 
 @respx.mock
