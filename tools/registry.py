@@ -20,7 +20,7 @@ from contextdb_livekit.api import (
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
 from tools.open_days import build_open_days_tool
-from tools.review import changes_read_back
+from tools.review import REVIEWED_FACTS
 from tools.service_credit import SERVICE_CREDIT
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
 
@@ -48,7 +48,7 @@ LINE_ACTIONS = LineActions(
         "Note one lasting detail about the caller worth remembering next time\n"
         "(equipment, access instructions, availability). Not for booking requests."
     ),
-    review_changes=changes_read_back,
+    review_changes=REVIEWED_FACTS.read_back,
 )
 
 # The drain's crash recovery: the business systems' clients from the environment, closed
