@@ -6,19 +6,12 @@ A fork that retargets the starter writes its own module like this one.
 
 from __future__ import annotations
 
-from livekit.agents.llm import FunctionTool
-
 from billing_client import BillingSettings
 from calendar_client import CalendarSettings
-from contextdb_livekit.api import (
-    CallerIdentity,
-    HostParts,
-    LineProfile,
-    local_data_paths,
-)
+from contextdb_livekit.api import HostParts, LineProfile, local_data_paths
 from memory.facts import CALLER_FACTS, SNAPSHOT_QUERY
 from tools.prompt import build_instructions
-from tools.registry import CONFIRM_TOOL, LINE_ACTIONS, build_call_tools
+from tools.registry import CONFIRM_TOOL, LINE_ACTIONS
 from tools.review import REVIEWED_FACTS
 from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
 
@@ -32,15 +25,9 @@ async def close_host(host: VisitHost) -> None:
     await close_systems(host.line)
 
 
-def tools(
-    identity: CallerIdentity | None, host: VisitHost, *, realtime: bool
-) -> list[FunctionTool]:
-    return build_call_tools(identity, host.line, realtime=realtime, host=host)
-
-
 LINE: LineProfile[VisitSystems] = LineProfile(
     instructions=build_instructions,
-    tools=tools,
+    tools=LINE_ACTIONS.for_call,
     confirm_tool=CONFIRM_TOOL,
     intent_resolvers=LINE_ACTIONS.call_resolvers,
     facts=CALLER_FACTS,
