@@ -1,9 +1,9 @@
 """One call, from the job's start to its end: what agent.py's `@server.rtc_session` runs.
 
 The entry (agent.py) keeps what a line chooses — its greeting and, if not the worker's, its
-session — and hands them in; everything else a memory-aware call needs happens here, in this order:
-open the host systems while joining the room, wait for and authenticate the caller (from the
-room session only), open the call (the snapshot prefetch starts), start the session with every
+session — and hands them in; everything else a memory-aware call needs happens here, in this
+order: open the host systems while joining the room, wait for and authenticate the caller (from
+the room session only), open the call (the snapshot prefetch starts), start the session with every
 room surface locked to the caller, hold a ringing phone line until it is answered, greet.
 The end-of-call write, the outbox flusher and the host's systems are closed by the job's
 shutdown callback.
