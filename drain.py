@@ -8,20 +8,11 @@ python drain.py --once  # deliver what is due now, print counts
 from __future__ import annotations
 
 import sys
-from datetime import timedelta
+from functools import partial
 
-from contextdb_livekit.api import open_caller_data
 from contextdb_livekit.hosting import RetentionSchedule, run_drain
 from memory.retention import RetentionSettings, retention_policy
 from tools.registry import open_intent_resolvers
-
-
-def retention_schedule() -> RetentionSchedule:
-    """The line's retention, applied by the drain once per RETENTION_INTERVAL_S."""
-    settings = RetentionSettings()
-    return RetentionSchedule(
-        open_caller_data, retention_policy(settings), timedelta(seconds=settings.interval_s)
-    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,7 +20,8 @@ def main(argv: list[str] | None = None) -> int:
         argv,
         recovery=open_intent_resolvers,
         prog="python drain.py",
-        housekeeping=retention_schedule,
+        # The line's retention, applied once per RETENTION_INTERVAL_S.
+        housekeeping=partial(RetentionSchedule.from_settings, retention_policy, RetentionSettings),
     )
 
 

@@ -111,8 +111,8 @@ def test_a_realtime_session_has_a_tts_for_the_hosts_read_back(tmp_path: Path):
     probe = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r}); import agent; "
         "from types import SimpleNamespace; "
-        "from contextdb_livekit.worker.settings import WorkerSettings as W; "
-        "s = agent.build_session(W(), SimpleNamespace(userdata={'vad': None}), None); "
+        "from contextdb_livekit.hosting import WorkerSettings as W, build_session; "
+        "s = build_session(W(), SimpleNamespace(userdata={'vad': None}), None); "
         "print(type(s.llm).__name__, type(s.tts).__name__)"
     )
     env = {

@@ -10,19 +10,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from livekit.agents.llm import FunctionTool
-
-from contextdb_livekit.api import (
-    CallerIdentity,
-    GatedTool,
-    LineActions,
-)
+from contextdb_livekit.api import GatedTool, LineActions
 from tools.booking import BOOKING
 from tools.cancellation import CANCELLATION
 from tools.open_days import build_open_days_tool
-from tools.review import changes_read_back
+from tools.review import REVIEWED_FACTS
 from tools.service_credit import SERVICE_CREDIT
-from tools.systems import VisitHost, VisitSystems, close_systems, open_systems
+from tools.systems import VisitSystems, close_systems, open_systems
 
 # Every consequential action: its tool, the confirmation it is read back through, and the
 # outbox's crash recovery.
@@ -48,22 +42,11 @@ LINE_ACTIONS = LineActions(
         "Note one lasting detail about the caller worth remembering next time\n"
         "(equipment, access instructions, availability). Not for booking requests."
     ),
-    review_changes=changes_read_back,
+    review_changes=REVIEWED_FACTS.read_back,
+    # The only tool an unverified caller gets.
+    ungated=[build_open_days_tool],
 )
 
 # The drain's crash recovery: the business systems' clients from the environment, closed
 # when the process is done, and the forget's (a call's is `LINE_ACTIONS.call_resolvers`).
 open_intent_resolvers = partial(LINE_ACTIONS.drain_resolvers, open_systems, close_systems)
-
-
-def build_call_tools(
-    identity: CallerIdentity | None,
-    systems: VisitSystems,
-    *,
-    realtime: bool = False,
-    host: VisitHost | None = None,
-) -> list[FunctionTool]:
-    """A call's tools (`LineActions.call_tools`); list_open_days is the only one an
-    unverified caller gets. With the call's `host`, the caller can also ask to be forgotten."""
-    ungated = [build_open_days_tool()]
-    return LINE_ACTIONS.call_tools(identity, systems, ungated, realtime=realtime, host=host)

@@ -2,17 +2,16 @@
 
 The line's side of the review: how the host says each change to the caller. Which facts are
 changes, and how the caller's answer to the read-back settles them (confirmed, dropped, or
-kept only as their quoted words), is the library's `FactChanges`, over this line's kinds.
+kept only as their quoted words), is the library's `FactChanges`, over this line's kinds;
+which extractor reads the call when is its `ReviewedFacts`.
 """
 
 from __future__ import annotations
 
-from livekit.agents import RunContext
-
-from contextdb_livekit.api import FactChanges, history_turns
+from contextdb_livekit.api import FactChanges, ReviewedFacts
 from memory.extract import extract_call_facts, quote
 from memory.facts import KINDS, TOPICS, CallerFact
-from tools.systems import VisitCall
+from memory.llm_extract import extract_with_model
 
 # A change not confirmed is kept as the caller's own words; a change of routine ("it's
 # Tuesdays from now on") switches the weekdays that worked before.
@@ -52,9 +51,8 @@ def spoken(fact: CallerFact, replaces: bool) -> str:
     return phrases.get(fact.kind, value)
 
 
-def changes_read_back(context: RunContext[VisitCall]) -> list[tuple[str, str]]:
-    """What the review tool reads back: this call's changes so far, in the host's words."""
-    call = context.userdata
-    turns = history_turns(context.session.history)
-    facts = extract_call_facts(turns, list(call.notes), today=call.today(), call_id=call.call_id)
-    return CHANGES.read_back(call, facts, spoken)
+# The call's facts for the checkpoints, the end-of-call write (the model when the settings
+# name one) and the review's read-back, each settled through `CHANGES`.
+REVIEWED_FACTS: ReviewedFacts[CallerFact] = ReviewedFacts(
+    CHANGES, rules=extract_call_facts, spoken=spoken, model=extract_with_model
+)

@@ -8,9 +8,6 @@ answer is resolved by the credit's own idempotency key through the outbox.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
-
 from billing_client import BillingClient, CreditRefused
 from contextdb_livekit.api import (
     ActionWords,
@@ -65,25 +62,19 @@ CREDIT_WORDS = ActionWords(
 )
 
 
-@dataclass(frozen=True)
-class CreditRecord:
+def credit_record(attempt: Attempt[int], outcome: Outcome) -> FactToRemember:
     """The host's record of an applied credit, kept by the end-of-call write."""
-
-    credit_id: str
-    pence: int
-    today: date
-
-    def to_write(self) -> FactToRemember:
-        return FactToRemember(
-            content=(
-                f"Service credit of {spoken_pounds(self.pence)} applied to the account, "
-                f"reference {self.credit_id} (recorded {self.today.isoformat()})"
-            ),
-            source="third_party",
-            confidence=HOST_CONFIDENCE,
-            entity="account",
-            attribute=f"credit_{self.credit_id}",
-        )
+    credit_id = outcome.external_ref or ""
+    return FactToRemember(
+        content=(
+            f"Service credit of {spoken_pounds(attempt.target)} applied to the account, "
+            f"reference {credit_id} (recorded {attempt.today.isoformat()})"
+        ),
+        source="third_party",
+        confidence=HOST_CONFIDENCE,
+        entity="account",
+        attribute=f"credit_{credit_id}",
+    )
 
 
 def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
@@ -129,9 +120,7 @@ def apply_credit_action(billing: BillingClient) -> GatedAction[int]:
         resolve=Resolution.by_key(
             billing.credit_for_key, lambda c: c.credit_id, otherwise="interrupted_before_crediting"
         ),
-        remember=lambda attempt, outcome: CreditRecord(
-            outcome.external_ref or "", attempt.target, attempt.today
-        ),
+        remember=credit_record,
         tool=ToolText(
             "Apply a one-off service credit to the caller's account (e.g. after a missed visit).",
             argument="amount",

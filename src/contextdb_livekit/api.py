@@ -30,6 +30,7 @@ from contextdb_livekit.facts.kinds import (
 )
 from contextdb_livekit.facts.line_facts import LineFacts
 from contextdb_livekit.facts.retention import FactRetentionSettings, retention_of
+from contextdb_livekit.facts.reviewed import ReviewedFacts
 from contextdb_livekit.facts.stamps import Confidence
 from contextdb_livekit.identity import CallerIdentity, IdentityError
 from contextdb_livekit.kit.action_tool import GatedTool, build_action_tool
@@ -163,6 +164,7 @@ __all__ = [
     "Resolution",
     "ResponseBody",
     "RetentionPolicy",
+    "ReviewedFacts",
     "Said",
     "SlotKey",
     "SlotRetention",

@@ -11,6 +11,7 @@ from contextdb_livekit.memory.secrets import install_log_redaction
 from contextdb_livekit.worker.entry import run_call
 from contextdb_livekit.worker.log_policy import install_caller_data_filter
 from contextdb_livekit.worker.preload import openai_client, preload_modules, warm_process
+from contextdb_livekit.worker.server import build_server
 from contextdb_livekit.worker.server_options import server_options
 from contextdb_livekit.worker.session import build_session, pipeline_plugins, prewarm
 from contextdb_livekit.worker.settings import WorkerSettings
@@ -19,6 +20,7 @@ from contextdb_livekit.worker.startup import prepare_worker
 __all__ = [
     "RetentionSchedule",
     "WorkerSettings",
+    "build_server",
     "build_session",
     "install_caller_data_filter",
     "install_log_redaction",

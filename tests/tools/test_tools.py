@@ -20,8 +20,7 @@ from livekit.agents.llm import ChatContext, ToolResult
 from livekit.agents.llm.utils import build_legacy_openai_schema
 from livekit.agents.voice import SpeechHandle
 
-from billing_client import LocalBilling
-from calendar_client import CalendarUnavailable, LocalCalendar
+from calendar_client import CalendarUnavailable
 from contextdb_livekit.kit.context import MAX_NOTES, CallContext
 from contextdb_livekit.memory.settings import MemorySettings
 from contextdb_livekit.worker.call import Call
@@ -29,8 +28,6 @@ from line import LINE
 from testkit.line_host import local_host
 from tests.conversation.conftest import caller
 from tests.memory.fakes import FlakyBackend
-from tools.registry import build_call_tools
-from tools.systems import VisitSystems
 
 
 @dataclass
@@ -199,16 +196,9 @@ async def test_authorization_check_down_is_spoken_not_raised(tmp_path, local_eng
     assert await local_engine.decision_trail(identity.customer_id) == []
 
 
-def test_unverified_caller_gets_only_ungated_tools(tmp_path):
-    assert [
-        t.info.name
-        for t in build_call_tools(
-            None,
-            VisitSystems(
-                LocalCalendar(tmp_path / "c.sqlite3"), LocalBilling(tmp_path / "b.sqlite3")
-            ),
-        )
-    ] == ["list_open_days"]
+def test_unverified_caller_gets_only_ungated_tools(tmp_path, local_engine):
+    host = local_host(tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None))
+    assert [t.info.name for t in LINE.tools(None, host, realtime=False)] == ["list_open_days"]
 
 
 def test_days_are_read_in_the_callers_zone_not_the_hosts(monkeypatch, tmp_path):

@@ -48,9 +48,10 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 
 def test_the_worker_hands_the_preload_list_to_livekit():
-    source = (ROOT / "agent.py").read_text()
-    assert "preload_modules=preload_modules(LINE_MODULE)" in source
-    assert "setup_fnc=prewarm" in source
+    assert "build_server(STARTUP_SETTINGS, LINE_MODULE)" in (ROOT / "agent.py").read_text()
+    server = (ROOT / "src/contextdb_livekit/worker/server.py").read_text()
+    assert "preload_modules=preload_modules(*line_modules)" in server
+    assert "setup_fnc=prewarm" in server
     assert "warm_process()" in (ROOT / "src/contextdb_livekit/worker/session.py").read_text()
 
 

@@ -1,7 +1,8 @@
 """A line's gated actions, registered in one place: their tools, the one confirmation tool
 their read-backs are answered through, and the outbox's crash recovery, each with the
 forget (`caller_data.forget`) that every line offers beside its own actions; and a call's
-whole tool list (`call_tools`: with the note, review and recall tools).
+whole tool list (`call_tools`: with the note, review and recall tools; `for_call` on a call's
+host, as `LineProfile.tools`).
 
     LINE_ACTIONS = LineActions([...], confirm_tool="confirm", confirm_description=...)
 
@@ -54,6 +55,9 @@ class LineActions(Generic[S]):
     # What the review reads back before goodbye: the call's changes, as (key, the change in
     # the host's words) (`kit.review.build_review_tool`); None: no review tool.
     review_changes: Callable[[RunContext[Any]], Sequence[tuple[str, str]]] | None = None
+    # The line's tools without a consequence (no gate), each built afresh for a call: the
+    # only ones an unverified caller gets (`for_call`).
+    ungated: Sequence[Callable[[], FunctionTool]] = ()
 
     def actions(self, systems: S) -> list[GatedAction[Any]]:
         return [gated.action(systems) for gated in self.gated]
@@ -124,6 +128,14 @@ class LineActions(Generic[S]):
             *([build_note_tool(self.note_description)] if self.note_description else []),
             *([build_review_tool(identity, review)] if review is not None else []),
         ]
+
+    def for_call(
+        self, identity: CallerIdentity | None, host: HostServices[S], *, realtime: bool
+    ) -> list[FunctionTool]:
+        """A call's whole tool list on its host (`LineProfile.tools`): `call_tools` with the
+        line's `ungated` tools, and the forget on that host."""
+        ungated = [build() for build in self.ungated]
+        return self.call_tools(identity, host.line, ungated, realtime=realtime, host=host)
 
 
 def _forget_on_demand() -> IntentResolver:

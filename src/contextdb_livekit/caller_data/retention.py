@@ -11,13 +11,17 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
-from contextdb_livekit.caller_data.stores import CallerDataStores
+from contextdb_livekit.caller_data.stores import CallerDataStores, open_caller_data
+from contextdb_livekit.facts.retention import FactRetentionSettings
 from contextdb_livekit.stores.caller_data import CallerDataStore, RetentionPolicy
 
 log = logging.getLogger("contextdb_livekit.caller_data.retention")
 
 Clock = Callable[[], datetime]
+# A line's retention settings (`FactRetentionSettings` and its categories).
+S = TypeVar("S", bound=FactRetentionSettings)
 
 
 def utc_now() -> datetime:
@@ -64,6 +68,17 @@ class RetentionSchedule:
         self.interval = interval
         self.clock = clock
         self.last: RetentionRun | None = None
+
+    @classmethod
+    def from_settings(
+        cls, policy_of: Callable[[S], RetentionPolicy], settings: Callable[[], S]
+    ) -> RetentionSchedule:
+        """A line's retention as the drain applies it: the configured caller-data stores, the
+        line's policy of its settings, every RETENTION_INTERVAL_S. The settings are read here,
+        so settings that do not validate stop the drain before its first pass."""
+        read = settings()
+        interval = timedelta(seconds=read.interval_s)
+        return cls(open_caller_data, policy_of(read), interval)
 
     async def __call__(self) -> RetentionRun | None:
         now = self.clock()

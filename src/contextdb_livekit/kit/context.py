@@ -24,7 +24,7 @@ from contextdb_livekit.kit.readback import ReadBack
 from contextdb_livekit.memory.backend import MemoryBackend
 from contextdb_livekit.memory.metrics import MemoryMetrics
 from contextdb_livekit.memory.models import FactToRemember, MemorySnapshot
-from contextdb_livekit.memory.settings import MemorySettings
+from contextdb_livekit.memory.settings import ExtractionModel, MemorySettings
 from contextdb_livekit.stores.attestations import AttestationStore
 from contextdb_livekit.stores.claims import ClaimRegistry
 from contextdb_livekit.stores.directory import CustomerDirectory
@@ -61,6 +61,9 @@ class HostServices(Generic[L]):
     # Callers erased in the last day (stores.erasures): a call whose caller was erased while
     # it ran keeps nothing.
     erasures: ErasureJournal | None = None
+    # The model the end-of-call extraction calls (`MemorySettings.extraction_model`); None:
+    # the line's rules.
+    extraction_model: ExtractionModel | None = None
 
 
 class HostRecord(Protocol):

@@ -99,6 +99,11 @@ class FactToRemember:
         if (self.entity is None) != (self.attribute is None):
             raise ValueError("entity and attribute go together")
 
+    def to_write(self) -> FactToRemember:
+        """Already the fact to write: a gated action's `remember` may return one as the
+        host's record of what it did (`kit.context.HostRecord`)."""
+        return self
+
     def as_item(self) -> dict[str, object]:
         item: dict[str, object] = {
             "content": self.content,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -9,6 +10,18 @@ from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_CLOUD_URL = "https://api.contextdb.ai"
+DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
+
+
+@dataclass(frozen=True)
+class ExtractionModel:
+    """The model the end-of-call extraction calls (any OpenAI-compatible endpoint), as the
+    line's model extractor takes it (`LineFacts.from_model`'s keywords)."""
+
+    base_url: str
+    api_key: str = field(repr=False)
+    model: str
+    timeout_s: float
 
 
 class MemorySettings(BaseSettings):
@@ -58,7 +71,7 @@ class MemorySettings(BaseSettings):
     # LLM key is configured (`extraction_mode`), else the rules.
     extraction: Literal["rules", "llm"] | None = Field(default=None, alias="MEMORY_EXTRACTION")
     # The whole model call; capped at the write budget, so extraction + write stay well
-    # inside the worker's 10 s shutdown (contextdb_livekit.worker.job.model_extractor).
+    # inside the worker's 10 s shutdown (`extraction_model`).
     extraction_timeout_s: float = Field(
         default=3.0, gt=0, le=5, alias="MEMORY_EXTRACTION_TIMEOUT_S"
     )
@@ -82,6 +95,21 @@ class MemorySettings(BaseSettings):
         if not llm_key_configured:
             return "rules"
         return self.extraction or "llm"
+
+    def extraction_model(
+        self, api_key: SecretStr | None, *, base_url: str | None, model: str
+    ) -> ExtractionModel | None:
+        """The end-of-call extraction's model with the worker's LLM settings; None: the
+        rules (`extraction_mode`). Bounded: never longer than the write that follows it, so
+        extraction + write stay well inside the worker's 10 s shutdown."""
+        if api_key is None or self.extraction_mode(llm_key_configured=True) != "llm":
+            return None
+        return ExtractionModel(
+            base_url=base_url or DEFAULT_OPENAI_BASE_URL,
+            api_key=api_key.get_secret_value(),
+            model=model,
+            timeout_s=min(self.extraction_timeout_s, self.shutdown_write_budget_ms / 1000),
+        )
 
     @field_validator("api_key")
     @classmethod

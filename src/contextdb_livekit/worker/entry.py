@@ -1,9 +1,9 @@
 """One call, from the job's start to its end: what agent.py's `@server.rtc_session` runs.
 
-The entry (agent.py) keeps what a line chooses — its plugins and session options, its greeting
-— and hands them in; everything else a memory-aware call needs happens here, in this order:
-open the host systems while joining the room, wait for and authenticate the caller (from the
-room session only), open the call (the snapshot prefetch starts), start the session with every
+The entry (agent.py) keeps what a line chooses — its greeting and, if not the worker's, its
+session — and hands them in; everything else a memory-aware call needs happens here, in this
+order: open the host systems while joining the room, wait for and authenticate the caller (from
+the room session only), open the call (the snapshot prefetch starts), start the session with every
 room surface locked to the caller, hold a ringing phone line until it is answered, greet.
 The end-of-call write, the outbox flusher and the host's systems are closed by the job's
 shutdown callback.
@@ -16,6 +16,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from livekit import rtc
@@ -36,6 +37,7 @@ from contextdb_livekit.worker.profile import LineProfile
 from contextdb_livekit.worker.ring import RingOutcome, is_ringing, wait_until_answered
 from contextdb_livekit.worker.room_guard import CallerGuard
 from contextdb_livekit.worker.room_surface import start_in_room
+from contextdb_livekit.worker.session import build_session
 from contextdb_livekit.worker.settings import WorkerSettings
 
 log = logging.getLogger("agent")
@@ -68,11 +70,14 @@ async def run_call(
     line: LineProfile[Any],
     settings: WorkerSettings,
     *,
-    session_for: SessionFor,
     greeting: str,
+    session_for: SessionFor | None = None,
 ) -> None:
-    """The whole call. `session_for` builds the line's `AgentSession` around the call's
-    context (its userdata); `greeting` is the instruction for the first reply."""
+    """The whole call. `greeting` is the instruction for the first reply; `session_for`
+    builds the line's `AgentSession` around the call's context (its userdata), by default
+    the worker's (`build_session`, on the plugins the job process's prewarm built)."""
+    if session_for is None:
+        session_for = partial(build_session, settings, ctx.proc)
     # Opening the memory backend and host systems overlaps with joining the room.
     steps = SetUpSteps()
     host_task = asyncio.create_task(open_host_services(settings, line))

@@ -10,7 +10,7 @@ every job process (copy-on-write) and agent.py's imports in the job are dictiona
 The libraries the call path would otherwise import on first use are here too (httpx's
 connection pool and its anyio backend, pulled in by the first request to the engine).
 
-    AgentServer(preload_modules=preload_modules(LINE_MODULE), ...)  # agent.py
+    build_server(settings, LINE_MODULE)  # agent.py: AgentServer(preload_modules=...)
 """
 
 from __future__ import annotations

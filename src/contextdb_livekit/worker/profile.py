@@ -83,18 +83,22 @@ class HostParts:
     def services(self, line: L, *, timezone: str) -> HostServices[L]:
         """The call's host services: these parts, the line's business systems and the
         caller's time zone."""
+        worker = self.worker
         return HostServices(
             backend=self.backend,
             outbox=self.state.outbox,
             line=line,
             attestations=self.state.attestations,
-            policy=AssurancePolicy(caller_id_may_book=self.worker.sip_caller_id_may_book),
+            policy=AssurancePolicy(caller_id_may_book=worker.sip_caller_id_may_book),
             memory_settings=self.memory_settings,
             timezone=timezone,
             directory=self.state.directory,
             claims=self.state.claims,
             database=self.state.database,
             erasures=self.state.erasures,
+            extraction_model=self.memory_settings.extraction_model(
+                worker.openai_api_key, base_url=worker.openai_base_url, model=worker.llm_model
+            ),
         )
 
 

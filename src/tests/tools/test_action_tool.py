@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from livekit.agents import RunContext
@@ -152,3 +153,29 @@ def test_a_calls_tools_are_the_lines_own_the_gated_ones_and_the_kits() -> None:
         "book_visit",
         "confirm_read_back",
     ]
+
+
+def test_a_calls_tools_on_its_host_build_the_lines_ungated_tools_and_offer_the_forget() -> None:
+    built: list[str] = []
+
+    def open_days() -> Any:
+        built.append("list_open_days")
+        return build_action_tool(dataclasses.replace(ACTION, name="list_open_days"), CALLER)
+
+    actions: LineActions[str] = LineActions(
+        [GatedTool(lambda systems: dataclasses.replace(ACTION, name=f"book_on_{systems}"))],
+        confirm_tool="confirm_read_back",
+        confirm_description="Call when the caller answers.",
+        ungated=[open_days],
+    )
+    host: Any = SimpleNamespace(line="calendar")
+    assert _names(actions.for_call(None, host, realtime=False)) == ["list_open_days"]
+    # Built afresh for every call, never shared between calls.
+    assert _names(actions.for_call(CALLER, host, realtime=True)) == [
+        "list_open_days",
+        "recall_caller_memory",
+        "book_on_calendar",  # the action built from the host's own systems
+        "forget_caller_details",  # on the call's host
+        "confirm_read_back",
+    ]
+    assert built == ["list_open_days", "list_open_days"]
