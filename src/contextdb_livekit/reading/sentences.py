@@ -16,6 +16,7 @@ from contextdb_livekit.reading.lexicon import (
     _EXCEPTION_WITH_PREDICATE,
     _PAST,
     _PRESENT,
+    _STREET_WORDS,
     _UNIVERSAL,
     _UNIVERSAL_BUT,
     WEEKDAYS,
@@ -104,8 +105,7 @@ _NUMBER_LETTER = re.compile(
     # "a" is, so it joins only at the end.
     r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) "
     r"(?P<l>[b-h]\b|a\b(?=\s*(?:[.,!?]|$)))|"
-    r"\b(?P<lead2>)(?P<n2>\d{1,4}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){0,3}(?:road|street|lane|avenue|"
-    r"close|drive|way|crescent|terrace|grove|gardens|place|row|mews|hill)\b)"
+    rf"\b(?P<lead2>)(?P<n2>\d{{1,4}}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){{0,3}}(?:{_STREET_WORDS})\b)"
 )
 
 
@@ -139,10 +139,20 @@ _WEEKDAYS = re.compile(
 )
 
 
+# Speech-to-text writes "we're" as "were": with no subject before it and a place after it
+# ("were on the third floor", "yeah were at number 12"), it can only be "we are"; a past
+# "were" has its subject before it ("the tanks were in the loft").
+_STT_WE_ARE = re.compile(
+    r"(^|[,;]\s*|\b(?:but|and|so|now|yes|yeah|no|well|oh|sorry|actually)\s+)"
+    r"were (?=(?:on|at|in|not|the|number)\b)"
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _SPOKEN_DIGITS.sub(
         lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in m.group(2).split())} ", text
     )

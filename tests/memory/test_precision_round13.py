@@ -1,0 +1,38 @@
+"""Round 13 of the rule reader, tuned on sets 1-11 for recall without losing precision:
+speech-to-text's "were" for "we're", a house number's letter before any street word, and the
+words callers use for getting in, parking, who is home and pets. Phrasings of its own (not
+the scored sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import facts, of_kind
+
+
+def words(conversation: str, kind: str) -> list[str]:
+    """What a worded kind (parking, pets, access, who is home, the meter) kept."""
+    return [f.value for f in facts(conversation) if f.kind == kind]
+
+
+# -- speech-to-text "were" for "we're" -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "value"),
+    [
+        ("u: were on the ninth floor", "floor", "9th floor"),
+        ("u: yeah were at number forty one birch road", "address", "41 Birch Road"),
+        ("u: were in the basement flat by the bins", "floor", "basement"),
+    ],
+)
+def test_stt_were_with_no_subject_before_it_is_we_are(said: str, kind: str, value: str) -> None:
+    assert of_kind(said, kind) == {(None, value)}
+
+
+def test_a_past_were_with_its_subject_before_it_is_still_past() -> None:
+    assert not of_kind("u: the old radiators were on the second floor", "floor")
+
+
+def test_a_house_number_letter_joins_before_any_street_word() -> None:
+    assert of_kind("u: we are at 7 b orchard rise", "address") == {(None, "7b Orchard Rise")}
