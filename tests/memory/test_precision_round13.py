@@ -36,3 +36,23 @@ def test_a_past_were_with_its_subject_before_it_is_still_past() -> None:
 
 def test_a_house_number_letter_joins_before_any_street_word() -> None:
     assert of_kind("u: we are at 7 b orchard rise", "address") == {(None, "7b Orchard Rise")}
+
+
+# -- floors said as one word -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("u: We rent the third-floor flat, number 31.", "3rd floor"),
+        ("u: It's a top-floor studio.", "top floor"),
+        ("u: a ground-floor flat round the back", "ground floor"),
+    ],
+)
+def test_a_floor_said_with_a_hyphen_is_the_floor(said: str, value: str) -> None:
+    assert of_kind(said, "floor") == {(None, value)}
+
+
+def test_the_lower_ground_floor_is_the_basement() -> None:
+    assert of_kind("u: Ours is the lower-ground-floor flat.", "floor") == {(None, "basement")}
+    assert of_kind("u: we're on the lower ground floor", "floor") == {(None, "basement")}

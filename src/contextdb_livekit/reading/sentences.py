@@ -78,6 +78,9 @@ _CONTRACTIONS = [
     (re.compile(r"\bnon-starter\b"), "non starter"),
     (re.compile(r"\bwrite-off\b"), "write off"),
     (re.compile(r"\be-mail"), "email"),
+    # "a top-floor flat", "the lower-ground-floor flat": the floor said as one word.
+    (re.compile(r"\b(lower|ground|top|first|second|third|\d{1,2}(?:st|nd|rd|th))-(?=ground\b|floor\b)"),
+     r"\1 "),
     (re.compile(r"\b(?:uh+|um+|erm+|uhm+|er)\b"), " "),
 ]  # fmt: skip
 

@@ -204,9 +204,11 @@ def _floor_value_from(word: str) -> str:
 
 def _floor_value(match: re.Match[str]) -> str:
     word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
-    if word in ("basement",):
+    if word in ("basement", "lower ground"):
+        # Below street level: the line's labels (and its callers, "the lower ground, the
+        # basement really") name both the basement.
         return "basement"
-    if word in ("ground", "lower ground", "top"):
+    if word in ("ground", "top"):
         return f"{word} floor"
     return _floor_value_from(word)
 
