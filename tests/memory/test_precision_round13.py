@@ -56,3 +56,53 @@ def test_a_floor_said_with_a_hyphen_is_the_floor(said: str, value: str) -> None:
 def test_the_lower_ground_floor_is_the_basement() -> None:
     assert of_kind("u: Ours is the lower-ground-floor flat.", "floor") == {(None, "basement")}
     assert of_kind("u: we're on the lower ground floor", "floor") == {(None, "basement")}
+
+
+# -- addresses -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("u: We live at number nine, Foxglove Lane.", "9 Foxglove Lane"),
+        ("u: The house is number 14, Quarry Road.", "14 Quarry Road"),
+        ("u: I live at number 5 Tanners Close", "5 Tanners Close"),
+        (
+            "u: Since March we've moved to number 6 Tanners Close, so update that.",
+            "6 Tanners Close",
+        ),
+    ],
+)
+def test_a_house_number_said_with_number_and_its_street_after_a_comma(
+    said: str, value: str
+) -> None:
+    assert of_kind(said, "address") == {(None, value)}
+
+
+def test_which_house_on_the_street_follows_the_address() -> None:
+    said = "u: its sixty one mill road the one with the caravan outside"
+    assert of_kind(said, "address") == {(None, "61 Mill Road")}
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("a: whats the address | u: nineteen westgate", "19 Westgate"),
+        ("a: Can I take your address? | u: Yes, 7 Broadway, Leeds.", "7 Broadway"),
+    ],
+)
+def test_a_number_and_a_name_answering_the_address_question(said: str, value: str) -> None:
+    assert of_kind(said, "address") == {(None, value)}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "a: Can I take your address? | u: Twenty minutes.",
+        "a: What's the address? | u: two radiators",
+        "u: 19 westgate",  # not asked: a number and a name could be anything
+        "a: What's the address? | u: 4 sorry",
+    ],
+)
+def test_a_number_and_a_word_is_no_address_unless_it_answers_for_one(said: str) -> None:
+    assert not of_kind(said, "address")

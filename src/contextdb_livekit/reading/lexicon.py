@@ -286,7 +286,8 @@ _AFTER_STREET = (
     rf"{_STREET_WORDS})\b)[a-z]+){{0,2}}"
     r"(?:\s+(?:now|these days))?"
     r"(?:\s+(?:(?:above|below|behind|near|opposite|next to|by|off|round|at the end of)\s+"
-    r"(?:the|a|an)\b|and|but|so)\b.*)?"
+    # "... the one with the red door": which house on the street.
+    r"(?:the|a|an)\b|and|but|so|the one (?:with|next to|opposite|by|on|at))\b.*)?"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
@@ -295,11 +296,14 @@ _BARE_ADDRESS = re.compile(
     rf"home is|we live at|i live at|a)\s+)*{_STREET}{_AFTER_STREET}$"
 )
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
+# A clause that ends on the house number, its street in the next ("we live at number 8, Elm
+# Road", "the house is number 3, Park Row").
+_ENDS_ON_HOUSE_NUMBER = re.compile(r"\b(?:at|number|no|is)\s+\d{1,5}[a-z]?$")
 _ADDRESS = re.compile(
     r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
     r"were at|"
     r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
-    r"(?:i|we) relocated to|(?:i|we) live at)\s+"
+    r"(?:i|we) relocated to|(?:i|we) live at)\s+(?:number\s+)?"
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
 )

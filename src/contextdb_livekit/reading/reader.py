@@ -62,6 +62,7 @@ from contextdb_livekit.reading.lexicon import (
     _DAY_RE,
     _DENIED_CHANNEL,
     _ELLIPSIS,
+    _ENDS_ON_HOUSE_NUMBER,
     _EXCEPTION,
     _EXCLUSIVE,
     _EXCLUSIVE_ATOMS,
@@ -137,6 +138,8 @@ from contextdb_livekit.reading.values import (
     _GUESSED_COUNTS,
     _LISTED_BEFORE,
     _MOBILES,
+    _NAMED_STREET,
+    _NOT_A_STREET,
     _OWN_FLOOR,
     _STREET_NAME,
     _SUPPOSED,
@@ -820,9 +823,14 @@ class CallReader:
         address = (
             _last_current(_ADDRESS, text)
             or _BARE_ADDRESS.match(text)
-            or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+            or (
+                whole
+                if whole and (_HOUSE_NUMBER.match(text) or _ENDS_ON_HOUSE_NUMBER.search(text))
+                else None
+            )
             # "no sorry, 54 station road, I always flip it": a correction opens with the street.
             or (_CORRECTED_STREET.match(text) if self._bare_ok("address", corrects) else None)
+            or (self._named_street(text) if self.asked.topic == "address" else None)
         )
         if address is not None:
             self._mentioned("address")
@@ -866,6 +874,14 @@ class CallReader:
             self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
         return out
+
+    def _named_street(self, text: str) -> re.Match[str] | None:
+        """ "41 Mount Pleasant" to "What's the address?": a number and a name that is no count
+        ("3 radiators"), no floor or flat and no sentence."""
+        named = _NAMED_STREET.match(text)
+        if named is None or _NOT_A_STREET.search(named.group(1)):
+            return None
+        return None if self.words.count.search(text) else named
 
     def _mentioned(self, kind: str, unit: str | None = None) -> None:
         self.last_value_kind = kind

@@ -127,6 +127,14 @@ _OFFER = re.compile(
 )
 
 
+# "What's the address?", "Can I take your address": asked even when speech-to-text drops the
+# question mark.
+_ADDRESS_ASKED = re.compile(
+    r"^(?:(?:and|ok|okay|right|lovely|great|thanks|so)\s+)*(?:what is|can i (?:take|have|get)|"
+    r"could i (?:take|have|get)|may i (?:take|have)) (?:the|your) (?:full |home )?address\b"
+)
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -140,6 +148,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="contact_preference")
     if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
+    if _ADDRESS_ASKED.match(t):
+        return Asked(topic="address")
     if not t.rstrip().endswith("?"):
         return Asked()
     if match := re.search(rf"\bhow many {equipment.units}", t):

@@ -108,6 +108,16 @@ _STREET_NAME = re.compile(
     r"way|court|place|crescent|terrace|grove|gardens|walk|row|mews|hill))"
     r"(?:\s+not(?:\s+the)?\s+\w+)?$"
 )
+# A number and a name, answering "What's the address?": a street with no word for its kind
+# ("41 Mount Pleasant", "3 Kingsway"); not a count, a floor or a flat.
+_NAMED_STREET = re.compile(
+    r"^(?:(?:yes|yeah|it is|number|we are at|i am at)\s+)*"
+    r"(\d{1,5}[a-z]?\s+[a-z'-]+(?:\s+[a-z'-]+)?)$"
+)
+_NOT_A_STREET = re.compile(
+    r"\b(?:floor|flat|apartment|unit|of|and|or|the|a|an|now|please|thanks|i|we|it|is|are|no|not|"
+    r"sorry|yes|oh|years?|months?|weeks?|days?|minutes?|hours?|am|pm|o'?clock)\b"
+)
 # "Flat nineteen, Rosewood Court", "Unit 4, Riverside Business Park": a flat or unit in a named
 # building, said as the whole sentence.
 _FLAT_IN_BUILDING = re.compile(
