@@ -106,3 +106,35 @@ def test_a_number_and_a_name_answering_the_address_question(said: str, value: st
 )
 def test_a_number_and_a_word_is_no_address_unless_it_answers_for_one(said: str) -> None:
     assert not of_kind(said, "address")
+
+
+# -- getting in ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: The hot water tank's in the loft, so bring a ladder.",
+        "u: Flats have a concierge, sign in with him first.",
+        "u: We're at the bottom of a bumpy track off the main road.",
+        "u: The side gate's padlocked, I'll open it in the morning.",
+        "u: Please go round the back, nobody uses the front.",
+        "u: The front door is jammed, use the side.",
+        "u: The keys are under the plant pot.",
+        "u: Heads up, the lift is out of order.",
+        "u: Our way in is through the garage.",
+    ],
+)
+def test_how_to_get_in_is_kept_as_an_access_note(said: str) -> None:
+    assert words(said, "access_notes") == [said.removeprefix("u: ").rstrip(".")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: The heat pump sits round the side of the house.",
+        "u: We keep track of the boiler services ourselves.",
+    ],
+)
+def test_a_place_or_a_track_that_is_no_way_in_is_no_access_note(said: str) -> None:
+    assert not words(said, "access_notes")

@@ -394,7 +394,17 @@ _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(
     r"\b(door code|gate code|key ?safe|lock ?box|alarm code|access code|the key is|key under|"
     r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door|knock|"
-    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks)\b"
+    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks|"
+    # The way in, and what is in the way: a ladder to the loft, a desk to sign in at, a track
+    # to find, a padlock, a door that does not open, a lift that does not work.
+    r"ladder|loft hatch|concierge|front desk|sign in|"
+    r"(?:farm|long|dirt|gravel|private|bumpy|narrow|unmade) track|down (?:a|the) track|"
+    r"padlock(?:ed)?|(?:come|go|walk|head|pop) round the (?:back|side)|"
+    r"(?:use|try) the (?:back|side|kitchen) door|"
+    r"front door (?:is |will not |does not |has )?(?:stuck|jammed|broken|boarded|sticks|open)|"
+    r"keys? (?:is |are )?(?:under|with|behind) the|spare keys|"
+    r"lift (?:is )?(?:broken|out of order|not working)|stair gate|"
+    r"(?:come|go|way in is|in is) through the)\b"
 )
 _PARKING = re.compile(
     r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
