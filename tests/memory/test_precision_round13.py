@@ -138,3 +138,28 @@ def test_how_to_get_in_is_kept_as_an_access_note(said: str) -> None:
 )
 def test_a_place_or_a_track_that_is_no_way_in_is_no_access_note(said: str) -> None:
     assert not words(said, "access_notes")
+
+
+# -- parking ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: parkings round the back usually",
+        "u: Best bet is the lay-by past the church.",
+        "u: There's a loading bay by the chippy.",
+        "u: Use the residents' bay, they never check.",
+        "u: Stick the van on the gravel by the hedge.",
+        "u: Leave the car in the forecourt.",
+        "u: just pull up on the verge",
+        "u: Honestly just use the road.",
+        "u: loads of room on the street most days",
+    ],
+)
+def test_where_a_van_can_stop_is_kept_as_parking(said: str) -> None:
+    assert words(said, "parking") == [said.removeprefix("u: ").rstrip(".")]
+
+
+def test_the_street_the_house_is_on_is_no_parking() -> None:
+    assert not words("u: We're on the high street above the bakery.", "parking")

@@ -409,7 +409,14 @@ _ACCESS = re.compile(
 _PARKING = re.compile(
     r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
     r"visitor (?:bay|space|parking|permit)|double yellows?|pay and display|parking permit|"
-    r"permits?)\b"
+    # Speech-to-text's "parkings" ("parkings on the road"), and where else a van may stop: a
+    # lay-by, a bay, the gravel, a forecourt, the verge.
+    r"permits?|parkings|lay-?by|loading bay|(?:residents?'?|visitors?'?|meter|permit) bays?|"
+    r"gravel|forecourt|verge|carport|multi-storey|hardstanding|metered|"
+    r"(?:pull|pop|leave|stop|put) (?:the |your )?(?:van|car)|pull (?:in|into|onto|up)|"
+    # The road as the place to park, not where the house is ("on the high street").
+    r"use the (?:road|street|next street)|on the (?:road|street) (?:outside|out front)|"
+    r"(?:space|room) (?:on|in) the (?:road|street))\b"
 )
 _NOT_PARKING = re.compile(
     r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
