@@ -163,3 +163,61 @@ def test_where_a_van_can_stop_is_kept_as_parking(said: str) -> None:
 
 def test_the_street_the_house_is_on_is_no_parking() -> None:
     assert not words("u: We're on the high street above the bakery.", "parking")
+
+
+# -- who is home -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: my brother will be in hes on nights",  # a run-on's next subject
+        "u: our granddaughter will be there in the morning",
+        "u: The lodger can open the door for your chap.",
+        "u: My partner will let the tech in, hes off that day.",
+        "u: Our neighbour, Pat, will pop round to let you in.",
+        "u: my dad lives with us hell be home",  # speech-to-text's "he'll"
+        "u: Our tenant, Jo, will be in to open up.",
+    ],
+)
+def test_who_will_be_at_the_visit_is_kept(said: str) -> None:
+    assert words(said, "who_home") == [said.removeprefix("u: ").split("  #")[0].rstrip(".")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: I can't be home that day, but my husband will.",
+        "a: Will you be in yourself? | u: No, my daughter will.",
+        "a: Is anybody home on Tuesdays? | u: My lodger is.",
+    ],
+)
+def test_somebody_with_only_the_auxiliary_answers_who_is_home(said: str) -> None:
+    assert words(said, "who_home")
+
+
+def test_a_relative_named_without_my_in_a_note_is_who_is_home() -> None:
+    from datetime import date
+
+    from memory.extract import Turn, extract_call_facts
+
+    kept = extract_call_facts(
+        [Turn("user", "That's all, thanks.")],
+        ["Daughter will let engineer in."],
+        today=date(2026, 12, 3),
+        call_id="call-1",
+    )
+    assert [f.value for f in kept if f.kind == "who_home"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: My son's in flat 9, I'm in 11.",
+        "u: My son will be in flat 9 from March.",
+        "u: My sister has got a dog, but she won't be there.",
+        "u: I can't do Fridays but my husband can.",
+    ],
+)
+def test_where_somebody_lives_or_what_they_can_do_is_not_who_is_home(said: str) -> None:
+    assert not words(said, "who_home")

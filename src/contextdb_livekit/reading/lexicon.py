@@ -463,10 +463,13 @@ _PRESENCE = re.compile(
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
     rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
     rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
-    rf"evenings?|{_DAY}|to let|and|so|anyway)\b)|home|at home|there|around|about|"
+    # A run-on's next subject: "my lodger will be in hes called tom".
+    rf"evenings?|{_DAY}|to let|and|so|anyway|but|if|he|she|hes|shes|they|i|im)\b)|"
+    rf"home|at home|there|around|about|"
     rf"in the house)|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
     rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"open the door|get the door|"
     rf"meet (?:you|your engineer|the engineer|him|her|them)|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
 )
@@ -475,9 +478,14 @@ _WHO_WILL_BE = re.compile(
     r"\bit will be (?:my|our|the) (?:\w+ )?(?:husband|wife|partner|son|daughter|mum|dad|mother|"
     r"father|brother|sister|nan|gran|grandad|grandma|lodger|tenant|carer|neighbou?r|landlord|"
     r"landlady|friend)\b|"
-    r"^(?:my |our )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
+    r"^(?:my |our |me )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
     r"(?:sister|brother|mother|father|son|daughter) in law) (?:will|is|would|can) "
-    r"(?:be )?(?:in|home|there|around|about|here)\b"
+    r"(?:be )?(?:in|home|there|around|about|here)\b|"
+    # An agent's note leaves out "my" and "the": "Wife will let engineer in", "Son will be
+    # home". Said of the visit ("will"), not where they live ("my son's in flat 22").
+    r"^(?:my |our |me )?(?:husband|wife|partner|son|daughter|lodger|carer|grandson|"
+    r"granddaughter) (?:will|would|can) (?:be (?:in|home|there|around|about|here)"
+    r"(?! (?:flat|number|unit|apartment)\b)|let (?:the )?(?:engineer|you|them) in)\b"
 )
 _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"

@@ -67,6 +67,8 @@ _CONTRACTIONS = [
                 r"need|try|pop|give|make|do|check|ask|see|take|put|sort|just|probably|"
                 r"definitely|always|never|not|only|also)\b)"), "i will "),
     (re.compile(r"\bim\b"), "i am"),
+    # ... and "she'll", "he'll" before "be": "shell be in", "hell be home".
+    (re.compile(r"\b(she|he)ll (?=be\b)"), r"\1 will "),
     (re.compile(r"\bive\b"), "i have"),
     (re.compile(r"\bweve\b"), "we have"),
     (re.compile(r"\btheyre\b"), "they are"),

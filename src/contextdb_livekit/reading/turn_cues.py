@@ -135,6 +135,14 @@ _ADDRESS_ASKED = re.compile(
 )
 
 
+# Who will be at the visit: "Is anyone home on Fridays?", "Will you be there yourself?".
+_WHO_ASKED = re.compile(
+    r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
+    r"at the (?:property|house|flat|address))\b|"
+    r"\b(?:will|would|are|can) you (?:\w+ )?be (?:home|in|there|around)\b"
+)
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -187,12 +195,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
                 sign, negators = _predicate(t)
             return Asked(base=(sign or 1) * (-1) ** negators)
         sign, negators = _predicate(tail if asked else t)
-        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
-    if re.search(
-        r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
-        r"at the (?:property|house|flat|address))\b",
-        t,
-    ):
+        # "Will anyone be in on Saturday?": "My son will." says who, as well as the day.
+        who = "who_home" if _WHO_ASKED.search(t) else None
+        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators, topic=who)
+    if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)

@@ -240,9 +240,21 @@ _LETS_IN = re.compile(
     r"(?:(?!not\b|never\b)\w+\s+)?"
     r"(?:let (?:you|the engineer|your engineer|your man|them|him|her|the plumber|people) in|"
     r"be (?:home|at home|there|around|about|at the house|in the house|in(?=\s*$|\s*,|\s+(?:all|"
-    r"during|on|from|when|that|the day|to let)\b))|open up|answer the door|"
-    r"meet (?:you|your engineer|the engineer|him|her|them))\b|"
+    r"during|on|from|when|that|the day|to let|to open)\b))|open up|answer the door|"
+    r"meet (?:you|your engineer|the engineer|him|her|them)|"
+    # "will pop over and let them in": coming round to do it.
+    r"(?:pop|come|nip|be) (?:over|round|by|along) (?:and|to) let (?:you|them|him|her) in)\b|"
     r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home)\b"
+)
+
+
+# Somebody with only the auxiliary of a verb said before ("but my daughter will"), and the
+# words that make that verb being at the visit.
+_SOMEBODY_WILL = re.compile(
+    rf"^(?:(?:but|and|so|no|yes|yeah)\s+)*(?:{_PERSON_RE.pattern})(?:\s+\w+)?\s+(?:will|can|would)$"
+)
+_PRESENT_AT_VISIT = re.compile(
+    r"\bbe (?:there|in|home|around|about|at home)\b|\blet (?:you|them|the engineer) in\b"
 )
 
 
@@ -275,6 +287,14 @@ def _free_text(
         if _ACCESS.search(text) and not words.fixture_place.search(text):
             found["access_notes"] = sentence
     whole = " , ".join(parts)
+    # "I won't be there, but my daughter will": somebody named, the verb left for the clause
+    # before to say.
+    if (
+        "who_home" not in found
+        and _PRESENT_AT_VISIT.search(whole)
+        and any(_SOMEBODY_WILL.match(text) for text in parts)
+    ):
+        found["who_home"] = sentence
     # An animal in the sentence may be what "it'll be in the house" is about.
     named = _WHO.search(whole) and not _PETS.search(whole)
     if "who_home" not in found and named and _LETS_IN.search(whole):
