@@ -221,3 +221,46 @@ def test_a_relative_named_without_my_in_a_note_is_who_is_home() -> None:
 )
 def test_where_somebody_lives_or_what_they_can_do_is_not_who_is_home(said: str) -> None:
     assert not words(said, "who_home")
+
+
+# -- pets ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: There's a goldfish in the kitchen.",
+        "u: Only the fish tank, nothing that moves much.",
+        "u: We've got a staffie called Rocky.",
+        "u: theres a jack russell hes loud",
+        "u: Our Great Dane sleeps in the hall.",
+    ],
+)
+def test_fish_and_dogs_named_by_breed_are_pets(said: str) -> None:
+    assert words(said, "pets")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: three cats they'll probably be asleep",
+        "u: the dog might be out with my son",
+    ],
+)
+def test_a_doubt_after_the_animal_is_about_what_it_does_not_whether_it_is_there(
+    said: str,
+) -> None:
+    assert words(said, "pets")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: We might get a puppy next year.",
+        "u: I think we've got a cat somewhere.",
+        "u: The people before had a dog I think.",
+        "u: We're having fish and chips tonight.",
+    ],
+)
+def test_a_doubted_or_past_or_eaten_animal_is_no_pet(said: str) -> None:
+    assert not words(said, "pets")

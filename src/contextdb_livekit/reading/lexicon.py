@@ -427,7 +427,9 @@ _ANIMALS = (
     r"hamsters?|guinea pigs?|tortoises?|snakes?|lizards?|chickens?|hens?|ferrets?|"
     r"labradors?|spaniels?|terriers?|german shepherds?|shepherds?|collies?|poodles?|"
     r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
-    r"staffies|staffy|dachshunds?|pets?|animals?"
+    r"staffies|staffy|staffie|dachshunds?|jack russells?|great danes?|"
+    # A tank of fish is a pet too ("just the fish tank"), not a plate of them.
+    r"(?:gold)?fish(?! and chips| fingers?| cakes?| pie)|pets?|animals?"
 )
 # Words that answer a question without saying anything of their own.
 _ASSENT_WORDS = frozenset(

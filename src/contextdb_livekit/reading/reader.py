@@ -155,6 +155,7 @@ from contextdb_livekit.reading.values import (
     _old_span,
     _other_number,
     _partial_count,
+    _pet_before_doubt,
     _said_in,
     _title_address,
 )
@@ -432,7 +433,15 @@ class CallReader:
             self._last_count = counts[-1]
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
-        found.extend(_free_text(sentence, kept, self.asked.topic, self.words))
+        found.extend(
+            _free_text(
+                sentence,
+                kept,
+                self.asked.topic,
+                self.words,
+                pets_doubted=[c.text for c in parts if _pet_before_doubt(c.text)],
+            )
+        )
         self._this_turn.extend(found)
         self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found

@@ -14,6 +14,7 @@ from contextdb_livekit.reading.lexicon import (
     _ACCESS,
     _ASSENT_WORDS,
     _HAVE_HAD,
+    _HEDGE,
     _NEGATOR,
     _NEW_BEFORE,
     _NO_PETS,
@@ -258,8 +259,23 @@ _PRESENT_AT_VISIT = re.compile(
 )
 
 
+_HAD = re.compile(r"\b(?:had|was|were|used to|before)\b")
+
+
+def _pet_before_doubt(text: str) -> bool:
+    """ "two cats, they'll probably hide", "our dog might be at the groomers": the doubt comes
+    after the animal and is about what it will do, not whether there is one ("I think we've
+    a dog", "we might get a cat")."""
+    pet, doubt = _PETS.search(text), _HEDGE.search(text)
+    return pet is not None and doubt is not None and pet.end() <= doubt.start()
+
+
 def _free_text(
-    sentence: str, parts: list[str], topic: str | None, words: Equipment
+    sentence: str,
+    parts: list[str],
+    topic: str | None,
+    words: Equipment,
+    pets_doubted: list[str] | None = None,
 ) -> list[Statement]:
     """Parking, pets, who will be home and access: the caller's sentence is the value, when
     a clause that is not hedged names one (for pets, the last such clause decides between
@@ -301,12 +317,18 @@ def _free_text(
         # "The caretaker, Dave, will let you in", "my mum's staying with us, she'll be in": who
         # is named in one clause and what they will do in another.
         found["who_home"] = sentence
-    for text in parts:
+    doubted = [(text, True) for text in pets_doubted or []]
+    for text, doubted_after_pet in [*((text, False) for text in parts), *doubted]:
         other = about_someone_else(text)
         text = _NOT_AN_ANIMAL.sub(" ", text)
         if not set(text.split()) - _ASSENT_WORDS:
             continue
         if other:
+            continue
+        if doubted_after_pet:
+            # A clause doubted after its animal: what it says of a pet now, nothing else.
+            if not (_PAST_PET.search(text) or _NO_PETS.search(text) or _HAD.search(text)):
+                found["pets"] = sentence
             continue
         if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
             found["parking"] = sentence
