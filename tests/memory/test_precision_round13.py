@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import facts, of_kind
+from tests.memory.spoken_calls import days, facts, of_kind
 
 
 def words(conversation: str, kind: str) -> list[str]:
@@ -264,3 +264,60 @@ def test_a_doubt_after_the_animal_is_about_what_it_does_not_whether_it_is_there(
 )
 def test_a_doubted_or_past_or_eaten_animal_is_no_pet(said: str) -> None:
     assert not words(said, "pets")
+
+
+# -- days ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: not wednesday i can't do wednesday", {("wednesday", "unavailable")}),
+        (
+            "u: not mondays not fridays i'm at the allotment them days",
+            {("monday", "unavailable"), ("friday", "unavailable")},
+        ),
+        (
+            "u: we're not home tuesdays we're not home saturdays either",
+            {("tuesday", "unavailable"), ("saturday", "unavailable")},
+        ),
+        ("u: er we don't do fridays nobody's in on a friday", {("friday", "unavailable")}),
+    ],
+)
+def test_a_negated_day_run_on_into_a_new_subject_is_two_clauses(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+def test_no_no_before_a_day_is_no_run_on_split() -> None:
+    # "no no" is one emphatic no; the reader is not sure of two and must not flip the day.
+    assert ("thursday", "available") not in days(
+        "a: Is Thursday okay? | u: no no thursdays i'm never in on a thursday"
+    )
+    assert ("thursday", "available") not in days(
+        "a: Is Thursday okay? | u: no no thursdays i'm at work"
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Wednesdays are a no. I'm in Cardiff every Wednesday.",
+        "u: i'm in bristol every wednesday",
+        "u: I'm over in Hull on Wednesdays for work.",
+    ],
+)
+def test_in_somewhere_else_on_a_day_is_not_at_home(said: str) -> None:
+    assert ("wednesday", "available") not in days(said)
+
+
+@pytest.mark.parametrize(
+    "said", ["u: I'm in on Wednesdays.", "u: we're in all day wednesdays", "u: i'm in wednesdays"]
+)
+def test_in_said_alone_is_still_at_home(said: str) -> None:
+    assert days(said) == {("wednesday", "available")}
+
+
+def test_a_day_that_does_not_happen_does_not_work() -> None:
+    assert days("u: saturdays just don't happen for us") == {("saturday", "unavailable")}

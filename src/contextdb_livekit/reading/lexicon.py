@@ -73,7 +73,9 @@ _NEG_WITH_NOT = re.compile(
     r"no matter what|no exceptions?)\b"
 )
 _POS = re.compile(
-    r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    # "down in Leeds for work" is away: "work" after "for" is the job, not "works for me".
+    r"\b(?:(?<!for )works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    r"happens?|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").

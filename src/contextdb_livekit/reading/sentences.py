@@ -264,9 +264,20 @@ _TIME_ONLY = re.compile(
 )
 
 
+# "not monday i cant do monday", "we are not in mondays we are not in thursdays either":
+# speech-to-text runs on; a day negated by its own word is a whole statement, and a new
+# subject with its verb after it starts another clause (whose negator is its own). Not after
+# "no no": one emphatic no, which read alone as two would flip the day.
+_NEGATED_DAY_RUN_ON = re.compile(
+    rf"(?<!\bno )\b((?:not|no|never)(?: (?:in|home|around|free|do))? (?:on )?(?:an? )?"
+    rf"{_DAY})\s+(?=(?:i|we|nobody|no one|noone) (?:am|are|is|do|can|will|would|have)\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
+    sentence = _NEGATED_DAY_RUN_ON.sub(r"\1, ", sentence)
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
     parts = [p for p in parts if p]
     held = ""  # a clause that is only a time marker ("Before, I couldn't do Saturdays")

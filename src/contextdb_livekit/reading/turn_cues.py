@@ -212,6 +212,17 @@ def _weekday(token: str) -> str:
     return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
 
 
+# "in" followed by a place that is not home ("I'm in Galway every Tuesday", "we're in
+# Spain on Mondays"): the copula's "in" says where, not that the caller is at home.
+_IN_SOMEWHERE_ELSE = re.compile(
+    rf"\b(?:{_COPULA}|i|we)\s+(?:\w+\s+)?in\s+(?!(?:on|all|every|most|during|from|the (?:morning|"
+    rf"afternoon|evening|day)|mornings?|afternoons?|evenings?|{_DAY}|and|so|but|till|until|"
+    rf"then|too|as well|anyway|today|tomorrow|when|if|for|at|though|really|usually|normally|"
+    rf"always|generally|mostly|again|now|these|then|that|all day|most days|home|the house)\b)"
+    rf"[a-z]+"
+)
+
+
 def _predicate(text: str) -> tuple[int | None, int]:
     """The clause's predicate sign (None: it has none) and how many negators it carries."""
     sign: int | None = None
@@ -247,6 +258,8 @@ def _predicate(text: str) -> tuple[int | None, int]:
                 rest,
             ):
                 continue
+            if word == "in" and _IN_SOMEWHERE_ELSE.search(rest):
+                continue  # "I'm in Galway every Tuesday": somewhere else, not at home
             if word in ("do", "make", "manage") and not re.search(
                 rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
                 rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b)",
