@@ -321,3 +321,24 @@ def test_in_said_alone_is_still_at_home(said: str) -> None:
 
 def test_a_day_that_does_not_happen_does_not_work() -> None:
     assert days("u: saturdays just don't happen for us") == {("saturday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "u: Mondays are out. | a: Noted, not Mondays. | u: Hang on, I've looked at the diary, "
+            "Mondays are fine. It's Wednesdays I'm at the hospital.",
+            {("monday", "available")},
+        ),
+        (
+            "u: We can't do Tuesday or Friday. | a: Tuesday and Friday are out. "
+            "| u: Sorry, only Tuesday. Friday we can do.",
+            {("tuesday", "unavailable"), ("friday", "available")},
+        ),
+    ],
+)
+def test_a_correcting_turn_keeps_what_it_said_again_before_its_next_sentence(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert expected <= days(said)

@@ -360,8 +360,10 @@ class CallReader:
                 # A correction takes back only the clause right before it.
                 self._previous = []
         if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
-            # What the caller's last turn said of the same kind, in another slot, is taken back.
-            slots = {(s.kind, s.key) for s in found}
+            # What the caller's last turn said of the same kind, in another slot, is taken back;
+            # not a slot this turn has already said again ("Fridays are fine after all. It's
+            # Saturdays I'm working").
+            slots = {(s.kind, s.key) for s in [*found, *self._this_turn] if s.sure}
             for earlier in self._last_turn:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
