@@ -342,3 +342,40 @@ def test_a_correcting_turn_keeps_what_it_said_again_before_its_next_sentence(
     said: str, expected: set[tuple[str, str]]
 ) -> None:
     assert expected <= days(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: We can't really do Fridays.", {("friday", "unavailable")}),
+        ("u: i cant usually do mondays", {("monday", "unavailable")}),
+        ("u: I can always do Tuesdays.", {("tuesday", "available")}),
+    ],
+)
+def test_an_adverb_between_can_and_do_is_still_the_verb(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+def test_do_at_the_end_before_a_run_on_subject_is_the_verb() -> None:
+    said = "u: wednesdays i cant do im down the allotment every wednesday"
+    assert days(said) == {("wednesday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: Thursday I can't, I'm afraid.", {("thursday", "unavailable")}),
+        ("u: sundays we cant", {("sunday", "unavailable")}),
+        ("a: Is Monday any good? | u: Monday we can.", {("monday", "available")}),
+    ],
+)
+def test_can_with_its_verb_left_out_is_said_of_the_day(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+def test_doing_something_else_on_a_day_is_still_no_predicate() -> None:
+    assert not days("u: I do the car boot every Sunday, we are at the field all day.")

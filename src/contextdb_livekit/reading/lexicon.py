@@ -81,7 +81,8 @@ _POS = re.compile(
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
     r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
-    r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
+    # "Saturday I can't": the verb left out, said or denied.
+    r"(?:i|we) (?:can|could)(?=(?: not| never)?(?: actually| too| as well| either| at all)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"

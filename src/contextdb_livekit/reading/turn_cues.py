@@ -252,8 +252,11 @@ def _predicate(text: str) -> tuple[int | None, int]:
     if sign is None:
         for match in _POS.finditer(rest):
             word = match.group(0)
+            # "I can't really do Mondays", "can not ever do": an adverb between is still the verb's.
             if word in _WEAK_POS and not re.search(
-                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+{re.escape(word)}\b|"
+                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+"
+                rf"(?:(?:ever|really|usually|normally|always|just|possibly|actually)\s+)?"
+                rf"{re.escape(word)}\b|"
                 rf"\b(?:day|days) {re.escape(word)}\b",
                 rest,
             ):
@@ -262,7 +265,9 @@ def _predicate(text: str) -> tuple[int | None, int]:
                 continue  # "I'm in Galway every Tuesday": somewhere else, not at home
             if word in ("do", "make", "manage") and not re.search(
                 rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
-                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b)",
+                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b|"
+                # "thursdays i can not do i am over in leeds": a new subject runs on after it.
+                rf"\s+(?:i|we) (?:am|are|have|work)\b)",
                 rest,
             ):
                 continue  # "I do the car boot every Saturday": doing something else
