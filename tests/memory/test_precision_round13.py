@@ -379,3 +379,21 @@ def test_can_with_its_verb_left_out_is_said_of_the_day(
 
 def test_doing_something_else_on_a_day_is_still_no_predicate() -> None:
     assert not days("u: I do the car boot every Sunday, we are at the field all day.")
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: mondays no i cant do mondays", {("monday", "unavailable")}),
+        ("u: er saturdays no saturdays dont suit us", {("saturday", "unavailable")}),
+        ("u: thursdays no not thursdays im on the rota", {("thursday", "unavailable")}),
+    ],
+)
+def test_a_day_then_no_then_the_reason_is_the_day_answered_no(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+def test_a_day_then_no_good_is_still_one_clause() -> None:
+    assert days("u: fridays no good for me") == {("friday", "unavailable")}

@@ -274,9 +274,17 @@ _NEGATED_DAY_RUN_ON = re.compile(
 )
 
 
+# "tuesdays no i cant do tuesdays", "sundays no sundays dont work": a day, then the answer to
+# it, then the reason; the "no" is an answer said of the day, not a negator of what follows.
+_DAY_THEN_NO = re.compile(
+    rf"^((?:(?:er|um|so|yeah|well|oh)\s+)*{_DAY}) no\s+(?=(?:i|we|not|never|sorry|{_DAY})\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
+    sentence = _DAY_THEN_NO.sub(r"\1, no, ", sentence)
     sentence = _NEGATED_DAY_RUN_ON.sub(r"\1, ", sentence)
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
     parts = [p for p in parts if p]
