@@ -397,3 +397,44 @@ def test_a_day_then_no_then_the_reason_is_the_day_answered_no(
 
 def test_a_day_then_no_good_is_still_one_clause() -> None:
     assert days("u: fridays no good for me") == {("friday", "unavailable")}
+
+
+# -- counts ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "u: Two boilers, one in the cellar and one in the barn.",
+            {("boiler", "2 boilers")},
+        ),
+        (
+            "u: We've 8 radiators and 2 thermostats, one for each floor.",
+            {("radiator", "8 radiators"), ("thermostat", "2 thermostats")},
+        ),
+        ("u: two boilers one for each wing", {("boiler", "2 boilers")}),
+    ],
+)
+def test_where_each_of_a_count_is_does_not_put_the_count_in_doubt(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert of_kind(said, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Six radiators, and one in the kitchen.",  # one more: a sum left to us
+        "u: Three radiators in the kitchen, one in each bedroom.",  # the count is one room's
+        "u: Two thermostats, one in the hall.",  # one placed of two: the other is not said
+        "u: five radiators one in each of the two bathrooms",  # a product left to us
+    ],
+)
+def test_a_count_with_more_to_add_stays_in_doubt(said: str) -> None:
+    assert not of_kind(said, "equipment_count") & {
+        ("radiator", "6 radiators"),
+        ("radiator", "3 radiators"),
+        ("thermostat", "2 thermostats"),
+        ("radiator", "5 radiators"),
+    }

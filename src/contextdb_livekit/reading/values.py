@@ -190,13 +190,28 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
         r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
     ):
         return True
-    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
+    if re.match(r"\s+(?!one\b)(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
         return True  # "two storage heaters in each bedroom": a product
     rest = sentence[first.end() :]
-    return any(
-        not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
+    numbers = [
+        m
         for m in re.finditer(rf"\b{_NUMBER}\b", rest)
-    )
+        if not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
+    ]
+    # "two thermostats, one in the hall and one on the landing", "three towel rails, one in
+    # each bathroom": where each of the count is, not more of them to add up.
+    placed = _ONE_PLACED.findall(rest)
+    said = _NUMBERS.get(first.group(1)) or (int(first.group(1)) if first.group(1).isdigit() else 0)
+    # Not when the count is itself in one room ("two radiators in the lounge, one in each
+    # bedroom": a sum left to us).
+    own_place = re.match(r"\s+(?:in|on|at)\b", rest)
+    if not own_place and (_ONE_EACH.search(rest) or (placed and len(placed) == said)):
+        numbers = [m for m in numbers if m.group(0) != "one"]
+    return bool(numbers)
+
+
+_ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")
+_ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
 
 def _count_value(raw: str, unit: str) -> str:
