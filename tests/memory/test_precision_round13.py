@@ -438,3 +438,42 @@ def test_a_count_with_more_to_add_stays_in_doubt(said: str) -> None:
         ("thermostat", "2 thermostats"),
         ("radiator", "5 radiators"),
     }
+
+
+# -- how to reach the caller -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("u: Could you text me instead? I'm never near the landline.", "text message"),
+        ("u: can you email rather than ring from now on", "email"),
+        ("u: Would you call rather than email in future?", "phone call"),
+    ],
+)
+def test_a_question_asking_for_a_channel_instead_is_the_preference(said: str, value: str) -> None:
+    assert of_kind(said, "contact_preference") == {(None, value)}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: Could you text me the code when you get here?",
+        "u: can you email me the quote",
+        "u: Could you ring the office instead of me? No, sorry, ignore that.",
+    ],
+)
+def test_a_question_asking_for_one_message_is_no_preference(said: str) -> None:
+    assert not of_kind(said, "contact_preference") & {(None, "text message"), (None, "email")}
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("u: I'd much rather you texted.", "text message"),
+        ("u: Honestly I'd rather you emailed me.", "email"),
+        ("u: We'd rather you phoned than emailed.", "phone call"),
+    ],
+)
+def test_rather_you_with_a_past_tense_channel_is_the_preference(said: str, value: str) -> None:
+    assert of_kind(said, "contact_preference") == {(None, value)}

@@ -311,11 +311,14 @@ _ADDRESS = re.compile(
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
 )
 _CONTACT = [
-    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
-    (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
+    # "I'd rather you texted": a wish, said in the past tense.
+    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp|rather you texted)\b"),
+     "text message"),
+    (re.compile(r"\b(?:email(?:ing|s)?|e mail|rather you emailed)\b"), "email"),
     # A call in the past ("nobody called me back", "they've called us into the office") is an
     # event, not a wish; "I'd rather you rang my mobile" is a wish.
     (re.compile(r"\b(?:(?:call|ring|bell|you called|you rang|you phoned) (?:me|us|my|on)|"
+                r"rather you (?:rang|called|phoned|gave me a ring)|"
                 r"calling|calls|"
                 r"(?:call|ring|you called|you rang|you phoned) the (?:landline|mobile|house phone|"
                 r"home phone)|"

@@ -233,6 +233,12 @@ class CallReader:
         if not text:
             return []
         question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        if question and (asked_channel := _CHANNEL_ASKED_INSTEAD.match(text)):
+            # "Could you email me instead?", "can you call rather than text": asked as a
+            # question, said as the way to reach the caller from now on.
+            # The verb's object is the caller, said or not ("can you call rather than text").
+            ask = asked_channel.group("ask").rstrip(" ?")
+            text, question = re.sub(r"^(\w+)\b(?! (?:me|us)\b)", r"\1 me", ask, count=1), False
         if question:
             # "Tuesday? No way": a day asked back is what the next clause is about.
             if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
@@ -1029,6 +1035,16 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+
+
+# A question that asks for a channel in place of another ("could you email me instead?",
+# "can you ring the landline rather than the mobile", "can you text me from now on").
+_CHANNEL_ASKED_INSTEAD = re.compile(
+    r"^(?:(?:actually|so|oh|and|sorry|but|well)\s+)*(?:can|could|would|will) you\s+"
+    r"(?:please\s+|just\s+|always\s+)*"
+    r"(?P<ask>(?:email|e mail|text|ring|call|phone|message)\b"
+    r"(?=.*\b(?:instead|rather than|from now on|in future|going forward)\b).*)$"
+)
 
 
 def _unknown_owner(text: str) -> bool:
