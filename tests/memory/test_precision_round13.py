@@ -114,7 +114,7 @@ def test_a_number_and_a_word_is_no_address_unless_it_answers_for_one(said: str) 
 @pytest.mark.parametrize(
     "said",
     [
-        "u: The hot water tank's in the loft, so bring a ladder.",
+        "u: The hot water tank's in the loft, so you'll need a ladder.",
         "u: Flats have a concierge, sign in with him first.",
         "u: We're at the bottom of a bumpy track off the main road.",
         "u: The side gate's padlocked, I'll open it in the morning.",
@@ -134,6 +134,7 @@ def test_how_to_get_in_is_kept_as_an_access_note(said: str) -> None:
     [
         "u: The heat pump sits round the side of the house.",
         "u: We keep track of the boiler services ourselves.",
+        "u: No need to bring a ladder, there's one in the shed.",
     ],
 )
 def test_a_place_or_a_track_that_is_no_way_in_is_no_access_note(said: str) -> None:
@@ -189,7 +190,6 @@ def test_who_will_be_at_the_visit_is_kept(said: str) -> None:
     [
         "u: I can't be home that day, but my husband will.",
         "a: Will you be in yourself? | u: No, my daughter will.",
-        "a: Is anybody home on Tuesdays? | u: My lodger is.",
     ],
 )
 def test_somebody_with_only_the_auxiliary_answers_who_is_home(said: str) -> None:

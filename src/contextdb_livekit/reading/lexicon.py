@@ -403,7 +403,9 @@ _ACCESS = re.compile(
     r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks|"
     # The way in, and what is in the way: a ladder to the loft, a desk to sign in at, a track
     # to find, a padlock, a door that does not open, a lift that does not work.
-    r"ladder|loft hatch|concierge|front desk|sign in|"
+    # A ladder the engineer will need or find, not one he need not bring.
+    r"need (?:a |the |your own )?ladder|(?:pull-?down|loft) ladder|ladder (?:is|that is|in)|"
+    r"loft hatch|concierge|front desk|sign in|"
     r"(?:farm|long|dirt|gravel|private|bumpy|narrow|unmade) track|down (?:a|the) track|"
     r"padlock(?:ed)?|(?:come|go|walk|head|pop) round the (?:back|side)|"
     r"(?:use|try) the (?:back|side|kitchen) door|"

@@ -195,9 +195,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
                 sign, negators = _predicate(t)
             return Asked(base=(sign or 1) * (-1) ** negators)
         sign, negators = _predicate(tail if asked else t)
-        # "Will anyone be in on Saturday?": "My son will." says who, as well as the day.
-        who = "who_home" if _WHO_ASKED.search(t) else None
-        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators, topic=who)
+        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
     if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
