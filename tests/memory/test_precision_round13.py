@@ -477,3 +477,21 @@ def test_a_question_asking_for_one_message_is_no_preference(said: str) -> None:
 )
 def test_rather_you_with_a_past_tense_channel_is_the_preference(said: str, value: str) -> None:
     assert of_kind(said, "contact_preference") == {(None, value)}
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("u: My wife likes emails, but I'd like a phone call.", "phone call"),
+        ("u: honestly i like texts", "text message"),
+        ("u: Mobile only, please.", "mobile"),
+        ("u: landline only i never have the mobile on", "landline"),
+    ],
+)
+def test_what_the_caller_likes_or_the_only_phone_is_the_preference(said: str, value: str) -> None:
+    assert of_kind(said, "contact_preference") == {(None, value)}
+
+
+def test_a_phone_denied_alone_after_the_only_one_is_not_the_preference() -> None:
+    said = "u: Ring the landline only - no mobile."
+    assert of_kind(said, "contact_preference") == {(None, "landline")}

@@ -347,7 +347,9 @@ _PHONE_PREFERRED = re.compile(
     # Speech-to-text drops the apostrophe: "mobiles best", "landlines better".
     r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s|s| is| number is)?\s+"
     r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
-    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call))\b"
+    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call)|"
+    # "Landline only, I don't own a mobile": the one phone to use.
+    r"only(?=\s*$|\s+(?:please|thanks|no|not|i|we)\b))"
 )
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
@@ -368,7 +370,9 @@ _THIS_CALL = re.compile(
     r"why i am (?:ringing|calling|phoning)|thanks for (?:calling|ringing))\b"
 )
 _CONTACT_CONTEXT = re.compile(
-    r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
+    # "I'd like a phone call", "I like texts": what the caller likes.
+    r"\b(?:me|better|best|easier|prefer|(?:i|we) (?:would )?like|please|instead|rather|by|is|works|"
+    r"reach|contact|way|"
     r"mobile|landline|us|"
     r"good|fine|send|a text|an email|on the phone|"
     # "Email, never text": a channel named against one denied.

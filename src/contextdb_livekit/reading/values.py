@@ -90,7 +90,9 @@ _MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
 # A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
 # question or corrects the caller's last channel.
 _BARE_PHONE = re.compile(
-    r"^(?:(?:no|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?(?:(?:on|the|my|no|just)\s+)*"
+    # "no the landline" run together; "no mobile" alone denies it.
+    r"^(?:(?:no(?=\s+(?:the|my|on|just)\b)|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?"
+    r"(?:(?:on|the|my|no(?=\s+(?:the|my|on)\b)|just)\s+)*"
     r"(?P<phone>landline|home phone|house phone|"
     r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
 )
