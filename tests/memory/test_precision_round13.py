@@ -495,3 +495,19 @@ def test_what_the_caller_likes_or_the_only_phone_is_the_preference(said: str, va
 def test_a_phone_denied_alone_after_the_only_one_is_not_the_preference() -> None:
     said = "u: Ring the landline only - no mobile."
     assert of_kind(said, "contact_preference") == {(None, "landline")}
+
+
+def test_a_bracketed_aside_in_a_note_is_a_clause_of_its_own() -> None:
+    from datetime import date
+
+    from memory.extract import Turn, extract_call_facts
+
+    kept = extract_call_facts(
+        [Turn("user", "That's everything.")],
+        ["Caller cannot do Thursdays (works at the depot)."],
+        today=date(2026, 12, 3),
+        call_id="call-1",
+    )
+    assert {(f.kind, f.key, f.value) for f in kept if f.kind == "availability"} == {
+        ("availability", "thursday", "unavailable")
+    }

@@ -193,7 +193,8 @@ _CORRECTION_START = re.compile(
 )
 _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 _SPLIT = re.compile(
-    r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
+    # A bracketed aside is a clause of its own ("cannot do Mondays (works at the hospital)").
+    r"\s*[,;:()]\s*|\s+-+\s+|\s+\u2014\s+"
     # "nothing but Saturdays" is one clause: the one day, not a day set against nothing.
     r"|(?<!\bnothing)\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
