@@ -511,3 +511,11 @@ def test_a_bracketed_aside_in_a_note_is_a_clause_of_its_own() -> None:
     assert {(f.kind, f.key, f.value) for f in kept if f.kind == "availability"} == {
         ("availability", "thursday", "unavailable")
     }
+
+
+def test_a_pair_of_things_is_two() -> None:
+    said = "u: We've got nine radiators and a pair of storage heaters."
+    assert of_kind(said, "equipment_count") == {
+        ("radiator", "9 radiators"),
+        ("storage heater", "2 storage heaters"),
+    }

@@ -176,6 +176,7 @@ def normal(text: str) -> str:
     text = _NUMBER_LETTER.sub(_join_letter, text)
     text = re.sub(r"\bhalf a dozen\b", "6", text)
     text = re.sub(r"\b(?:a|one) dozen\b", "12", text)
+    text = re.sub(r"\ba pair of\b", "2", text)  # exactly two ("a couple of" may be a guess)
     text = re.sub(r"\btwin (?=[a-z]+s\b)", "2 ", text)  # "twin boilers", "twin tanks"
     return " ".join(text.split())
 
