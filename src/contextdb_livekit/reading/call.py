@@ -362,6 +362,8 @@ def _floor_name(word: str) -> str:
     """One name per floor: "second" and "2nd" are one."""
     if word in _ORDINALS:
         return str(_ORDINALS[word])
+    if word == "lower ground":
+        return "basement"
     return word.rstrip("stndrh") if word[:1].isdigit() else word
 
 

@@ -73,13 +73,16 @@ _NEG_WITH_NOT = re.compile(
     r"no matter what|no exceptions?)\b"
 )
 _POS = re.compile(
-    r"\b(?:works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    # "down in Leeds for work" is away: "work" after "for" is the job, not "works for me".
+    r"\b(?:(?<!for )works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
+    r"happens?|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
     r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
-    r"(?:i|we) (?:can|could)(?=(?: actually| too| as well)?$)|"
+    # "Saturday I can't": the verb left out, said or denied.
+    r"(?:i|we) (?:can|could)(?=(?: not| never)?(?: actually| too| as well| either| at all)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
@@ -286,7 +289,8 @@ _AFTER_STREET = (
     rf"{_STREET_WORDS})\b)[a-z]+){{0,2}}"
     r"(?:\s+(?:now|these days))?"
     r"(?:\s+(?:(?:above|below|behind|near|opposite|next to|by|off|round|at the end of)\s+"
-    r"(?:the|a|an)\b|and|but|so)\b.*)?"
+    # "... the one with the red door": which house on the street.
+    r"(?:the|a|an)\b|and|but|so|the one (?:with|next to|opposite|by|on|at))\b.*)?"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
@@ -295,20 +299,26 @@ _BARE_ADDRESS = re.compile(
     rf"home is|we live at|i live at|a)\s+)*{_STREET}{_AFTER_STREET}$"
 )
 _HOUSE_NUMBER = re.compile(r"^(?:(?:it is|number|no)\s+)*(\d{1,5}[a-z]?)$")
+# A clause that ends on the house number, its street in the next ("we live at number 8, Elm
+# Road", "the house is number 3, Park Row").
+_ENDS_ON_HOUSE_NUMBER = re.compile(r"\b(?:at|number|no|is)\s+\d{1,5}[a-z]?$")
 _ADDRESS = re.compile(
     r"\b(?:my (?:new )?address is|our (?:new )?address is|address is|i live at|i am at|we are at|"
     r"were at|"
     r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
-    r"(?:i|we) relocated to|(?:i|we) live at)\s+"
+    r"(?:i|we) relocated to|(?:i|we) live at)\s+(?:number\s+)?"
     r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
     r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
 )
 _CONTACT = [
-    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp)\b"), "text message"),
-    (re.compile(r"\b(?:email(?:ing|s)?|e mail)\b"), "email"),
+    # "I'd rather you texted": a wish, said in the past tense.
+    (re.compile(r"\b(?:text(?:ing|s)?(?! of)|sms|message me|whatsapp|rather you texted)\b"),
+     "text message"),
+    (re.compile(r"\b(?:email(?:ing|s)?|e mail|rather you emailed)\b"), "email"),
     # A call in the past ("nobody called me back", "they've called us into the office") is an
     # event, not a wish; "I'd rather you rang my mobile" is a wish.
     (re.compile(r"\b(?:(?:call|ring|bell|you called|you rang|you phoned) (?:me|us|my|on)|"
+                r"rather you (?:rang|called|phoned|gave me a ring)|"
                 r"calling|calls|"
                 r"(?:call|ring|you called|you rang|you phoned) the (?:landline|mobile|house phone|"
                 r"home phone)|"
@@ -337,7 +347,9 @@ _PHONE_PREFERRED = re.compile(
     # Speech-to-text drops the apostrophe: "mobiles best", "landlines better".
     r"\b(landline|home phone|house phone|mobile|mobile phone)(?:'s|s| is| number is)?\s+"
     r"(?:is\s+)?(?:the\s+)?(?:best|better|easiest|easier|preferred|best bet|way to go|"
-    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call))\b"
+    r"best way|please|way to (?:reach|get|contact) (?:me|us)|one to (?:use|ring|call)|"
+    # "Landline only, I don't own a mobile": the one phone to use.
+    r"only(?=\s*$|\s+(?:please|thanks|no|not|i|we)\b))"
 )
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
@@ -358,7 +370,9 @@ _THIS_CALL = re.compile(
     r"why i am (?:ringing|calling|phoning)|thanks for (?:calling|ringing))\b"
 )
 _CONTACT_CONTEXT = re.compile(
-    r"\b(?:me|better|best|easier|prefer|please|instead|rather|by|is|works|reach|contact|way|"
+    # "I'd like a phone call", "I like texts": what the caller likes.
+    r"\b(?:me|better|best|easier|prefer|(?:i|we) (?:would )?like|please|instead|rather|by|is|works|"
+    r"reach|contact|way|"
     r"mobile|landline|us|"
     r"good|fine|send|a text|an email|on the phone|"
     # "Email, never text": a channel named against one denied.
@@ -390,12 +404,31 @@ _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(
     r"\b(door code|gate code|key ?safe|lock ?box|alarm code|access code|the key is|key under|"
     r"side gate|back gate|ring the bell|buzzer|intercom|spare key|side door|back door|knock|"
-    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks)\b"
+    r"doorbell|entrance|access is|cattle grid|steep|path up|door sticks|"
+    # The way in, and what is in the way: a ladder to the loft, a desk to sign in at, a track
+    # to find, a padlock, a door that does not open, a lift that does not work.
+    # A ladder the engineer will need or find, not one he need not bring.
+    r"need (?:a |the |your own )?ladder|(?:pull-?down|loft) ladder|ladder (?:is|that is|in)|"
+    r"loft hatch|concierge|front desk|sign in|"
+    r"(?:farm|long|dirt|gravel|private|bumpy|narrow|unmade) track|down (?:a|the) track|"
+    r"padlock(?:ed)?|(?:come|go|walk|head|pop) round the (?:back|side)|"
+    r"(?:use|try) the (?:back|side|kitchen) door|"
+    r"front door (?:is |will not |does not |has )?(?:stuck|jammed|broken|boarded|sticks|open)|"
+    r"keys? (?:is |are )?(?:under|with|behind) the|spare keys|"
+    r"lift (?:is )?(?:broken|out of order|not working)|stair gate|"
+    r"(?:come|go|way in is|in is) through the)\b"
 )
 _PARKING = re.compile(
     r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"
     r"visitor (?:bay|space|parking|permit)|double yellows?|pay and display|parking permit|"
-    r"permits?)\b"
+    # Speech-to-text's "parkings" ("parkings on the road"), and where else a van may stop: a
+    # lay-by, a bay, the gravel, a forecourt, the verge.
+    r"permits?|parkings|lay-?by|loading bay|(?:residents?'?|visitors?'?|meter|permit) bays?|"
+    r"gravel|forecourt|verge|carport|multi-storey|hardstanding|metered|"
+    r"(?:pull|pop|leave|stop|put) (?:the |your )?(?:van|car)|pull (?:in|into|onto|up)|"
+    # The road as the place to park, not where the house is ("on the high street").
+    r"use the (?:road|street|next street)|on the (?:road|street) (?:outside|out front)|"
+    r"(?:space|room) (?:on|in) the (?:road|street))\b"
 )
 _NOT_PARKING = re.compile(
     r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
@@ -406,7 +439,9 @@ _ANIMALS = (
     r"hamsters?|guinea pigs?|tortoises?|snakes?|lizards?|chickens?|hens?|ferrets?|"
     r"labradors?|spaniels?|terriers?|german shepherds?|shepherds?|collies?|poodles?|"
     r"retrievers?|cockapoos?|cavapoos?|greyhounds?|whippets?|huskies|husky|pugs?|bulldogs?|"
-    r"staffies|staffy|dachshunds?|pets?|animals?"
+    r"staffies|staffy|staffie|dachshunds?|jack russells?|great danes?|"
+    # A tank of fish is a pet too ("just the fish tank"), not a plate of them.
+    r"(?:gold)?fish(?! and chips| fingers?| cakes?| pie)|pets?|animals?"
 )
 # Words that answer a question without saying anything of their own.
 _ASSENT_WORDS = frozenset(
@@ -442,10 +477,13 @@ _PRESENCE = re.compile(
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
     rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
     rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
-    rf"evenings?|{_DAY}|to let|and|so|anyway)\b)|home|at home|there|around|about|"
+    # A run-on's next subject: "my lodger will be in hes called tom".
+    rf"evenings?|{_DAY}|to let|and|so|anyway|but|if|he|she|hes|shes|they|i|im)\b)|"
+    rf"home|at home|there|around|about|"
     rf"in the house)|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
     rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"open the door|get the door|"
     rf"meet (?:you|your engineer|the engineer|him|her|them)|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
 )
@@ -454,9 +492,14 @@ _WHO_WILL_BE = re.compile(
     r"\bit will be (?:my|our|the) (?:\w+ )?(?:husband|wife|partner|son|daughter|mum|dad|mother|"
     r"father|brother|sister|nan|gran|grandad|grandma|lodger|tenant|carer|neighbou?r|landlord|"
     r"landlady|friend)\b|"
-    r"^(?:my |our )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
+    r"^(?:my |our |me )?(?:grandad|grandpa|grandma|granny|nan|gran|mum|dad|"
     r"(?:sister|brother|mother|father|son|daughter) in law) (?:will|is|would|can) "
-    r"(?:be )?(?:in|home|there|around|about|here)\b"
+    r"(?:be )?(?:in|home|there|around|about|here)\b|"
+    # An agent's note leaves out "my" and "the": "Wife will let engineer in", "Son will be
+    # home". Said of the visit ("will"), not where they live ("my son's in flat 22").
+    r"^(?:my |our |me )?(?:husband|wife|partner|son|daughter|lodger|carer|grandson|"
+    r"granddaughter) (?:will|would|can) (?:be (?:in|home|there|around|about|here)"
+    r"(?! (?:flat|number|unit|apartment)\b)|let (?:the )?(?:engineer|you|them) in)\b"
 )
 _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"

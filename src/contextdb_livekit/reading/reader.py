@@ -62,6 +62,7 @@ from contextdb_livekit.reading.lexicon import (
     _DAY_RE,
     _DENIED_CHANNEL,
     _ELLIPSIS,
+    _ENDS_ON_HOUSE_NUMBER,
     _EXCEPTION,
     _EXCLUSIVE,
     _EXCLUSIVE_ATOMS,
@@ -137,6 +138,8 @@ from contextdb_livekit.reading.values import (
     _GUESSED_COUNTS,
     _LISTED_BEFORE,
     _MOBILES,
+    _NAMED_STREET,
+    _NOT_A_STREET,
     _OWN_FLOOR,
     _STREET_NAME,
     _SUPPOSED,
@@ -152,6 +155,7 @@ from contextdb_livekit.reading.values import (
     _old_span,
     _other_number,
     _partial_count,
+    _pet_before_doubt,
     _said_in,
     _title_address,
 )
@@ -229,6 +233,12 @@ class CallReader:
         if not text:
             return []
         question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        if question and (asked_channel := _CHANNEL_ASKED_INSTEAD.match(text)):
+            # "Could you email me instead?", "can you call rather than text": asked as a
+            # question, said as the way to reach the caller from now on.
+            # The verb's object is the caller, said or not ("can you call rather than text").
+            ask = asked_channel.group("ask").rstrip(" ?")
+            text, question = re.sub(r"^(\w+)\b(?! (?:me|us)\b)", r"\1 me", ask, count=1), False
         if question:
             # "Tuesday? No way": a day asked back is what the next clause is about.
             if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
@@ -356,8 +366,10 @@ class CallReader:
                 # A correction takes back only the clause right before it.
                 self._previous = []
         if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
-            # What the caller's last turn said of the same kind, in another slot, is taken back.
-            slots = {(s.kind, s.key) for s in found}
+            # What the caller's last turn said of the same kind, in another slot, is taken back;
+            # not a slot this turn has already said again ("Fridays are fine after all. It's
+            # Saturdays I'm working").
+            slots = {(s.kind, s.key) for s in [*found, *self._this_turn] if s.sure}
             for earlier in self._last_turn:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
@@ -429,7 +441,15 @@ class CallReader:
             self._last_count = counts[-1]
         kept = [c.text for c in parts if not _HEDGE.search(c.text)]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
-        found.extend(_free_text(sentence, kept, self.asked.topic, self.words))
+        found.extend(
+            _free_text(
+                sentence,
+                kept,
+                self.asked.topic,
+                self.words,
+                pets_doubted=[c.text for c in parts if _pet_before_doubt(c.text)],
+            )
+        )
         self._this_turn.extend(found)
         self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found
@@ -820,9 +840,14 @@ class CallReader:
         address = (
             _last_current(_ADDRESS, text)
             or _BARE_ADDRESS.match(text)
-            or (whole if whole and _HOUSE_NUMBER.match(text) else None)
+            or (
+                whole
+                if whole and (_HOUSE_NUMBER.match(text) or _ENDS_ON_HOUSE_NUMBER.search(text))
+                else None
+            )
             # "no sorry, 54 station road, I always flip it": a correction opens with the street.
             or (_CORRECTED_STREET.match(text) if self._bare_ok("address", corrects) else None)
+            or (self._named_street(text) if self.asked.topic == "address" else None)
         )
         if address is not None:
             self._mentioned("address")
@@ -866,6 +891,14 @@ class CallReader:
             self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
         return out
+
+    def _named_street(self, text: str) -> re.Match[str] | None:
+        """ "41 Mount Pleasant" to "What's the address?": a number and a name that is no count
+        ("3 radiators"), no floor or flat and no sentence."""
+        named = _NAMED_STREET.match(text)
+        if named is None or _NOT_A_STREET.search(named.group(1)):
+            return None
+        return None if self.words.count.search(text) else named
 
     def _mentioned(self, kind: str, unit: str | None = None) -> None:
         self.last_value_kind = kind
@@ -1002,6 +1035,16 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+
+
+# A question that asks for a channel in place of another ("could you email me instead?",
+# "can you ring the landline rather than the mobile", "can you text me from now on").
+_CHANNEL_ASKED_INSTEAD = re.compile(
+    r"^(?:(?:actually|so|oh|and|sorry|but|well)\s+)*(?:can|could|would|will) you\s+"
+    r"(?:please\s+|just\s+|always\s+)*"
+    r"(?P<ask>(?:email|e mail|text|ring|call|phone|message)\b"
+    r"(?=.*\b(?:instead|rather than|from now on|in future|going forward)\b).*)$"
+)
 
 
 def _unknown_owner(text: str) -> bool:

@@ -16,6 +16,7 @@ from contextdb_livekit.reading.lexicon import (
     _EXCEPTION_WITH_PREDICATE,
     _PAST,
     _PRESENT,
+    _STREET_WORDS,
     _UNIVERSAL,
     _UNIVERSAL_BUT,
     WEEKDAYS,
@@ -66,6 +67,8 @@ _CONTRACTIONS = [
                 r"need|try|pop|give|make|do|check|ask|see|take|put|sort|just|probably|"
                 r"definitely|always|never|not|only|also)\b)"), "i will "),
     (re.compile(r"\bim\b"), "i am"),
+    # ... and "she'll", "he'll" before "be": "shell be in", "hell be home".
+    (re.compile(r"\b(she|he)ll (?=be\b)"), r"\1 will "),
     (re.compile(r"\bive\b"), "i have"),
     (re.compile(r"\bweve\b"), "we have"),
     (re.compile(r"\btheyre\b"), "they are"),
@@ -77,6 +80,9 @@ _CONTRACTIONS = [
     (re.compile(r"\bnon-starter\b"), "non starter"),
     (re.compile(r"\bwrite-off\b"), "write off"),
     (re.compile(r"\be-mail"), "email"),
+    # "a top-floor flat", "the lower-ground-floor flat": the floor said as one word.
+    (re.compile(r"\b(lower|ground|top|first|second|third|\d{1,2}(?:st|nd|rd|th))-(?=ground\b|floor\b)"),
+     r"\1 "),
     (re.compile(r"\b(?:uh+|um+|erm+|uhm+|er)\b"), " "),
 ]  # fmt: skip
 
@@ -104,8 +110,7 @@ _NUMBER_LETTER = re.compile(
     # "a" is, so it joins only at the end.
     r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) "
     r"(?P<l>[b-h]\b|a\b(?=\s*(?:[.,!?]|$)))|"
-    r"\b(?P<lead2>)(?P<n2>\d{1,4}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){0,3}(?:road|street|lane|avenue|"
-    r"close|drive|way|crescent|terrace|grove|gardens|place|row|mews|hill)\b)"
+    rf"\b(?P<lead2>)(?P<n2>\d{{1,4}}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){{0,3}}(?:{_STREET_WORDS})\b)"
 )
 
 
@@ -139,10 +144,20 @@ _WEEKDAYS = re.compile(
 )
 
 
+# Speech-to-text writes "we're" as "were": with no subject before it and a place after it
+# ("were on the third floor", "yeah were at number 12"), it can only be "we are"; a past
+# "were" has its subject before it ("the tanks were in the loft").
+_STT_WE_ARE = re.compile(
+    r"(^|[,;]\s*|\b(?:but|and|so|now|yes|yeah|no|well|oh|sorry|actually)\s+)"
+    r"were (?=(?:on|at|in|not|the|number)\b)"
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _SPOKEN_DIGITS.sub(
         lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in m.group(2).split())} ", text
     )
@@ -161,6 +176,7 @@ def normal(text: str) -> str:
     text = _NUMBER_LETTER.sub(_join_letter, text)
     text = re.sub(r"\bhalf a dozen\b", "6", text)
     text = re.sub(r"\b(?:a|one) dozen\b", "12", text)
+    text = re.sub(r"\ba pair of\b", "2", text)  # exactly two ("a couple of" may be a guess)
     text = re.sub(r"\btwin (?=[a-z]+s\b)", "2 ", text)  # "twin boilers", "twin tanks"
     return " ".join(text.split())
 
@@ -178,7 +194,8 @@ _CORRECTION_START = re.compile(
 )
 _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 _SPLIT = re.compile(
-    r"\s*[,;:]\s*|\s+-+\s+|\s+\u2014\s+"
+    # A bracketed aside is a clause of its own ("cannot do Mondays (works at the hospital)").
+    r"\s*[,;:()]\s*|\s+-+\s+|\s+\u2014\s+"
     # "nothing but Saturdays" is one clause: the one day, not a day set against nothing.
     r"|(?<!\bnothing)\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
@@ -249,9 +266,28 @@ _TIME_ONLY = re.compile(
 )
 
 
+# "not monday i cant do monday", "we are not in mondays we are not in thursdays either":
+# speech-to-text runs on; a day negated by its own word is a whole statement, and a new
+# subject with its verb after it starts another clause (whose negator is its own). Not after
+# "no no": one emphatic no, which read alone as two would flip the day.
+_NEGATED_DAY_RUN_ON = re.compile(
+    rf"(?<!\bno )\b((?:not|no|never)(?: (?:in|home|around|free|do))? (?:on )?(?:an? )?"
+    rf"{_DAY})\s+(?=(?:i|we|nobody|no one|noone) (?:am|are|is|do|can|will|would|have)\b)"
+)
+
+
+# "tuesdays no i cant do tuesdays", "sundays no sundays dont work": a day, then the answer to
+# it, then the reason; the "no" is an answer said of the day, not a negator of what follows.
+_DAY_THEN_NO = re.compile(
+    rf"^((?:(?:er|um|so|yeah|well|oh)\s+)*{_DAY}) no\s+(?=(?:i|we|not|never|sorry|{_DAY})\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
+    sentence = _DAY_THEN_NO.sub(r"\1, no, ", sentence)
+    sentence = _NEGATED_DAY_RUN_ON.sub(r"\1, ", sentence)
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
     parts = [p for p in parts if p]
     held = ""  # a clause that is only a time marker ("Before, I couldn't do Saturdays")

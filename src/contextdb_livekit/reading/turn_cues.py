@@ -127,6 +127,22 @@ _OFFER = re.compile(
 )
 
 
+# "What's the address?", "Can I take your address": asked even when speech-to-text drops the
+# question mark.
+_ADDRESS_ASKED = re.compile(
+    r"^(?:(?:and|ok|okay|right|lovely|great|thanks|so)\s+)*(?:what is|can i (?:take|have|get)|"
+    r"could i (?:take|have|get)|may i (?:take|have)) (?:the|your) (?:full |home )?address\b"
+)
+
+
+# Who will be at the visit: "Is anyone home on Fridays?", "Will you be there yourself?".
+_WHO_ASKED = re.compile(
+    r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
+    r"at the (?:property|house|flat|address))\b|"
+    r"\b(?:will|would|are|can) you (?:\w+ )?be (?:home|in|there|around)\b"
+)
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -140,6 +156,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="contact_preference")
     if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
+    if _ADDRESS_ASKED.match(t):
+        return Asked(topic="address")
     if not t.rstrip().endswith("?"):
         return Asked()
     if match := re.search(rf"\bhow many {equipment.units}", t):
@@ -178,11 +196,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             return Asked(base=(sign or 1) * (-1) ** negators)
         sign, negators = _predicate(tail if asked else t)
         return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
-    if re.search(
-        r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
-        r"at the (?:property|house|flat|address))\b",
-        t,
-    ):
+    if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)
@@ -194,6 +208,17 @@ def read_question(text: str, equipment: Equipment) -> Asked:
 def _weekday(token: str) -> str:
     day = token.lower()
     return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
+
+
+# "in" followed by a place that is not home ("I'm in Galway every Tuesday", "we're in
+# Spain on Mondays"): the copula's "in" says where, not that the caller is at home.
+_IN_SOMEWHERE_ELSE = re.compile(
+    rf"\b(?:{_COPULA}|i|we)\s+(?:\w+\s+)?in\s+(?!(?:on|all|every|most|during|from|the (?:morning|"
+    rf"afternoon|evening|day)|mornings?|afternoons?|evenings?|{_DAY}|and|so|but|till|until|"
+    rf"then|too|as well|anyway|today|tomorrow|when|if|for|at|though|really|usually|normally|"
+    rf"always|generally|mostly|again|now|these|then|that|all day|most days|home|the house)\b)"
+    rf"[a-z]+"
+)
 
 
 def _predicate(text: str) -> tuple[int | None, int]:
@@ -225,15 +250,22 @@ def _predicate(text: str) -> tuple[int | None, int]:
     if sign is None:
         for match in _POS.finditer(rest):
             word = match.group(0)
+            # "I can't really do Mondays", "can not ever do": an adverb between is still the verb's.
             if word in _WEAK_POS and not re.search(
-                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+{re.escape(word)}\b|"
+                rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+"
+                rf"(?:(?:ever|really|usually|normally|always|just|possibly|actually)\s+)?"
+                rf"{re.escape(word)}\b|"
                 rf"\b(?:day|days) {re.escape(word)}\b",
                 rest,
             ):
                 continue
+            if word == "in" and _IN_SOMEWHERE_ELSE.search(rest):
+                continue  # "I'm in Galway every Tuesday": somewhere else, not at home
             if word in ("do", "make", "manage") and not re.search(
                 rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
-                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b)",
+                rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b|"
+                # "thursdays i can not do i am over in leeds": a new subject runs on after it.
+                rf"\s+(?:i|we) (?:am|are|have|work)\b)",
                 rest,
             ):
                 continue  # "I do the car boot every Saturday": doing something else

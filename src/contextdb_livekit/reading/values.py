@@ -14,6 +14,7 @@ from contextdb_livekit.reading.lexicon import (
     _ACCESS,
     _ASSENT_WORDS,
     _HAVE_HAD,
+    _HEDGE,
     _NEGATOR,
     _NEW_BEFORE,
     _NO_PETS,
@@ -89,7 +90,9 @@ _MOBILES = frozenset({"mobile", "cell", "mobile phone", "mobile number"})
 # A phone named alone ("the landline", "my mobile then"): a channel when it answers the agent's
 # question or corrects the caller's last channel.
 _BARE_PHONE = re.compile(
-    r"^(?:(?:no|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?(?:(?:on|the|my|no|just)\s+)*"
+    # "no the landline" run together; "no mobile" alone denies it.
+    r"^(?:(?:no(?=\s+(?:the|my|on|just)\b)|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?"
+    r"(?:(?:on|the|my|no(?=\s+(?:the|my|on)\b)|just)\s+)*"
     r"(?P<phone>landline|home phone|house phone|"
     r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
 )
@@ -107,6 +110,16 @@ _STREET_NAME = re.compile(
     r"^(?:(?:it is|its|no|the)\s+)*((?:[a-z'-]+\s+){1,3}?(?:road|street|lane|avenue|close|drive|"
     r"way|court|place|crescent|terrace|grove|gardens|walk|row|mews|hill))"
     r"(?:\s+not(?:\s+the)?\s+\w+)?$"
+)
+# A number and a name, answering "What's the address?": a street with no word for its kind
+# ("41 Mount Pleasant", "3 Kingsway"); not a count, a floor or a flat.
+_NAMED_STREET = re.compile(
+    r"^(?:(?:yes|yeah|it is|number|we are at|i am at)\s+)*"
+    r"(\d{1,5}[a-z]?\s+[a-z'-]+(?:\s+[a-z'-]+)?)$"
+)
+_NOT_A_STREET = re.compile(
+    r"\b(?:floor|flat|apartment|unit|of|and|or|the|a|an|now|please|thanks|i|we|it|is|are|no|not|"
+    r"sorry|yes|oh|years?|months?|weeks?|days?|minutes?|hours?|am|pm|o'?clock)\b"
 )
 # "Flat nineteen, Rosewood Court", "Unit 4, Riverside Business Park": a flat or unit in a named
 # building, said as the whole sentence.
@@ -179,13 +192,28 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
         r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
     ):
         return True
-    if re.match(r"\s+(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
+    if re.match(r"\s+(?!one\b)(?:\w+\s+){0,2}(?:each|every|per)\b", sentence[first.end() :]):
         return True  # "two storage heaters in each bedroom": a product
     rest = sentence[first.end() :]
-    return any(
-        not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
+    numbers = [
+        m
         for m in re.finditer(rf"\b{_NUMBER}\b", rest)
-    )
+        if not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
+    ]
+    # "two thermostats, one in the hall and one on the landing", "three towel rails, one in
+    # each bathroom": where each of the count is, not more of them to add up.
+    placed = _ONE_PLACED.findall(rest)
+    said = _NUMBERS.get(first.group(1)) or (int(first.group(1)) if first.group(1).isdigit() else 0)
+    # Not when the count is itself in one room ("two radiators in the lounge, one in each
+    # bedroom": a sum left to us).
+    own_place = re.match(r"\s+(?:in|on|at)\b", rest)
+    if not own_place and (_ONE_EACH.search(rest) or (placed and len(placed) == said)):
+        numbers = [m for m in numbers if m.group(0) != "one"]
+    return bool(numbers)
+
+
+_ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")
+_ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
 
 def _count_value(raw: str, unit: str) -> str:
@@ -204,9 +232,11 @@ def _floor_value_from(word: str) -> str:
 
 def _floor_value(match: re.Match[str]) -> str:
     word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
-    if word in ("basement",):
+    if word in ("basement", "lower ground"):
+        # Below street level: the line's labels (and its callers, "the lower ground, the
+        # basement really") name both the basement.
         return "basement"
-    if word in ("ground", "lower ground", "top"):
+    if word in ("ground", "top"):
         return f"{word} floor"
     return _floor_value_from(word)
 
@@ -228,14 +258,41 @@ _LETS_IN = re.compile(
     r"(?:(?!not\b|never\b)\w+\s+)?"
     r"(?:let (?:you|the engineer|your engineer|your man|them|him|her|the plumber|people) in|"
     r"be (?:home|at home|there|around|about|at the house|in the house|in(?=\s*$|\s*,|\s+(?:all|"
-    r"during|on|from|when|that|the day|to let)\b))|open up|answer the door|"
-    r"meet (?:you|your engineer|the engineer|him|her|them))\b|"
+    r"during|on|from|when|that|the day|to let|to open)\b))|open up|answer the door|"
+    r"meet (?:you|your engineer|the engineer|him|her|them)|"
+    # "will pop over and let them in": coming round to do it.
+    r"(?:pop|come|nip|be) (?:over|round|by|along) (?:and|to) let (?:you|them|him|her) in)\b|"
     r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home)\b"
 )
 
 
+# Somebody with only the auxiliary of a verb said before ("but my daughter will"), and the
+# words that make that verb being at the visit.
+_SOMEBODY_WILL = re.compile(
+    rf"^(?:(?:but|and|so|no|yes|yeah)\s+)*(?:{_PERSON_RE.pattern})(?:\s+\w+)?\s+(?:will|can|would)$"
+)
+_PRESENT_AT_VISIT = re.compile(
+    r"\bbe (?:there|in|home|around|about|at home)\b|\blet (?:you|them|the engineer) in\b"
+)
+
+
+_HAD = re.compile(r"\b(?:had|was|were|used to|before)\b")
+
+
+def _pet_before_doubt(text: str) -> bool:
+    """ "two cats, they'll probably hide", "our dog might be at the groomers": the doubt comes
+    after the animal and is about what it will do, not whether there is one ("I think we've
+    a dog", "we might get a cat")."""
+    pet, doubt = _PETS.search(text), _HEDGE.search(text)
+    return pet is not None and doubt is not None and pet.end() <= doubt.start()
+
+
 def _free_text(
-    sentence: str, parts: list[str], topic: str | None, words: Equipment
+    sentence: str,
+    parts: list[str],
+    topic: str | None,
+    words: Equipment,
+    pets_doubted: list[str] | None = None,
 ) -> list[Statement]:
     """Parking, pets, who will be home and access: the caller's sentence is the value, when
     a clause that is not hedged names one (for pets, the last such clause decides between
@@ -263,18 +320,32 @@ def _free_text(
         if _ACCESS.search(text) and not words.fixture_place.search(text):
             found["access_notes"] = sentence
     whole = " , ".join(parts)
+    # "I won't be there, but my daughter will": somebody named, the verb left for the clause
+    # before to say.
+    if (
+        "who_home" not in found
+        and _PRESENT_AT_VISIT.search(whole)
+        and any(_SOMEBODY_WILL.match(text) for text in parts)
+    ):
+        found["who_home"] = sentence
     # An animal in the sentence may be what "it'll be in the house" is about.
     named = _WHO.search(whole) and not _PETS.search(whole)
     if "who_home" not in found and named and _LETS_IN.search(whole):
         # "The caretaker, Dave, will let you in", "my mum's staying with us, she'll be in": who
         # is named in one clause and what they will do in another.
         found["who_home"] = sentence
-    for text in parts:
+    doubted = [(text, True) for text in pets_doubted or []]
+    for text, doubted_after_pet in [*((text, False) for text in parts), *doubted]:
         other = about_someone_else(text)
         text = _NOT_AN_ANIMAL.sub(" ", text)
         if not set(text.split()) - _ASSENT_WORDS:
             continue
         if other:
+            continue
+        if doubted_after_pet:
+            # A clause doubted after its animal: what it says of a pet now, nothing else.
+            if not (_PAST_PET.search(text) or _NO_PETS.search(text) or _HAD.search(text)):
+                found["pets"] = sentence
             continue
         if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
             found["parking"] = sentence
