@@ -79,6 +79,7 @@ class LocalCalendar(HostSqlite):
         super().__init__(path, seed=self._seed_slots, blocked_actors=blocked_actors)
 
     def _seed_slots(self, conn: sqlite3.Connection) -> None:
+        _keep_old_cancellations(conn)
         # OR IGNORE: re-opening extends the window but never resets a seeded day.
         seed_from = self._seed_from or date.today()
         conn.executemany(
@@ -146,6 +147,21 @@ class LocalCalendar(HostSqlite):
 
     async def cancellation_for_key(self, idempotency_key: str) -> Booking | None:
         return await self.row(Booking, _CANCELLED_BY_KEY, idempotency_key)
+
+
+def _keep_old_cancellations(conn: sqlite3.Connection) -> None:
+    """A file from before `cancel_key` moved a cancelled booking into a table of its own: put
+    each back among the bookings under its cancellation's key, in the seed's transaction, so
+    no booking, cancellation or replay by key is lost."""
+    if any(column[1] == "cancel_key" for column in conn.execute("PRAGMA table_info(bookings)")):
+        return
+    conn.execute("ALTER TABLE bookings ADD COLUMN cancel_key TEXT")
+    conn.execute("CREATE UNIQUE INDEX bookings_by_cancel_key ON bookings(cancel_key)")
+    conn.execute(
+        "INSERT INTO bookings SELECT booking_id, customer_id, day, booking_key, idempotency_key"
+        " FROM cancellations"
+    )
+    conn.execute("DROP TABLE cancellations")
 
 
 def _book_locked(

@@ -360,3 +360,46 @@ async def test_cancel_refuses_a_booking_that_is_gone_or_someone_elses(
     with pytest.raises(SlotUnavailable):  # already cancelled, under a new key
         await calendar.cancel("cust-1", booking.booking_id, idempotency_key="cancel-4")
     assert await calendar.get_slot(FRIDAY) == Slot(FRIDAY, 2, 0, 3)
+
+
+# The file as the calendar wrote it before `cancel_key`: a cancelled booking moved out of
+# `bookings` into `cancellations`, under the cancellation's key and its booking's.
+_FILE_BEFORE_CANCEL_KEY = """
+CREATE TABLE slots (day TEXT PRIMARY KEY, capacity INTEGER NOT NULL, booked INTEGER NOT NULL,
+    version INTEGER NOT NULL);
+CREATE TABLE bookings (booking_id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, day TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL UNIQUE);
+CREATE TABLE cancellations (idempotency_key TEXT PRIMARY KEY, booking_id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL, day TEXT NOT NULL, booking_key TEXT NOT NULL);
+INSERT INTO slots VALUES ('2026-12-04', 2, 1, 3), ('2026-12-07', 2, 0, 3);
+INSERT INTO bookings VALUES ('bk_kept', 'cust_a', '2026-12-04', 'book-key-1');
+INSERT INTO cancellations VALUES ('cancel-key-2', 'bk_gone', 'cust_a', '2026-12-07', 'book-key-2');
+"""
+
+
+async def test_a_file_from_before_cancel_keys_keeps_its_bookings_and_cancellations(
+    db: Path,
+) -> None:
+    db.parent.mkdir(parents=True)
+    with sqlite3.connect(db) as conn:
+        conn.executescript(_FILE_BEFORE_CANCEL_KEY)
+    calendar = LocalCalendar(db, today=TODAY)
+
+    assert await calendar.bookings_for("cust_a") == [Booking("bk_kept", "cust_a", FRIDAY)]
+    gone = Booking("bk_gone", "cust_a", MONDAY)
+    # Both keys still answer for what they did: the booking and its cancellation.
+    assert await calendar.booking_for_key("book-key-2") == gone
+    assert await calendar.cancellation_for_key("cancel-key-2") == gone
+    assert await calendar.cancel("cust_a", "bk_gone", idempotency_key="cancel-key-2") == gone
+    assert (await calendar.get_slot(FRIDAY)).booked == 1
+    # The live booking can still be cancelled, once.
+    await calendar.cancel("cust_a", "bk_kept", idempotency_key="cancel-key-3")
+    assert await calendar.bookings_for("cust_a") == []
+    with pytest.raises(CalendarError):
+        await calendar.cancel("cust_a", "bk_gone", idempotency_key="cancel-key-3")
+    # Opened again (another process, a restart): nothing is moved twice.
+    assert await LocalCalendar(db, today=TODAY).cancellation_for_key("cancel-key-2") == gone
+    # And no second copy of them is left behind to outlive the bookings' own.
+    with sqlite3.connect(db) as conn:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    assert "cancellations" not in tables
