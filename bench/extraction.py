@@ -456,6 +456,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent10",
             "independent11",
             "independent12",
+            "independent13",
         ),
         default="tuning",
     )
