@@ -168,7 +168,9 @@ def normal(text: str) -> str:
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
-    text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    # "long weekends away" is a reason given for a Friday or a Monday, not a word on the
+    # weekend days themselves.
+    text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
