@@ -553,6 +553,13 @@ class CallReader:
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
         past = bool(_PAST.search(text)) or _plural_past(text)
+        if _day_was(text):
+            if not _STANDING_PAST.search(text):
+                # "Monday was fine": maybe one Monday gone by, maybe every one; either way not
+                # a standing fact about Mondays now.
+                self.antecedent = self._last_reading = _Reading(days, None, past=True)
+                return []
+            past = True  # "Wednesday was my day off": it no longer is
         exclusive = _is_exclusive(text) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
         referring = not days and (
@@ -1133,6 +1140,16 @@ def _only_counts(text: str) -> bool:
     return bool(re.search(rf"\b(?:only|just)\s+(?:the\s+)?{_NUMBER}\b", text)) and not re.search(
         rf"\b(?:only|just)\s+(?:on\s+)?(?:an?\s+)?{_DAY}", text
     )
+
+
+# What a day "was" that is a standing arrangement rather than one day gone by.
+_STANDING_PAST = re.compile(r"\b(?:always|usually|normally|every week|days? off)\b")
+
+
+def _day_was(text: str) -> bool:
+    """A weekday said with "was" ("Wednesday was my day off", "mondays was always best"),
+    with nothing to say it still is."""
+    return bool(re.search(rf"\b{_DAY}\s+(?:\w+\s+)?was\b", text)) and not _PRESENT.search(text)
 
 
 def _plural_past(text: str) -> bool:
