@@ -37,3 +37,37 @@ def test_a_day_that_was_always_the_favourite_is_no_longer_preferred() -> None:
 
 def test_a_day_that_was_fine_once_says_nothing_of_it_now() -> None:
     assert not days("u: saturday was fine the last time you came")
+
+
+# -- "just" a day that was said not to work --------------------------------------------------
+
+
+def test_just_one_of_the_days_the_agent_asked_about_narrows_the_no() -> None:
+    said = "a: Are Tuesdays and Fridays no good for you? | u: Just Fridays."
+    assert typed(said) == {("availability", "friday", "unavailable")}
+
+
+def test_just_the_day_left_after_taking_one_back_is_still_the_bad_one() -> None:
+    said = (
+        "u: we're busy thursdays and saturdays | a: ok | u: sorry saturdays are fine"
+        " | u: just thursdays"
+    )
+    assert typed(said) == {
+        ("availability", "saturday", "available"),
+        ("availability", "thursday", "unavailable"),
+    }
+
+
+def test_just_a_day_with_nothing_against_it_is_still_the_only_day() -> None:
+    assert typed("u: just thursdays") == {
+        ("preferred_day", None, "thursday only"),
+        ("availability", "thursday", "available"),
+    }
+
+
+def test_just_a_day_taken_back_into_the_week_is_the_only_day() -> None:
+    said = (
+        "u: mondays are no good | a: noted | u: oh no wait, mondays are fine | a: ok"
+        " | u: just mondays"
+    )
+    assert ("preferred_day", None, "monday only") in typed(said)

@@ -201,6 +201,7 @@ class CallReader:
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
+    _unavailable_days: set[str] = field(default_factory=set)  # said not to work, this call
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -518,6 +519,11 @@ class CallReader:
             # before in the call is not current either.
             out = [dataclasses.replace(s, sure=False) for s in out]
             self.retracted += [(s.kind, s.key) for s in out]
+        for s in out:
+            if s.kind == "availability" and s.key and s.sure:
+                self._unavailable_days.discard(s.key)
+                if s.negative:
+                    self._unavailable_days.add(s.key)
         out += self._values(text, clause.corrects)
         return out
 
@@ -525,6 +531,7 @@ class CallReader:
         text = _NOT_ONLY.sub("also", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         said_before = _said_of(self._last_reading)
+        denied = self._denied()  # before this clause becomes the antecedent
         if moved := _MOVED_DAYS.search(text):
             # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
             old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
@@ -658,6 +665,10 @@ class CallReader:
         if polarity is None:
             # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
             own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
+            if exclusive and own and not past and len(days) == 1 and days[0] in denied:
+                # "can't do Mondays or Tuesdays?" - "Just Mondays": the "just" narrows what
+                # does not work, it does not name the one day that does.
+                return [_availability(days[0], -1)]
             if exclusive and own and not past and len(days) == 1:
                 if corrects:
                     # "Just Monday, sorry": of the days said before, this one, not "only".
@@ -697,6 +708,15 @@ class CallReader:
         if request and not generic:
             return []
         return [_availability(d, -1) for d in days]
+
+    def _denied(self) -> set[str]:
+        """The days the agent's question (the turn's first antecedent), the last clause or an
+        earlier clause in the call said do not work."""
+        days = set(self._unavailable_days)
+        for reading in (self.antecedent, self._last_reading):
+            if reading is not None and (_said_of(reading) or 0) < 0:
+                days.update(reading.days)
+        return days
 
     def _values(self, text: str, corrects: bool) -> list[Statement]:
         out: list[Statement] = []
