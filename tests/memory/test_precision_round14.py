@@ -71,3 +71,12 @@ def test_just_a_day_taken_back_into_the_week_is_the_only_day() -> None:
         " | u: just mondays"
     )
     assert ("preferred_day", None, "monday only") in typed(said)
+
+
+# -- a "yeah" that opens a new subject ---------------------------------------------------------
+
+
+def test_a_negator_after_yeah_and_a_new_subject_is_not_the_days() -> None:
+    assert days("u: saturdays suit us yeah we are not football people") == {
+        ("saturday", "available")
+    }

@@ -203,6 +203,9 @@ _SPLIT = re.compile(
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
     # new subject starts a clause; the negator before it is another clause's.
     r"|\s+(?=and (?:i|we) (?:can|could|am|are|do|will|would)\b)"
+    # "sunday works for me yeah we are not church people": speech-to-text drops the comma
+    # before a "yeah" that opens a new subject; the negator after it is not the day's.
+    r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were)\b)"
