@@ -4,7 +4,7 @@ state, or stated the other way round, and which are now left unsaid. Phrasings o
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days, typed
+from tests.memory.spoken_calls import days, of_kind, typed
 
 # -- "long weekends" --------------------------------------------------------------------------
 
@@ -80,3 +80,15 @@ def test_a_negator_after_yeah_and_a_new_subject_is_not_the_days() -> None:
     assert days("u: saturdays suit us yeah we are not football people") == {
         ("saturday", "available")
     }
+
+
+# -- things on a floor ---------------------------------------------------------------------------
+
+
+def test_the_floor_plural_things_are_on_is_not_the_homes_floor() -> None:
+    assert not of_kind("u: there are four radiators on the top floor and five downstairs", "floor")
+
+
+def test_the_home_said_to_be_on_a_floor_beside_a_count_keeps_its_floor() -> None:
+    said = "u: we live on the top floor and there are four radiators"
+    assert of_kind(said, "floor") == {(None, "top floor")}

@@ -832,7 +832,10 @@ class CallReader:
         thing_here = self.words.not_the_homes_floor.search(
             self._sentence
         ) and not _OWN_FLOOR.search(text)
-        if not self.words.not_the_homes_floor.search(text) and fixture is None and not thing_here:
+        things_here = bool(self.words.not_the_homes_floor.search(text)) and not _LIVE_ON.search(
+            text
+        )
+        if not things_here and fixture is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -1118,6 +1121,8 @@ def _is_exclusive(text: str) -> bool:
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
+# "we live on the top floor and there are four radiators": the home's floor, said outright.
+_LIVE_ON = re.compile(r"\b(?:live|living|(?:we|i) (?:are|am)) on\b")
 _ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
 # A value with a negator, a correction or a subject and verb inside ("9 Not Close", "12 It Is
 # Ashby Road") is a misreading.
