@@ -92,3 +92,19 @@ def test_the_floor_plural_things_are_on_is_not_the_homes_floor() -> None:
 def test_the_home_said_to_be_on_a_floor_beside_a_count_keeps_its_floor() -> None:
     said = "u: we live on the top floor and there are four radiators"
     assert of_kind(said, "floor") == {(None, "top floor")}
+
+
+# -- "I'm fairly certain" -------------------------------------------------------------------------
+
+
+def test_a_boiler_type_the_caller_is_only_pretty_certain_of_is_not_stored() -> None:
+    assert not of_kind("u: it's a system boiler, i'm pretty certain", "boiler_type")
+
+
+def test_a_make_we_are_fairly_sure_of_is_not_stored() -> None:
+    assert not of_kind("u: it's a vaillant, we're fairly sure", "equipment_make")
+
+
+def test_a_hedge_the_caller_takes_back_leaves_the_fact() -> None:
+    said = "u: it's a combi, i'm pretty sure, no, i'm positive, the badge says so"
+    assert of_kind(said, "boiler_type") == {(None, "combi")}

@@ -265,7 +265,8 @@ class CallReader:
             self._correcting_turn = bool(_TURN_CORRECTION.match(text))
             self._turn_opening = False
         parts = clauses(text)
-        if any(_is_pure_hedge(c.text) for c in parts):
+        # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
+        if any(_is_pure_hedge(c.text) for c in parts) and not _ASSURED.search(text):
             return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
@@ -1121,6 +1122,8 @@ def _is_exclusive(text: str) -> bool:
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
+# The caller taking a hedge back: "I'm pretty sure, no, I'm certain".
+_ASSURED = re.compile(r"\b(?:i am certain|i am positive|definitely|i have (?:just )?checked)\b")
 # "we live on the top floor and there are four radiators": the home's floor, said outright.
 _LIVE_ON = re.compile(r"\b(?:live|living|(?:we|i) (?:are|am)) on\b")
 _ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
@@ -1145,7 +1148,7 @@ def _value_token(value: str) -> str:
 
 def _is_pure_hedge(text: str) -> bool:
     rest = _HEDGE.sub(" ", text)
-    rest = re.sub(r"\b(?:i|we|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
+    rest = re.sub(r"\b(?:i|we|am|are|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
     return bool(_HEDGE.search(text)) and not rest.strip()
 
 
