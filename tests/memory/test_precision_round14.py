@@ -4,7 +4,7 @@ state, or stated the other way round, and which are now left unsaid. Phrasings o
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days, of_kind, typed
+from tests.memory.spoken_calls import days, facts, of_kind, typed
 
 # -- "long weekends" --------------------------------------------------------------------------
 
@@ -108,3 +108,16 @@ def test_a_make_we_are_fairly_sure_of_is_not_stored() -> None:
 def test_a_hedge_the_caller_takes_back_leaves_the_fact() -> None:
     said = "u: it's a combi, i'm pretty sure, no, i'm positive, the badge says so"
     assert of_kind(said, "boiler_type") == {(None, "combi")}
+
+
+# -- those who work at the home ---------------------------------------------------------------
+
+
+def test_the_caretakers_working_day_is_not_the_callers() -> None:
+    assert not days("u: the caretaker works fridays, he has the spare keys")
+
+
+def test_the_housekeepers_day_in_is_who_is_home_not_the_callers_day() -> None:
+    said = "u: the housekeeper is in on wednesdays"
+    assert not days(said)
+    assert any(f.kind == "who_home" for f in facts(said))

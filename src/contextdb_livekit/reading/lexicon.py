@@ -531,6 +531,8 @@ _OTHER_SUBJECT = re.compile(
     r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
     r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
     r"mate|pal|"
+    # Those who work at the home: "the cleaner's in on Tuesdays" is her day, not the caller's.
+    r"cleaner|caretaker|concierge|porter|housekeeper|childminder|nanny|au pair|"
     r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
 )
 # Somebody else's something, anywhere in a clause ("... my sister's got a Baxi").
