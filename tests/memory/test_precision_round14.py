@@ -121,3 +121,25 @@ def test_the_housekeepers_day_in_is_who_is_home_not_the_callers_day() -> None:
     said = "u: the housekeeper is in on wednesdays"
     assert not days(said)
     assert any(f.kind == "who_home" for f in facts(said))
+
+
+# -- a yes to "is it your favourite day?" -------------------------------------------------------
+
+
+def test_yes_to_is_it_your_favourite_day_is_the_favourite_only() -> None:
+    said = "a: Would Thursday be your favourite day? | u: Yes."
+    assert typed(said) == {("preferred_day", None, "thursday")}
+
+
+def test_no_to_is_it_your_best_day_says_nothing_of_the_day() -> None:
+    assert not typed("a: Is Monday the best day for you? | u: No.")
+
+
+def test_yes_then_the_words_to_is_it_your_preferred_day_store_no_availability() -> None:
+    said = "a: Is Tuesday your preferred day? | u: Yes, Tuesdays are best."
+    assert typed(said) == {("preferred_day", None, "tuesday")}
+
+
+def test_yes_run_into_the_words_to_is_it_your_preferred_day_store_no_availability() -> None:
+    said = "a: Is Saturday your preferred day? | u: yes saturdays are best"
+    assert typed(said) == {("preferred_day", None, "saturday")}

@@ -250,7 +250,14 @@ class CallReader:
             return []
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
-        if answer and self._turn_opening and self.antecedent and self.antecedent.asked:
+        if (
+            answer
+            and self._turn_opening
+            and self.antecedent
+            and self.antecedent.asked
+            # "Is Wednesday your best day?" "yes wednesdays are best": the words after say it.
+            and not self.asked.best
+        ):
             # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
             base = self.antecedent.base or 1
             sign = -base if answer.group(1) in ("no", "nope", "nah") else base
@@ -508,6 +515,12 @@ class CallReader:
             )
         if particle:
             antecedent = self.antecedent
+            if antecedent is not None and antecedent.asked and self.asked.best:
+                # "Is Friday your preferred day?" "Yes": the favourite, not whether it works;
+                # a "no" says nothing of either.
+                if particle.group(1) or len(antecedent.days) != 1:
+                    return []
+                return [Statement("preferred_day", antecedent.days[0])]
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
                 # An answer to the agent's yes/no question about days.
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
