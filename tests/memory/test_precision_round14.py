@@ -143,3 +143,16 @@ def test_yes_then_the_words_to_is_it_your_preferred_day_store_no_availability() 
 def test_yes_run_into_the_words_to_is_it_your_preferred_day_store_no_availability() -> None:
     said = "a: Is Saturday your preferred day? | u: yes saturdays are best"
     assert typed(said) == {("preferred_day", None, "saturday")}
+
+
+# -- "used to ... but not now" after a day that works ---------------------------------------------
+
+
+def test_not_now_after_a_past_clause_ends_the_past_not_the_day() -> None:
+    said = "u: mondays are great, used to be stuck at work but not now"
+    assert days(said) == {("monday", "available")}
+
+
+def test_a_run_on_used_to_after_a_predicate_is_a_clause_of_its_own() -> None:
+    said = "u: thursdays are free for me used to be busy with a night class but not now"
+    assert days(said) == {("thursday", "available")}

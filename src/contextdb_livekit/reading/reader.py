@@ -598,6 +598,10 @@ class CallReader:
             if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
                 base = self.antecedent.base
         if not days:
+            if past and (base is not None or negators):
+                # "sundays are good, used to work them but not now": a "not now" after a past
+                # clause ends that past; it does not turn round the day said before it.
+                self.antecedent = None
             return []
         bare = bool(_BARE_DAYS.fullmatch(text))
         if (

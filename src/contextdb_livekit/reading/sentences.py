@@ -217,6 +217,10 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    # "sundays are good for me used to work them": a "used to" with its subject dropped after
+    # a finished predicate is a past clause of its own.
+    r"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bfree)|(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\bme)|"
+    r"(?<=\bus))\s+(?=used to\b)"
     # "mondays were best for us now it's fridays": the present starts a clause of its own.
     rf"|\s+(?=(?:now|these days|nowadays) (?:it is|they are|i am|we are|it has to be|"
     rf"it will be) (?:an? |on )?{_DAY}\b)"
