@@ -156,3 +156,14 @@ def test_not_now_after_a_past_clause_ends_the_past_not_the_day() -> None:
 def test_a_run_on_used_to_after_a_predicate_is_a_clause_of_its_own() -> None:
     said = "u: thursdays are free for me used to be busy with a night class but not now"
     assert days(said) == {("thursday", "available")}
+
+
+# -- a correction's "just" day run into the next day's clause -----------------------------------
+
+
+def test_a_corrections_just_day_run_into_the_next_days_clause_keeps_its_no() -> None:
+    said = (
+        "u: wednesdays and fridays are no good | a: right not wednesday or friday"
+        " | u: sorry just wednesdays fridays are fine"
+    )
+    assert days(said) == {("wednesday", "unavailable"), ("friday", "available")}

@@ -168,6 +168,13 @@ def normal(text: str) -> str:
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
+    # "sorry just mondays tuesdays are alright": speech-to-text runs the day a correction
+    # narrows to into the next day's clause; the predicate after is the second day's only.
+    text = re.sub(
+        rf"\b((?:sorry|no|actually|i mean|i meant) (?:just|only) {_DAY}) (?={_DAY} (?:are|is)\b)",
+        r"\1, ",
+        text,
+    )
     # "long weekends away" is a reason given for a Friday or a Monday, not a word on the
     # weekend days themselves.
     text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
