@@ -148,7 +148,8 @@ class Equipment:
 
     @cached_property
     def not_the_homes_floor(self) -> re.Pattern[str]:
-        return re.compile(rf"\b(?:{self.not_the_home})\b")
+        # "three radiators on the ground floor": the plural is where the things are too.
+        return re.compile(rf"\b(?:{self.not_the_home})(?:e?s)?\b")
 
     @cached_property
     def type_mention(self) -> re.Pattern[str]:

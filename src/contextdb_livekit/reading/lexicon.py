@@ -18,7 +18,7 @@ _HEDGE = re.compile(
     r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|"
     r"see(?=\s*$|\s+(?:if|what|how|whether|about)\b))|have to check|"
     r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
-    r"(?:it|that) depends|depending on|whatever|either way|fairly sure|pretty sure|"
+    r"(?:it|that) depends|depending on|whatever|either way|(?:fairly|pretty) (?:sure|certain)|"
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
@@ -531,6 +531,8 @@ _OTHER_SUBJECT = re.compile(
     r"landlady|housemate|flatmate|friend|boyfriend|girlfriend|uncle|aunt|auntie|niece|nephew|"
     r"colleague|boss|cousin|kids?|children|child|in-laws?|mother-in-law|father-in-law|family|"
     r"mate|pal|"
+    # Those who work at the home: "the cleaner's in on Tuesdays" is her day, not the caller's.
+    r"cleaner|caretaker|concierge|porter|housekeeper|childminder|nanny|au pair|"
     r"parents|folks)s?(?:'s)?|he|she|his|her|hers|theirs)\b"
 )
 # Somebody else's something, anywhere in a clause ("... my sister's got a Baxi").

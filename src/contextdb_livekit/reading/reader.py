@@ -201,6 +201,7 @@ class CallReader:
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
+    _unavailable_days: set[str] = field(default_factory=set)  # said not to work, this call
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -249,7 +250,14 @@ class CallReader:
             return []
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
-        if answer and self._turn_opening and self.antecedent and self.antecedent.asked:
+        if (
+            answer
+            and self._turn_opening
+            and self.antecedent
+            and self.antecedent.asked
+            # "Is Wednesday your best day?" "yes wednesdays are best": the words after say it.
+            and not self.asked.best
+        ):
             # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
             base = self.antecedent.base or 1
             sign = -base if answer.group(1) in ("no", "nope", "nah") else base
@@ -264,7 +272,8 @@ class CallReader:
             self._correcting_turn = bool(_TURN_CORRECTION.match(text))
             self._turn_opening = False
         parts = clauses(text)
-        if any(_is_pure_hedge(c.text) for c in parts):
+        # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
+        if any(_is_pure_hedge(c.text) for c in parts) and not _ASSURED.search(text):
             return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
@@ -506,6 +515,12 @@ class CallReader:
             )
         if particle:
             antecedent = self.antecedent
+            if antecedent is not None and antecedent.asked and self.asked.best:
+                # "Is Friday your preferred day?" "Yes": the favourite, not whether it works;
+                # a "no" says nothing of either.
+                if particle.group(1) or len(antecedent.days) != 1:
+                    return []
+                return [Statement("preferred_day", antecedent.days[0])]
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
                 # An answer to the agent's yes/no question about days.
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
@@ -518,6 +533,11 @@ class CallReader:
             # before in the call is not current either.
             out = [dataclasses.replace(s, sure=False) for s in out]
             self.retracted += [(s.kind, s.key) for s in out]
+        for s in out:
+            if s.kind == "availability" and s.key and s.sure:
+                self._unavailable_days.discard(s.key)
+                if s.negative:
+                    self._unavailable_days.add(s.key)
         out += self._values(text, clause.corrects)
         return out
 
@@ -525,6 +545,7 @@ class CallReader:
         text = _NOT_ONLY.sub("also", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         said_before = _said_of(self._last_reading)
+        denied = self._denied()  # before this clause becomes the antecedent
         if moved := _MOVED_DAYS.search(text):
             # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
             old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
@@ -553,6 +574,13 @@ class CallReader:
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
         past = bool(_PAST.search(text)) or _plural_past(text)
+        if _day_was(text):
+            if not _STANDING_PAST.search(text):
+                # "Monday was fine": maybe one Monday gone by, maybe every one; either way not
+                # a standing fact about Mondays now.
+                self.antecedent = self._last_reading = _Reading(days, None, past=True)
+                return []
+            past = True  # "Wednesday was my day off": it no longer is
         exclusive = _is_exclusive(text) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
         referring = not days and (
@@ -570,6 +598,10 @@ class CallReader:
             if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
                 base = self.antecedent.base
         if not days:
+            if past and (base is not None or negators):
+                # "sundays are good, used to work them but not now": a "not now" after a past
+                # clause ends that past; it does not turn round the day said before it.
+                self.antecedent = None
             return []
         bare = bool(_BARE_DAYS.fullmatch(text))
         if (
@@ -651,6 +683,10 @@ class CallReader:
         if polarity is None:
             # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
             own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
+            if exclusive and own and not past and len(days) == 1 and days[0] in denied:
+                # "can't do Mondays or Tuesdays?" - "Just Mondays": the "just" narrows what
+                # does not work, it does not name the one day that does.
+                return [_availability(days[0], -1)]
             if exclusive and own and not past and len(days) == 1:
                 if corrects:
                     # "Just Monday, sorry": of the days said before, this one, not "only".
@@ -690,6 +726,15 @@ class CallReader:
         if request and not generic:
             return []
         return [_availability(d, -1) for d in days]
+
+    def _denied(self) -> set[str]:
+        """The days the agent's question (the turn's first antecedent), the last clause or an
+        earlier clause in the call said do not work."""
+        days = set(self._unavailable_days)
+        for reading in (self.antecedent, self._last_reading):
+            if reading is not None and (_said_of(reading) or 0) < 0:
+                days.update(reading.days)
+        return days
 
     def _values(self, text: str, corrects: bool) -> list[Statement]:
         out: list[Statement] = []
@@ -805,7 +850,10 @@ class CallReader:
         thing_here = self.words.not_the_homes_floor.search(
             self._sentence
         ) and not _OWN_FLOOR.search(text)
-        if not self.words.not_the_homes_floor.search(text) and fixture is None and not thing_here:
+        things_here = bool(self.words.not_the_homes_floor.search(text)) and not _LIVE_ON.search(
+            text
+        )
+        if not things_here and fixture is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")
@@ -1091,6 +1139,10 @@ def _is_exclusive(text: str) -> bool:
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
 )
+# The caller taking a hedge back: "I'm pretty sure, no, I'm certain".
+_ASSURED = re.compile(r"\b(?:i am certain|i am positive|definitely|i have (?:just )?checked)\b")
+# "we live on the top floor and there are four radiators": the home's floor, said outright.
+_LIVE_ON = re.compile(r"\b(?:live|living|(?:we|i) (?:are|am)) on\b")
 _ONE_VALUE = frozenset({"flat", "floor", "address", "equipment_count"})
 # A value with a negator, a correction or a subject and verb inside ("9 Not Close", "12 It Is
 # Ashby Road") is a misreading.
@@ -1113,7 +1165,7 @@ def _value_token(value: str) -> str:
 
 def _is_pure_hedge(text: str) -> bool:
     rest = _HEDGE.sub(" ", text)
-    rest = re.sub(r"\b(?:i|we|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
+    rest = re.sub(r"\b(?:i|we|am|are|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
     return bool(_HEDGE.search(text)) and not rest.strip()
 
 
@@ -1133,6 +1185,16 @@ def _only_counts(text: str) -> bool:
     return bool(re.search(rf"\b(?:only|just)\s+(?:the\s+)?{_NUMBER}\b", text)) and not re.search(
         rf"\b(?:only|just)\s+(?:on\s+)?(?:an?\s+)?{_DAY}", text
     )
+
+
+# What a day "was" that is a standing arrangement rather than one day gone by.
+_STANDING_PAST = re.compile(r"\b(?:always|usually|normally|every week|days? off)\b")
+
+
+def _day_was(text: str) -> bool:
+    """A weekday said with "was" ("Wednesday was my day off", "mondays was always best"),
+    with nothing to say it still is."""
+    return bool(re.search(rf"\b{_DAY}\s+(?:\w+\s+)?was\b", text)) and not _PRESENT.search(text)
 
 
 def _plural_past(text: str) -> bool:

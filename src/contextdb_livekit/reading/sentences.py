@@ -168,7 +168,16 @@ def normal(text: str) -> str:
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
-    text = re.sub(r"\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    # "sorry just mondays tuesdays are alright": speech-to-text runs the day a correction
+    # narrows to into the next day's clause; the predicate after is the second day's only.
+    text = re.sub(
+        rf"\b((?:sorry|no|actually|i mean|i meant) (?:just|only) {_DAY}) (?={_DAY} (?:are|is)\b)",
+        r"\1, ",
+        text,
+    )
+    # "long weekends away" is a reason given for a Friday or a Monday, not a word on the
+    # weekend days themselves.
+    text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
@@ -201,6 +210,9 @@ _SPLIT = re.compile(
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
     # new subject starts a clause; the negator before it is another clause's.
     r"|\s+(?=and (?:i|we) (?:can|could|am|are|do|will|would)\b)"
+    # "sunday works for me yeah we are not church people": speech-to-text drops the comma
+    # before a "yeah" that opens a new subject; the negator after it is not the day's.
+    r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were)\b)"
@@ -212,6 +224,10 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    # "sundays are good for me used to work them": a "used to" with its subject dropped after
+    # a finished predicate is a past clause of its own.
+    r"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bfree)|(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\bme)|"
+    r"(?<=\bus))\s+(?=used to\b)"
     # "mondays were best for us now it's fridays": the present starts a clause of its own.
     rf"|\s+(?=(?:now|these days|nowadays) (?:it is|they are|i am|we are|it has to be|"
     rf"it will be) (?:an? |on )?{_DAY}\b)"

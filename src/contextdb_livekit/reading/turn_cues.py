@@ -143,6 +143,9 @@ _WHO_ASKED = re.compile(
 )
 
 
+_BEST_ASKED = re.compile(r"\b(?:best|prefer|preferred|particularly good|favou?rite)\b")
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -195,12 +198,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
                 sign, negators = _predicate(t)
             return Asked(base=(sign or 1) * (-1) ** negators)
         sign, negators = _predicate(tail if asked else t)
-        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators)
+        # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
+        best = bool(_BEST_ASKED.search(tail))
+        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators, best=best)
     if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)
-        best = bool(re.search(r"\b(?:best|prefer|preferred|particularly good|favou?rite)\b", t))
+        best = bool(_BEST_ASKED.search(t))
         return Asked(days=days, base=(sign or 1) * (-1) ** negators, best=best)
     return Asked()
 
