@@ -203,7 +203,7 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
     # "two thermostats, one in the hall and one on the landing", "three towel rails, one in
     # each bathroom": where each of the count is, not more of them to add up.
     placed = _ONE_PLACED.findall(rest)
-    said = _NUMBERS.get(first.group(1)) or (int(first.group(1)) if first.group(1).isdigit() else 0)
+    said = _number_said(first.group(1))
     # Not when the count is itself in one room ("two radiators in the lounge, one in each
     # bedroom": a sum left to us).
     own_place = re.match(r"\s+(?:in|on|at)\b", rest)
@@ -216,8 +216,13 @@ _ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")
 _ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
 
+def _number_said(raw: str) -> int:
+    """A number as `_NUMBER` matches it: digits, or one of the small numbers in words."""
+    return int(raw) if raw.isdigit() else _NUMBERS[raw]
+
+
 def _count_value(raw: str, unit: str) -> str:
-    count = int(raw) if raw.isdigit() else _NUMBERS[raw]
+    count = _number_said(raw)
     noun = unit if count != 1 or not unit.endswith("s") else unit[:-1]
     if count > 1 and not noun.endswith("s"):
         noun += "s"
