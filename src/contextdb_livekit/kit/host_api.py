@@ -52,10 +52,6 @@ class ResponseBody(BaseModel):
 
     model_config = ConfigDict(strict=True, frozen=True, extra="ignore")
 
-    def into(self, model: Callable[..., T]) -> T:
-        """This answer as the line's own type (a dataclass of the same field names)."""
-        return model(**dict(self))
-
 
 class Refusal(ResponseBody):
     """A system's "no" to a change, `{"code": "..."}`; a subclass may read more fields."""
@@ -142,7 +138,8 @@ class HostApi:
             raise self.unavailable(f"{self.name} answered HTTP {status}")
         try:
             # Strict whatever `body` is: a dataclass has no model config to say so.
-            return _adapter(body).validate_json(response.content, strict=True)
+            adapter = _adapter(body)  # type: ignore[arg-type]  # any type is hashable
+            return adapter.validate_json(response.content, strict=True)
         except ValidationError as exc:
             raise self.unavailable(f"{self.name} sent a response we could not read") from exc
 
@@ -233,14 +230,10 @@ class _Allowed(ResponseBody):
     allowed: bool
 
 
-_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
-
-
+@cache
 def _adapter(body: type[T]) -> TypeAdapter[T]:
     """What reads an answer as `body`, built once per type."""
-    if body not in _ADAPTERS:
-        _ADAPTERS[body] = TypeAdapter(body)
-    return _ADAPTERS[body]
+    return TypeAdapter(body)
 
 
 @cache

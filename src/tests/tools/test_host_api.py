@@ -133,7 +133,7 @@ class SoldOut(Refusal):
 @respx.mock
 async def test_get_reads_an_answer_or_raises_absent_on_404(things: Things) -> None:
     route = respx.get(f"{BASE}/v1/things/t1").respond(200, json={"thing_id": "t1", "count": 2})
-    assert (await things.get("/v1/things/t1", Thing)).into(Count) == Count("t1", 2)
+    assert await things.get("/v1/things/t1", Count) == Count("t1", 2)
     route.respond(404)
     with pytest.raises(LookupError, match="no t1"):
         await things.get("/v1/things/t1", Thing, absent=LookupError("no t1"))
