@@ -457,6 +457,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent11",
             "independent12",
             "independent13",
+            "independent14",
         ),
         default="tuning",
     )
