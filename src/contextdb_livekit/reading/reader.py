@@ -117,7 +117,12 @@ from contextdb_livekit.reading.sentences import (
     clauses,
     normal,
 )
-from contextdb_livekit.reading.signs import _negated_before, _sign_in_doubt
+from contextdb_livekit.reading.signs import (
+    _negated_before,
+    _sign_in_doubt,
+    change_disagrees,
+    disagrees,
+)
 from contextdb_livekit.reading.turn_cues import (
     Asked,
     _predicate,
@@ -283,6 +288,8 @@ class CallReader:
             m.group(1) not in self.words.ambiguous_makes for m in self.words.make.finditer(text)
         )
         someone_else = hedged = False
+        in_doubt: set[str] = set()  # days a second reading of the sentence says otherwise
+        theirs = False  # somebody else is the subject, and the caller has not spoken since
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
@@ -330,6 +337,23 @@ class CallReader:
                     else s
                     for s in said
                 ]
+            in_doubt |= {
+                _day_of(s)
+                for s in said
+                if s.kind in _WHOSE_DAYS
+                and s.sure
+                and disagrees(parts, index, -1 if s.negative else 1)
+            }
+            if about_someone_else(clause.text) or _SOMEBODY_SUBJECT.match(clause.text):
+                theirs = not _CALLER_WITH_THEM.search(clause.text)
+            elif _CALLER_AGAIN.search(clause.text):
+                theirs = False
+            if theirs:
+                # "my neighbour can't do mondays, so avoid monday", "the letting agent said the
+                # tenant can only do thursdays": once somebody else is the subject, the days
+                # that follow are theirs until the caller speaks of themself again ("but i
+                # can", "fine for me"); whose they are is a guess, so none is typed.
+                in_doubt |= {_day_of(s) for s in said if s.kind in _WHOSE_DAYS}
             if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
@@ -383,6 +407,20 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
+        # The sign each day is left with (the sentence's last word on it), read a second way.
+        last_said = {s.key: s for s in found if s.kind == "availability" and s.key and s.sure}
+        in_doubt |= {
+            day
+            for day, s in last_said.items()
+            if change_disagrees(parts, day, -1 if s.negative else 1)
+        }
+        if in_doubt:
+            # The second reading disagrees (`reading.signs`) or the days may be somebody
+            # else's: what the sentence said of these days is kept as the caller's words, and
+            # what the call said of them before is not current either.
+            doubted_days = [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in in_doubt]
+            found = [dataclasses.replace(s, sure=False) if s in doubted_days else s for s in found]
+            self.retracted += [(s.kind, s.key) for s in doubted_days]
         if found:
             # "flat 9 no 19", "second floor no third": a correction whose new value the reader
             # did not take leaves the value it corrects in doubt (a wrong fact is worse than none).
@@ -1054,6 +1092,11 @@ def _said_of(reading: _Reading | None) -> int | None:
     return reading.polarity if reading.polarity is not None else reading.base
 
 
+def _day_of(said: Statement) -> str:
+    """The weekday an availability or preferred-day statement is about."""
+    return said.key or said.value.split()[0]
+
+
 def _availability(day: str, sign: int) -> Statement:
     if sign < 0:
         return Statement("availability", "unavailable", key=day, negative=True)
@@ -1083,6 +1126,24 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+# A clause whose subject is somebody other than the caller ("my neighbour can't do mondays",
+# "the letting agent said", "she's at college"), not somebody the caller's own reason names
+# ("i'm at my mum's", "i've got the grandkids").
+_SOMEBODY_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|cause|yeah|yes|no|though|as|right|"
+    r"um|er|like)\s+)*(?:(?:my|our|the|his|her|their|me)\s+(?:\w+\s+)?)?"
+    r"(?:he|she|(?:other|better) half|missus|wife|husband|partner|mum|mom|mother|dad|father|"
+    r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
+    r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
+    r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+# The caller speaking of themself again: "but i can", "we're in", "fine for me".
+_CALLER_AGAIN = re.compile(
+    r"^(?:(?:and|but|so|well|oh|yes|yeah|no|honestly|though|whereas)\s+)*(?:i|we|me)\b|"
+    r"\b(?:for|to) (?:me|us)\b"
+)
+# "my wife and i", "me and the kids", "both of us": the caller's own days too.
+_CALLER_WITH_THEM = re.compile(r"\b(?:and i|and me|me and|i and|both of us|we both|all of us)\b")
 
 
 # A question that asks for a channel in place of another ("could you email me instead?",

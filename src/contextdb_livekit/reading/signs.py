@@ -19,6 +19,7 @@ from contextdb_livekit.reading.lexicon import (
     _UNIVERSAL_BUT,
     _WEAK_POS,
 )
+from contextdb_livekit.reading.sentences import Clause
 from contextdb_livekit.reading.turn_cues import _weekday
 
 
@@ -128,3 +129,146 @@ def _atom_negated(text: str) -> bool:
     """Every negative word in the clause carries its own negator ("aren't a problem")."""
     atoms = list(_NEG_ATOMS.finditer(text))
     return bool(atoms) and all(_negated_before(text, m.start(), _PLAIN_NEGATOR) for m in atoms)
+
+
+# The caller at work ("i work in cardiff on tuesdays", "we're working", "i do shifts"): a day
+# said with it does not suit, whatever "work" means when the day is its subject ("fridays work").
+_CALLER_WORKS = re.compile(
+    r"\b(?:i|we)\s+(?:am\s+|are\s+)?(?:\w+\s+)?(?:work|working|do (?:\w+ )?shifts?)\b(?! from home)"
+)
+# A day off ("it's my day off", "i'm off work", "i have mondays off"): free.
+_CALLER_OFF = re.compile(r"\b(?:days? off|off work|(?:have|got|get) (?:\w+ )?off)\b")
+# "right okay, ...", "lovely, ...": the caller taking in what was said, not a sign.
+_ACKNOWLEDGED = re.compile(
+    r"^(?:(?:right|ok|okay|yeah|yes|well|so|oh|alright|lovely|great|cheers|thanks)\b\s*)+"
+)
+# "i could not do mondays", "we can make fridays": the verb said with its modal.
+_CAN_DO = re.compile(
+    rf"\b(?:can|could|able to|to)\s+(not\s+|never\s+)?(?:do|make|manage)\b(?=\s+(?:an?\s+)?{_DAY})|"
+    r"\b(?:can|could|able to)\s+(not\s+|never\s+)?(?:do|make|manage)\b"
+)
+# "i've packed that in": given up, not busy.
+_GAVE_UP = re.compile(r"\bpacked (?:\w+ )?(?:in|up)\b")
+# "work" the predicate ("that works", "works for me"), not the job ("cos of work").
+_WORK_PREDICATE = re.compile(
+    r"(?:\b(?:that|it|this|which|they|do|does|will|would|should|could|can|might|always|also|"
+    r"usually|normally)\s+|s\s+)works?\b|\bworks?\s+(?:for|with)\s+(?:me|us|you|everyone)\b"
+)
+# A sentence about other days, a correction or a doubt: other clauses are not about this day.
+_SENTENCE_ELSEWHERE = re.compile(
+    r"\b(?:rest|other|others|else|every|any|all|most|week|weekdays?|weekends?|whatever|whichever|"
+    r"whenever|except|apart|bar|only|just|sorry|mean|meant|actually|wait|if|when|whether|maybe|"
+    r"probably|perhaps|might)\b"
+)
+# A clause that says what was, or what changed: the reader's change rules read it, not this.
+_CLAUSE_CHANGE = re.compile(
+    r"\b(?:used to|before|now|any ?more|no longer|these days|nowadays|since|until|again|"
+    r"changed|swapped|moved|instead|was|were|had|days)\b"
+)
+
+
+def cue_signs(text: str) -> set[int]:
+    """The signs a clause's own words give, read crudely and apart from `reading.reader`: each
+    positive or negative word, turned by a plain negator among the three words before it."""
+    signs: set[int] = set()
+    text = _GAVE_UP.sub(" ", _ACKNOWLEDGED.sub("", text))
+    for match in _CALLER_WORKS.finditer(text):
+        signs.add(1 if _negated_before(text, match.end(), _PLAIN_NEGATOR) else -1)
+    if _CALLER_OFF.search(text):
+        signs.add(1)
+    text = _CALLER_OFF.sub(" ", _CALLER_WORKS.sub(" ", text))
+    for match in _NEG_ATOMS.finditer(text):
+        own_negator = match.group(0).split()[0] in ("no", "not")
+        turned = not own_negator and _negated_before(text, match.start(), _PLAIN_NEGATOR)
+        signs.add(1 if turned else -1)
+    text = _NEG_ATOMS.sub(" ", text)
+    for match in _CAN_DO.finditer(text):
+        signs.add(-1 if match.group(1) or match.group(2) else 1)
+    text = _CAN_DO.sub(" ", text)
+    for match in _POS.finditer(text):
+        word = match.group(0)
+        if word in _WEAK_POS or _REQUEST.fullmatch(word):
+            continue
+        if word.startswith("work") and not _WORK_PREDICATE.search(text, max(0, match.start() - 12)):
+            continue
+        signs.add(-1 if _negated_before(text, match.start(), _PLAIN_NEGATOR) else 1)
+    return signs
+
+
+def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
+    """The sentence's other words say the day of clause `index` the other way round: a clause
+    with no day of its own that refers back to it gives the opposite sign ("i work in cardiff on
+    tuesdays so there is no chance of me being home then", "thursday is no skin off my nose i am
+    home anyway"), or the day's own clause does by the caller's work or day off. Which reading
+    is the caller's is a guess, so the caller's words are kept instead of a typed fact."""
+    parts = [clause.text for clause in clauses]
+    if any(clause.corrects for clause in clauses) or _SENTENCE_ELSEWHERE.search(" ".join(parts)):
+        return False
+    own = parts[index]
+    if (
+        not _CLAUSE_CHANGE.search(own)
+        and (_CALLER_WORKS.search(own) or _CALLER_OFF.search(own))
+        and cue_signs(own) == {-sign}
+    ):
+        return True
+    with_day = [i for i, part in enumerate(parts) if _DAY_RE.search(part)]
+    for other, text in enumerate(parts):
+        if other in with_day or _CLAUSE_CHANGE.search(text):
+            continue
+        # The clause refers back to the nearest day before it (or after it, when none is).
+        before = [i for i in with_day if i < other]
+        after = [i for i in with_day if i > other]
+        refers_to = before[-1] if before else (after[0] if after else None)
+        if refers_to == index and -sign in cue_signs(text):
+            return True
+    return False
+
+
+# What was: "used to", "before", "until recently", a subject with "was"/"were" (a bare "were"
+# is often "we're" as speech-to-text writes it).
+_WAS = re.compile(
+    rf"\b(?:used to|before|previously|(?:up )?until (?:recently|last)|"
+    rf"(?:{_DAY}|it|that|this|i|we|they) (?:was|were|had)"
+    r"(?! (?:thinking|going|saying|wondering)))\b"
+)
+_IS_NOW = re.compile(
+    r"\b(?:now|these days|nowadays|from now on|going forward|any ?more|no longer|since|again)\b"
+)
+
+
+def _signs_now(clause: str) -> set[int]:
+    """The clause's crude signs said of now: turned round when it says what was."""
+    signs = cue_signs(clause)
+    if _WAS.search(clause) and not _IS_NOW.search(clause):
+        return {-sign for sign in signs}
+    return signs
+
+
+def change_disagrees(clauses: list[Clause], day: str, sign: int) -> bool:
+    """A sentence that says a day changed ("mondays was my day off but they changed it to
+    fridays", "before i could not do saturdays but now i can"), read a second way: the last
+    clause about the day with one plain sign gives it, turned round when that clause says what
+    was and not what is. Where that and the reader's sign differ, the sign is a guess."""
+    parts = [clause.text for clause in clauses]
+    text = " ".join(parts)
+    if _SENTENCE_ELSEWHERE.search(text) or not (
+        _WAS.search(text) and (_IS_NOW.search(text) or len(parts) > 1)
+    ):
+        return False
+    last = _last_word(parts, day)
+    return last is not None and last != sign
+
+
+def _last_word(parts: list[str], day: str) -> int | None:
+    """The crude sign of the last clause about `day` that gives one (a clause with no day of
+    its own is about the day last named)."""
+    last: int | None = None
+    about: set[str] = set()
+    for part in parts:
+        named = {_weekday(d) for d in _DAY_RE.findall(part)}
+        if named:
+            about = named
+        signs = _signs_now(part)
+        if day in about and len(signs) == 1:
+            (last,) = signs
+    return last
