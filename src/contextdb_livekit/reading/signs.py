@@ -134,7 +134,8 @@ def _atom_negated(text: str) -> bool:
 # The caller at work ("i work in cardiff on tuesdays", "we're working", "i do shifts"): a day
 # said with it does not suit, whatever "work" means when the day is its subject ("fridays work").
 _CALLER_WORKS = re.compile(
-    r"\b(?:i|we)\s+(?:am\s+|are\s+)?(?:\w+\s+)?(?:work|working|do (?:\w+ )?shifts?)\b(?! from home)"
+    r"\b(?:i|we)\s+(?:am\s+|are\s+)?(?:(?!off\b)\w+\s+)?(?:work|working|do (?:\w+ )?shifts?)\b"
+    r"(?! from home)"
 )
 # A day off ("it's my day off", "i'm off work", "i have mondays off"): free.
 _CALLER_OFF = re.compile(r"\b(?:days? off|off work|(?:have|got|get) (?:\w+ )?off)\b")
@@ -149,6 +150,9 @@ _CAN_DO = re.compile(
 )
 # "i've packed that in": given up, not busy.
 _GAVE_UP = re.compile(r"\bpacked (?:\w+ )?(?:in|up)\b")
+# "i'm home", "we're in anyway": at home, said with its copula ("in leeds" is away).
+_HOME = re.compile(r"(?:home|in(?=\s*$|\s+(?:anyway|all day|then)\b))")
+_COPULA_BEFORE = re.compile(r"\b(?:am|are|be)\s+$")
 # "work" the predicate ("that works", "works for me"), not the job ("cos of work").
 _WORK_PREDICATE = re.compile(
     r"(?:\b(?:that|it|this|which|they|do|does|will|would|should|could|can|might|always|also|"
@@ -187,7 +191,10 @@ def cue_signs(text: str) -> set[int]:
     text = _CAN_DO.sub(" ", text)
     for match in _POS.finditer(text):
         word = match.group(0)
-        if word in _WEAK_POS or _REQUEST.fullmatch(word):
+        at_home = bool(_HOME.match(text, match.start())) and bool(
+            _COPULA_BEFORE.search(text, 0, match.start())
+        )
+        if (word in _WEAK_POS and not at_home) or _REQUEST.fullmatch(word):
             continue
         if word.startswith("work") and not _WORK_PREDICATE.search(text, max(0, match.start() - 12)):
             continue
