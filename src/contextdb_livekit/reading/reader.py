@@ -216,6 +216,21 @@ class CallReader:
 
     def agent_said(self, text: str) -> None:
         self.asked = read_question(text, self.words)
+        if (
+            self.asked.base is None
+            and self.asked.topic is None
+            and _DAYS_ASKED.search(normal(text))
+        ):
+            # "Only Mondays?", "Any others?": a question about days with no predicate of its
+            # own asks with the sign of the caller's last answer; without one, a bare day said
+            # back is not read as either.
+            signs = {
+                -1 if s.negative else 1
+                for s in self._this_turn
+                if s.kind == "availability" and s.sure
+            }
+            if len(signs) == 1:
+                self.asked = dataclasses.replace(self.asked, base=signs.pop())
 
     def new_turn(self) -> None:
         if self._this_turn:
@@ -1126,6 +1141,10 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+# A question about days: one named, or "other days", "any others", "anything else".
+_DAYS_ASKED = re.compile(
+    rf"\b(?:{_DAY}|days?|others?|else)\b[^?]*\?\s*$|\b(?:{_DAY}|days?|others?|else)\s*\?"
+)
 # A clause whose subject is somebody other than the caller ("my neighbour can't do mondays",
 # "the letting agent said", "she's at college"), not somebody the caller's own reason names
 # ("i'm at my mum's", "i've got the grandkids").

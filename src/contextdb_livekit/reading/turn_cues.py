@@ -196,18 +196,35 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             sign, negators = _predicate(tail)
             if sign is None and not negators:
                 sign, negators = _predicate(t)
-            return Asked(base=(sign or 1) * (-1) ** negators)
+            return Asked(base=_base(sign, negators, t))
         sign, negators = _predicate(tail if asked else t)
         # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
         best = bool(_BEST_ASKED.search(tail))
-        return Asked(days=asked or days, base=(sign or 1) * (-1) ** negators, best=best)
+        return Asked(days=asked or days, base=_base(sign, negators, tail), best=best)
     if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
         sign, negators = _predicate(t)
         best = bool(_BEST_ASKED.search(t))
-        return Asked(days=days, base=(sign or 1) * (-1) ** negators, best=best)
+        return Asked(days=days, base=_base(sign, negators, t), best=best)
     return Asked()
+
+
+def _base(sign: int | None, negators: int, question: str) -> int | None:
+    """The sign a question asks days with. A yes-or-no question with no predicate the reader
+    knows asks whether the day works ("Can you do Mondays?", "Is anyone home on Fridays?");
+    any other with neither a predicate nor a negator ("Only Mondays?", "Which day is worst?")
+    asks with a sign that is not its own: None, not a guess."""
+    if sign is None and not negators and not _YES_NO.match(question):
+        return None
+    return (sign or 1) * (-1) ** negators
+
+
+# A question answered yes or no: an auxiliary, then its subject.
+_YES_NO = re.compile(
+    r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|have|"
+    r"has|shall|should)\s+(?:you|anyone|anybody|someone|somebody|there|it|that|we|they|\w+days?)\b"
+)
 
 
 def _weekday(token: str) -> str:
