@@ -120,7 +120,6 @@ from contextdb_livekit.reading.sentences import (
 from contextdb_livekit.reading.signs import (
     _negated_before,
     _sign_in_doubt,
-    change_disagrees,
     disagrees,
 )
 from contextdb_livekit.reading.turn_cues import (
@@ -360,7 +359,7 @@ class CallReader:
                 and disagrees(parts, index, -1 if s.negative else 1)
             }
             if about_someone_else(clause.text) or _SOMEBODY_SUBJECT.match(clause.text):
-                theirs = not _CALLER_WITH_THEM.search(clause.text)
+                theirs = True
             elif _CALLER_AGAIN.search(clause.text):
                 theirs = False
             if theirs:
@@ -422,13 +421,6 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
-        # The sign each day is left with (the sentence's last word on it), read a second way.
-        last_said = {s.key: s for s in found if s.kind == "availability" and s.key and s.sure}
-        in_doubt |= {
-            day
-            for day, s in last_said.items()
-            if change_disagrees(parts, day, -1 if s.negative else 1)
-        }
         if in_doubt:
             # The second reading disagrees (`reading.signs`) or the days may be somebody
             # else's: what the sentence said of these days is kept as the caller's words, and
@@ -1161,8 +1153,6 @@ _CALLER_AGAIN = re.compile(
     r"^(?:(?:and|but|so|well|oh|yes|yeah|no|honestly|though|whereas)\s+)*(?:i|we|me)\b|"
     r"\b(?:for|to) (?:me|us)\b"
 )
-# "my wife and i", "me and the kids", "both of us": the caller's own days too.
-_CALLER_WITH_THEM = re.compile(r"\b(?:and i|and me|me and|i and|both of us|we both|all of us)\b")
 
 
 # A question that asks for a channel in place of another ("could you email me instead?",

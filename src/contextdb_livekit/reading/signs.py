@@ -143,11 +143,6 @@ _CALLER_OFF = re.compile(r"\b(?:days? off|off work|(?:have|got|get) (?:\w+ )?off
 _ACKNOWLEDGED = re.compile(
     r"^(?:(?:right|ok|okay|yeah|yes|well|so|oh|alright|lovely|great|cheers|thanks)\b\s*)+"
 )
-# "i could not do mondays", "we can make fridays": the verb said with its modal.
-_CAN_DO = re.compile(
-    rf"\b(?:can|could|able to|to)\s+(not\s+|never\s+)?(?:do|make|manage)\b(?=\s+(?:an?\s+)?{_DAY})|"
-    r"\b(?:can|could|able to)\s+(not\s+|never\s+)?(?:do|make|manage)\b"
-)
 # "i've packed that in": given up, not busy.
 _GAVE_UP = re.compile(r"\bpacked (?:\w+ )?(?:in|up)\b")
 # "i'm home", "we're in anyway": at home, said with its copula ("in leeds" is away).
@@ -186,9 +181,6 @@ def cue_signs(text: str) -> set[int]:
         turned = not own_negator and _negated_before(text, match.start(), _PLAIN_NEGATOR)
         signs.add(1 if turned else -1)
     text = _NEG_ATOMS.sub(" ", text)
-    for match in _CAN_DO.finditer(text):
-        signs.add(-1 if match.group(1) or match.group(2) else 1)
-    text = _CAN_DO.sub(" ", text)
     for match in _POS.finditer(text):
         word = match.group(0)
         at_home = bool(_HOME.match(text, match.start())) and bool(
@@ -229,53 +221,3 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
         if refers_to == index and -sign in cue_signs(text):
             return True
     return False
-
-
-# What was: "used to", "before", "until recently", a subject with "was"/"were" (a bare "were"
-# is often "we're" as speech-to-text writes it).
-_WAS = re.compile(
-    rf"\b(?:used to|before|previously|(?:up )?until (?:recently|last)|"
-    rf"(?:{_DAY}|it|that|this|i|we|they) (?:was|were|had)"
-    r"(?! (?:thinking|going|saying|wondering)))\b"
-)
-_IS_NOW = re.compile(
-    r"\b(?:now|these days|nowadays|from now on|going forward|any ?more|no longer|since|again)\b"
-)
-
-
-def _signs_now(clause: str) -> set[int]:
-    """The clause's crude signs said of now: turned round when it says what was."""
-    signs = cue_signs(clause)
-    if _WAS.search(clause) and not _IS_NOW.search(clause):
-        return {-sign for sign in signs}
-    return signs
-
-
-def change_disagrees(clauses: list[Clause], day: str, sign: int) -> bool:
-    """A sentence that says a day changed ("mondays was my day off but they changed it to
-    fridays", "before i could not do saturdays but now i can"), read a second way: the last
-    clause about the day with one plain sign gives it, turned round when that clause says what
-    was and not what is. Where that and the reader's sign differ, the sign is a guess."""
-    parts = [clause.text for clause in clauses]
-    text = " ".join(parts)
-    if _SENTENCE_ELSEWHERE.search(text) or not (
-        _WAS.search(text) and (_IS_NOW.search(text) or len(parts) > 1)
-    ):
-        return False
-    last = _last_word(parts, day)
-    return last is not None and last != sign
-
-
-def _last_word(parts: list[str], day: str) -> int | None:
-    """The crude sign of the last clause about `day` that gives one (a clause with no day of
-    its own is about the day last named)."""
-    last: int | None = None
-    about: set[str] = set()
-    for part in parts:
-        named = {_weekday(d) for d in _DAY_RE.findall(part)}
-        if named:
-            about = named
-        signs = _signs_now(part)
-        if day in about and len(signs) == 1:
-            (last,) = signs
-    return last

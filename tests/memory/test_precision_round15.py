@@ -1,0 +1,134 @@
+"""Round 15 of the rule reader, for precision: a typed day only from a reading a second, cruder
+reading of the same sentence agrees with, and never from a sentence whose subject has become
+somebody else. Phrasings of its own (not the scored sets')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import days, quoted, typed
+
+# -- a clause that refers back to the day and says it the other way round ---------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: I work at the depot on Wednesdays so there's no way I'm home then.",
+        "u: we work in town on wednesdays so there's no chance of us being home then",
+        "u: Wednesdays are a washout, I'm home anyway.",
+        "u: I'm off work on Wednesdays.",
+    ],
+)
+def test_a_day_the_rest_of_the_sentence_says_the_other_way_round_is_kept_as_words(
+    said: str,
+) -> None:
+    assert not days(said)
+    assert quoted(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: I can't do Mondays, I'm at work.", {("monday", "unavailable")}),
+        ("u: Mondays are fine, I'm not working.", {("monday", "available")}),
+        ("u: Tuesdays are out, I work.", {("tuesday", "unavailable")}),
+        ("u: no thursdays, i'm at the gym then", {("thursday", "unavailable")}),
+        ("u: fridays are grand, i'm home all day", {("friday", "available")}),
+    ],
+)
+def test_a_reason_that_agrees_with_the_day_leaves_it_typed(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        # Given up, not busy.
+        (
+            "u: Sundays are free now, I did shifts then but I packed them in.",
+            {("sunday", "available")},
+        ),
+        # An acknowledgement, not a sign.
+        ("u: right okay, thursday is out", {("thursday", "unavailable")}),
+        # The job, not "works for me".
+        ("u: Tuesday's a no-go, I've got work.", {("tuesday", "unavailable")}),
+        # What was, not what is.
+        ("u: Mondays are fine now, I used to be busy then.", {("monday", "available")}),
+        # A correction: what it takes back is not the day's last word.
+        ("u: thursdays are bad, no wait, they're fine", {("thursday", "available")}),
+        # A clause refers back to the day named last before it, not to every day.
+        (
+            "u: Mondays are fine, Tuesdays are out, I'm at work then.",
+            {("monday", "available"), ("tuesday", "unavailable")},
+        ),
+        # The rest of the week.
+        ("u: Thursdays are out, I'm easy the rest of the week.", {("thursday", "unavailable")}),
+        # A clause about what changed is the change rules' to read.
+        (
+            "u: wednesdays were my day off but they changed the rota, so not wednesdays now",
+            {("wednesday", "unavailable")},
+        ),
+    ],
+)
+def test_a_clause_about_something_else_is_no_second_reading_of_the_day(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+# -- somebody else as the subject ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "u: My neighbour can't do Mondays, so if you're doing both houses, skip Monday.",
+        "u: The landlord says the tenant can only do Thursdays.",
+        "u: my sister is never in on wednesdays so wednesdays are useless",
+        "u: our lodger works saturdays, so saturday's a write-off",
+    ],
+)
+def test_days_said_after_somebody_else_became_the_subject_are_not_the_callers(said: str) -> None:
+    assert not typed(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "u: My partner can't do Thursdays but I can, so Thursday's fine.",
+            {("thursday", "available")},
+        ),
+        ("u: My husband works Fridays, but Friday's fine for me.", {("friday", "available")}),
+        ("u: my wife and i can't do tuesdays", {("tuesday", "unavailable")}),
+        ("u: I can't do Tuesdays, I'm at my mum's.", {("tuesday", "unavailable")}),
+        ("u: Mondays are no good, I've got the grandkids.", {("monday", "unavailable")}),
+    ],
+)
+def test_the_callers_own_days_beside_somebody_else_are_still_typed(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+# -- a question about days with no predicate of its own ------------------------------------------
+
+
+def test_a_day_added_after_an_echo_question_keeps_the_sign_of_the_answer_it_adds_to() -> None:
+    said = "a: Any days that are no good? | u: Mondays. | a: Only Mondays? | u: And Fridays."
+    assert days(said) == {("monday", "unavailable"), ("friday", "unavailable")}
+    said = "a: Which days suit you? | u: Tuesdays. | a: Just Tuesdays? | u: And Thursdays."
+    assert days(said) == {("tuesday", "available"), ("thursday", "available")}
+
+
+def test_a_bare_day_answering_a_question_with_no_sign_is_not_typed() -> None:
+    assert not days("a: Which day is worst for you? | u: Monday.")
+    assert not days("a: Which days? | u: Monday.")
+
+
+def test_a_yes_or_no_question_about_a_day_still_asks_whether_it_works() -> None:
+    assert days("a: Can you do Mondays? | u: No.") == {("monday", "unavailable")}
+    assert days("a: Is anyone home on Fridays? | u: Yes, I am.") == {("friday", "available")}
