@@ -132,3 +132,13 @@ def test_a_bare_day_answering_a_question_with_no_sign_is_not_typed() -> None:
 def test_a_yes_or_no_question_about_a_day_still_asks_whether_it_works() -> None:
     assert days("a: Can you do Mondays? | u: No.") == {("monday", "unavailable")}
     assert days("a: Is anyone home on Fridays? | u: Yes, I am.") == {("friday", "available")}
+
+
+# -- a day said on a condition -------------------------------------------------------------
+
+
+def test_a_day_said_on_a_condition_is_kept_as_words() -> None:
+    said = "u: I'm in Tuesdays unless I'm at my daughter's."
+    assert not days(said)
+    assert quoted(said)
+    assert not days("u: fridays are fine unless the football's on")

@@ -421,6 +421,10 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
+        if _UNLESS.search(text):
+            # "I'm in Tuesdays unless I'm at my daughter's": said on a condition the reader
+            # does not weigh; which way the day goes is a guess.
+            in_doubt |= {_day_of(s) for s in found if s.kind in _WHOSE_DAYS}
         if in_doubt:
             # The second reading disagrees (`reading.signs`) or the days may be somebody
             # else's: what the sentence said of these days is kept as the caller's words, and
@@ -1133,6 +1137,8 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+# A condition, not an exception ("any day unless it's a Monday" excepts the day).
+_UNLESS = re.compile(rf"\bunless\b(?!\s+(?:it is\s+|its\s+)?(?:an?\s+|on\s+)?{_DAY})")
 # A question about days: one named, or "other days", "any others", "anything else".
 _DAYS_ASKED = re.compile(
     rf"\b(?:{_DAY}|days?|others?|else)\b[^?]*\?\s*$|\b(?:{_DAY}|days?|others?|else)\s*\?"
