@@ -142,3 +142,27 @@ def test_a_day_said_on_a_condition_is_kept_as_words() -> None:
     assert not days(said)
     assert quoted(said)
     assert not days("u: fridays are fine unless the football's on")
+
+
+# -- a count shared out over rooms ------------------------------------------------------------
+
+
+def test_one_of_a_thing_in_each_of_several_rooms_is_not_a_count_of_one() -> None:
+    said = "u: Three bathrooms, each with a towel rail, and nine radiators."
+    assert ("equipment_count", "towel rail", "1 towel rail") not in typed(said)
+    assert ("equipment_count", "radiator", "9 radiators") in typed(said)
+
+
+def test_a_total_said_beside_rooms_is_not_a_count_of_rooms() -> None:
+    said = "u: two in the lounge and one in each of the four bedrooms so six altogether"
+    assert not {key for kind, key, _ in typed(said) if kind == "equipment_count"} & {"bedroom"}
+
+
+def test_things_one_in_each_room_keep_their_own_count() -> None:
+    said = "u: We've four thermostats, one in each zone."
+    assert typed(said) == {("equipment_count", "thermostat", "4 thermostats")}
+
+
+def test_rooms_counted_beside_each_with_no_total_keep_their_count() -> None:
+    said = "u: Two bathrooms, each with a shower, and eight radiators."
+    assert ("equipment_count", "bathroom", "2 bathrooms") in typed(said)

@@ -485,6 +485,20 @@ class CallReader:
             doubted_slots = {(s.kind, s.key) for s in doubted} - sure
             self.retracted += sorted(doubted_slots, key=str)
             self._doubted |= doubted_slots
+        if _EACH.search(text):
+            # "two bathrooms, each with a towel rail": one of a thing in each of several is
+            # not one in all; "one in each of the three bedrooms, eight altogether": a total
+            # said beside rooms is the total of what is in them, not of the rooms.
+            total = bool(_TOTAL.search(text))
+            shared = [
+                s
+                for s in found
+                if s.kind == "equipment_count"
+                and s.sure
+                and (s.value.split()[0] == "1" or (total and s.key in _ROOMS))
+            ]
+            found = [dataclasses.replace(s, sure=False) if s in shared else s for s in found]
+            self.retracted += [(s.kind, s.key) for s in shared]
         last = self._last_count
         if (
             last is not None
@@ -1137,6 +1151,9 @@ _OWN_TIME = re.compile(
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
+_EACH = re.compile(r"\b(?:each|every|per)\b")
+_TOTAL = re.compile(r"\b(?:altogether|all together|in total|in all|all told|so \d+)\b")
+_ROOMS = frozenset({"bedroom", "bathroom", "shower room"})
 # A condition, not an exception ("any day unless it's a Monday" excepts the day).
 _UNLESS = re.compile(rf"\bunless\b(?!\s+(?:it is\s+|its\s+)?(?:an?\s+|on\s+)?{_DAY})")
 # A question about days: one named, or "other days", "any others", "anything else".
