@@ -155,10 +155,11 @@ _WORK_PREDICATE = re.compile(
 )
 # A sentence about other days, a correction or a doubt: other clauses are not about this day.
 _SENTENCE_ELSEWHERE = re.compile(
-    r"\b(?:rest|other|others|else|every|any|all|most|week|weekdays?|weekends?|whatever|whichever|"
-    r"whenever|except|apart|bar|only|just|sorry|mean|meant|actually|wait|if|when|whether|maybe|"
+    r"\b(?:rest|other|others|else|every|any(?! ?more\b| longer\b)|all|most|week|weekdays?|"
+    r"weekends?|whatever|whichever|whenever|except|apart|bar|only|just|sorry|mean|meant|actually|wait|if|when|whether|maybe|"
     r"probably|perhaps|might)\b"
 )
+_OTHER_DAYS = re.compile(r"\b(?:rest|else|others?)\b")
 # A clause that says what was, or what changed: the reader's change rules read it, not this.
 _CLAUSE_CHANGE = re.compile(
     r"\b(?:used to|before|now|any ?more|no longer|these days|nowadays|since|until|again|"
@@ -201,15 +202,17 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
     home anyway"), or the day's own clause does by the caller's work or day off. Which reading
     is the caller's is a guess, so the caller's words are kept instead of a typed fact."""
     parts = [clause.text for clause in clauses]
-    if any(clause.corrects for clause in clauses) or _SENTENCE_ELSEWHERE.search(" ".join(parts)):
-        return False
     own = parts[index]
     if (
         not _CLAUSE_CHANGE.search(own)
+        # "only thursdays, i work the rest": the work is the other days'.
+        and not _OTHER_DAYS.search(own)
         and (_CALLER_WORKS.search(own) or _CALLER_OFF.search(own))
         and cue_signs(own) == {-sign}
     ):
         return True
+    if any(clause.corrects for clause in clauses) or _SENTENCE_ELSEWHERE.search(" ".join(parts)):
+        return False
     with_day = [i for i, part in enumerate(parts) if _DAY_RE.search(part)]
     for other, text in enumerate(parts):
         if other in with_day or _CLAUSE_CHANGE.search(text):
