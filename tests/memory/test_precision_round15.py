@@ -178,3 +178,28 @@ def test_things_one_in_each_room_keep_their_own_count() -> None:
 def test_rooms_counted_beside_each_with_no_total_keep_their_count() -> None:
     said = "u: Two bathrooms, each with a shower, and eight radiators."
     assert ("equipment_count", "bathroom", "2 bathrooms") in typed(said)
+
+
+# -- "before" a happening --------------------------------------------------------------------
+
+
+def test_a_day_said_before_a_happening_with_no_tense_is_kept_as_words() -> None:
+    said = "u: we could do mondays before the new job"
+    assert not days(said)
+    assert quoted(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: Mondays are fine before the school run", {("monday", "available")}),
+        ("u: i can do tuesdays before 10", {("tuesday", "available")}),
+        ("u: Fridays were great before I changed jobs.", {("friday", "unavailable")}),
+        ("u: before i could do thursdays but not any more", {("thursday", "unavailable")}),
+        ("u: before i could do thursdays", {("thursday", "unavailable")}),
+    ],
+)
+def test_before_a_time_of_day_or_with_the_tense_said_still_types_the_day(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected

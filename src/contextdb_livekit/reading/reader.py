@@ -421,6 +421,11 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
+        if _BEFORE_SOMETHING.search(text) and not _TENSE_SAID.search(text):
+            # "we could always do thursdays before the grandchildren moved in": "before" a
+            # happening may be a time of day or a time that is over; which is a guess ("fridays
+            # were good before i changed shifts" says which by its tense).
+            in_doubt |= {_day_of(s) for s in found if s.kind in _WHOSE_DAYS}
         if _UNLESS.search(text):
             # "I'm in Tuesdays unless I'm at my daughter's": said on a condition the reader
             # does not weigh; which way the day goes is a guess.
@@ -1154,6 +1159,13 @@ _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _TOTAL = re.compile(r"\b(?:altogether|all together|in total|in all|all told|so \d+)\b")
 _ROOMS = frozenset({"bedroom", "bathroom", "shower room"})
+# "before the new job", "before we moved": not "before 10", "before noon" or "before then".
+_BEFORE_SOMETHING = re.compile(
+    r"\bbefore\s+(?:the|my|our|his|her|their|we|i|he|she|they|it|a|an|all|this|that)\b"
+    r"(?!\s+(?:morning|afternoon|evening|school run|lunch|dinner|tea)\b)"
+)
+# "were", "now", "not any more", a sentence that opens "before i ...": the time is said.
+_TENSE_SAID = re.compile(r"^before\b|\b(?:was|were|now|any ?more|no longer)\b")
 # A condition, not an exception ("any day unless it's a Monday" excepts the day).
 _UNLESS = re.compile(rf"\bunless\b(?!\s+(?:it is\s+|its\s+)?(?:an?\s+|on\s+)?{_DAY})")
 # A question about days: one named, or "other days", "any others", "anything else".
