@@ -203,3 +203,22 @@ def test_before_a_time_of_day_or_with_the_tense_said_still_types_the_day(
     said: str, expected: set[tuple[str, str]]
 ) -> None:
     assert days(said) == expected
+
+
+# -- doubts, alternatives and part of a count ----------------------------------------------
+
+
+def test_a_value_the_caller_doubts_aloud_is_not_typed() -> None:
+    assert not typed("u: we're on the sixth floor, or is it the seventh, I can never remember")
+    assert typed("u: we're on the sixth floor") == {("floor", None, "6th floor")}
+
+
+def test_two_ways_to_reach_the_caller_offered_as_alternatives_are_no_preference() -> None:
+    assert not typed("u: a text or an email, whichever suits you")
+    assert typed("u: text me, not email") == {("contact_preference", None, "text message")}
+
+
+def test_a_count_of_how_many_work_out_of_more_is_not_the_count() -> None:
+    said = "u: just the one thermostat works out of three"
+    assert ("equipment_count", "thermostat", "1 thermostat") not in typed(said)
+    assert typed("u: eight radiators") == {("equipment_count", "radiator", "8 radiators")}

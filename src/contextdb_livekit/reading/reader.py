@@ -294,6 +294,9 @@ class CallReader:
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
         if any(_is_pure_hedge(c.text) for c in parts) and not _ASSURED.search(text):
             return self._doubts(text)
+        if _ASKS_ITSELF.search(text):
+            # "we're on the fourth floor, or is it the fifth": the caller doubts it aloud.
+            return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
@@ -490,6 +493,11 @@ class CallReader:
             doubted_slots = {(s.kind, s.key) for s in doubted} - sure
             self.retracted += sorted(doubted_slots, key=str)
             self._doubted |= doubted_slots
+        if _OUT_OF.search(text):
+            # "only the one radiator working out of six": how many of them is a guess.
+            partial = [s for s in found if s.kind == "equipment_count" and s.sure]
+            found = [dataclasses.replace(s, sure=False) if s in partial else s for s in found]
+            self.retracted += [(s.kind, s.key) for s in partial]
         if _EACH.search(text):
             # "two bathrooms, each with a towel rail": one of a thing in each of several is
             # not one in all; "one in each of the three bedrooms, eight altogether": a total
@@ -1078,6 +1086,10 @@ class CallReader:
         if _ONE_OFF_CONTACT.search(text):
             # "phone me when you arrive", "I'll text you the code": one call, not a preference.
             return None
+        if len({channel for _, channel in mentions}) > 1 and _ALTERNATIVES.search(text):
+            # "text or email, either's fine", "the mobile or the landline, whichever": two
+            # ways offered, no preference said.
+            return None
         start, channel = max(mentions)
         # Negation is the channel's own ("don't text me", "never by email"): a denied old
         # channel elsewhere ("not the mobile", "I never look at emails") says nothing of it.
@@ -1157,6 +1169,9 @@ _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:i
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
+_ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
+_OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
+_ALTERNATIVES = re.compile(r"\b(?:either|whichever|or)\b")
 _TOTAL = re.compile(r"\b(?:altogether|all together|in total|in all|all told|so \d+)\b")
 _ROOMS = frozenset({"bedroom", "bathroom", "shower room"})
 # "before the new job", "before we moved": not "before 10", "before noon" or "before then".

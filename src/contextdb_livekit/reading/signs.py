@@ -156,10 +156,11 @@ _WORK_PREDICATE = re.compile(
 # A sentence about other days, a correction or a doubt: other clauses are not about this day.
 _SENTENCE_ELSEWHERE = re.compile(
     r"\b(?:rest|other|others|else|every|any(?! ?more\b| longer\b)|all|most|week|weekdays?|"
-    r"weekends?|whatever|whichever|whenever|except|apart|bar|only|just|sorry|mean|meant|actually|wait|if|when|whether|maybe|"
-    r"probably|perhaps|might)\b"
+    r"weekends?|whatever|whichever|whenever|except|apart|bar|only|just|sorry|mean|meant|actually|"
+    r"wait|if|when|whether|maybe|probably|perhaps|might)\b"
 )
-_OTHER_DAYS = re.compile(r"\b(?:rest|else|others?)\b")
+# "i work the rest", "i work every day except thursday": the caller's work is the other days'.
+_OTHER_DAYS = re.compile(r"\b(?:rest|else|others?|every|all|except|apart|bar|but|besides)\b")
 # A clause that says what was, or what changed: the reader's change rules read it, not this.
 _CLAUSE_CHANGE = re.compile(
     r"\b(?:used to|before|now|any ?more|no longer|these days|nowadays|since|until|again|"
@@ -205,7 +206,6 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
     own = parts[index]
     if (
         not _CLAUSE_CHANGE.search(own)
-        # "only thursdays, i work the rest": the work is the other days'.
         and not _OTHER_DAYS.search(own)
         and (_CALLER_WORKS.search(own) or _CALLER_OFF.search(own))
         and cue_signs(own) == {-sign}
