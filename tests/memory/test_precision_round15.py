@@ -222,3 +222,10 @@ def test_a_count_of_how_many_work_out_of_more_is_not_the_count() -> None:
     said = "u: just the one thermostat works out of three"
     assert ("equipment_count", "thermostat", "1 thermostat") not in typed(said)
     assert typed("u: eight radiators") == {("equipment_count", "radiator", "8 radiators")}
+
+
+def test_somebody_else_as_a_new_subject_without_a_comma_takes_their_days() -> None:
+    said = "u: i'm home on tuesdays my husband is home on thursdays"
+    assert days(said) == {("tuesday", "available")}
+    said = "u: I can't do Tuesdays, and Saturdays I'm always at my sister's in Hull."
+    assert days(said) == {("tuesday", "unavailable"), ("saturday", "unavailable")}

@@ -213,6 +213,12 @@ _SPLIT = re.compile(
     # "sunday works for me yeah we are not church people": speech-to-text drops the comma
     # before a "yeah" that opens a new subject; the negator after it is not the day's.
     r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
+    # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
+    # comma dropped by speech-to-text, starts a clause of their own.
+    r"|(?<!\bat)(?<!\bto)(?<!\bround)(?<!\bover)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s+"
+    r"(?=(?:my|our) (?:wife|husband|partner|other half|mum|mother|dad|father|son|daughter|"
+    r"brother|sister|neighbou?r|lodger|tenant|carer) (?:works?|can|will|does|"
+    r"(?:is|are) (?:home|in|off|free|busy|away|out|around|there)\b))"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were)\b)"
