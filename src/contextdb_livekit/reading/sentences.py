@@ -213,6 +213,12 @@ _SPLIT = re.compile(
     # "sunday works for me yeah we are not church people": speech-to-text drops the comma
     # before a "yeah" that opens a new subject; the negator after it is not the day's.
     r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
+    # "thursdays don't work i'm at my sister's all day", "wednesday i can't i'm at the
+    # allotment": after a finished predicate, the caller as a new subject is a new clause (the
+    # reason), as speech-to-text drops the comma.
+    r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bfree)|"
+    r"(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\brubbish))"
+    r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go)\b)"
     # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
     # comma dropped by speech-to-text, starts a clause of their own.
     r"|(?<!\bat)(?<!\bto)(?<!\bround)(?<!\bover)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s+"
