@@ -229,3 +229,28 @@ def test_somebody_else_as_a_new_subject_without_a_comma_takes_their_days() -> No
     assert days(said) == {("tuesday", "available")}
     said = "u: I can't do Tuesdays, and Saturdays I'm always at my sister's in Hull."
     assert days(said) == {("tuesday", "unavailable"), ("saturday", "unavailable")}
+
+
+# -- speech-to-text run-ons and corrections said in other words --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("u: er fridays don't work i'm at my brother's all day", {("friday", "unavailable")}),
+        (
+            "u: so tuesday i can't i'm at the hospital all day tuesdays",
+            {("tuesday", "unavailable")},
+        ),
+        ("u: Thursday works — oops, I meant to say it doesn't.", {("thursday", "unavailable")}),
+        ("u: Before the operation I could do Fridays.", {("friday", "unavailable")}),
+    ],
+)
+def test_a_reason_run_on_or_a_correction_in_other_words_reads_the_right_way_round(
+    said: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(said) == expected
+
+
+def test_or_no_takes_back_what_was_just_said() -> None:
+    assert ("monday", "available") not in days("u: I can do Monday, or no, I can't, I'm at work.")

@@ -107,6 +107,7 @@ _COMPARED = re.compile(
 )
 _PAST = re.compile(
     r"^before (?:i|we)\b|"  # "before I could do Tuesdays": then, not now
+    r"^before (?:the|my|our) \w+(?: \w+)? (?:i|we)\b|"  # "before the move i could do mondays"
     r"\b(?:at one (?:point|time)|last year|years ago|a while back|until recently|"
     r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
     r"(?:i|we) (?:was|were)(?! (?:thinking|going|wondering|saying|told|just|meaning)))\b|"

@@ -193,7 +193,8 @@ def normal(text: str) -> str:
 # -- clauses ---------------------------------------------------------------------------------
 
 _CORRECTION = (
-    r"(?:no wait|wait|sorry|i mean|i meant|or rather|rather|scratch that|scrap that|actually|"
+    r"(?:no wait|wait|sorry|i meant to say|i mean|i meant|or rather|rather|scratch that|"
+    r"scrap that|actually|whoops|oops|or no|"
     r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no|i tell a lie|"
     r"i tell you a lie)"
@@ -214,10 +215,10 @@ _SPLIT = re.compile(
     # before a "yeah" that opens a new subject; the negator after it is not the day's.
     r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
     # "thursdays don't work i'm at my sister's all day", "wednesday i can't i'm at the
-    # allotment": after a finished predicate, the caller as a new subject is a new clause (the
-    # reason), as speech-to-text drops the comma.
-    r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bfree)|"
-    r"(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\brubbish))"
+    # allotment": after a finished negative predicate, the caller as a new subject is a new
+    # clause (the reason), as speech-to-text drops the comma ("fine i'm never home before six"
+    # is not: which way the day goes is left in doubt).
+    r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish))"
     r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go)\b)"
     # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
     # comma dropped by speech-to-text, starts a clause of their own.
