@@ -458,6 +458,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent12",
             "independent13",
             "independent14",
+            "independent15",
         ),
         default="tuning",
     )
