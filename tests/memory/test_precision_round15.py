@@ -254,3 +254,11 @@ def test_a_reason_run_on_or_a_correction_in_other_words_reads_the_right_way_roun
 
 def test_or_no_takes_back_what_was_just_said() -> None:
     assert ("monday", "available") not in days("u: I can do Monday, or no, I can't, I'm at work.")
+
+
+def test_a_turn_that_opens_i_tell_a_lie_takes_back_the_day_it_corrects() -> None:
+    said = (
+        "u: Tuesday is no good. | a: Right, Tuesday's out."
+        " | u: Hmm, I tell a lie, it's Monday that's no good."
+    )
+    assert days(said) == {("monday", "unavailable")}

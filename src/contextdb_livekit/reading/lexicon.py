@@ -196,7 +196,8 @@ _DAY_NEGATOR_DAY = re.compile(
     rf"(?:\s+(?:(?:and|or|nor)\s+)?(?:on\s+)?(?:an?\s+)?{_DAY})*\b"
 )
 _TURN_CORRECTION = re.compile(
-    r"^(?:(?:oh|no|well|ah)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
+    r"^(?:(?:oh|no|well|ah|hmm|erm|um|er)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
+    r"i tell a lie|i tell you a lie|whoops|oops|my bad|"
     r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
     r"not quite|that is wrong|that is not right)\b"
 )

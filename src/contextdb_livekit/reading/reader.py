@@ -288,7 +288,9 @@ class CallReader:
             ]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
-            self._correcting_turn = bool(_TURN_CORRECTION.match(text))
+            # "Hmm, I tell a lie, ...": the opening words, whatever the punctuation between them.
+            opening = " ".join(re.sub(r"[^\w\s']", " ", text).split())
+            self._correcting_turn = bool(_TURN_CORRECTION.match(opening))
             self._turn_opening = False
         parts = clauses(text)
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
