@@ -262,3 +262,45 @@ def test_a_turn_that_opens_i_tell_a_lie_takes_back_the_day_it_corrects() -> None
         " | u: Hmm, I tell a lie, it's Monday that's no good."
     )
     assert days(said) == {("monday", "unavailable")}
+
+
+# -- after sets 14 and 15 were scored: their misreadings, in other words ------------------------
+
+
+def test_digits_with_a_spoken_zero_are_one_number() -> None:
+    assert typed("u: it's flat three-oh-two") == {("flat", None, "Flat 302")}
+    assert typed("u: we're at seven oh one station road") == {("address", None, "701 Station Road")}
+
+
+def test_nothing_on_a_day_is_free() -> None:
+    assert days("u: I've got nothing on Wednesdays.") == {("wednesday", "available")}
+
+
+def test_a_day_negated_beside_a_negative_that_carries_its_own_not_is_kept_as_words() -> None:
+    said = "u: not tuesday not a chance"
+    assert not days(said)
+    assert quoted(said)
+    assert days("u: no fridays, no way") == {("friday", "unavailable")}
+
+
+def test_a_count_of_nothing_the_line_counts_is_not_typed() -> None:
+    assert not typed("u: we had four goldfish, we're down to two now")
+    assert typed("u: we had two boilers, down to one now") == {
+        ("equipment_count", "boiler", "1 boiler")
+    }
+
+
+def test_digits_said_with_hyphens_are_one_number() -> None:
+    assert typed("u: flat one-one-four") == {("flat", None, "Flat 114")}
+
+
+def test_no_before_a_day_is_the_days_own_negation_not_a_second_one() -> None:
+    said = (
+        "u: mondays are out | a: Okay, not Mondays."
+        " | u: no no mondays are fine its tuesdays i cant do"
+    )
+    assert days(said) == {("monday", "available"), ("tuesday", "unavailable")}
+
+
+def test_units_the_caller_names_are_still_counted() -> None:
+    assert typed("u: we've got three units on the roof") == {("equipment_count", "unit", "3 units")}

@@ -60,6 +60,8 @@ _NEG_ATOMS = re.compile(
 _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
     r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
+    # "I've got nothing on Thursday": free, though a word of it is "nothing".
+    r"nothing (?:on|planned|booked|going on)|"
     # At home all day, though a word of it is "working".
     r"(?:working|work|works) from home|wfh)\b"
 )

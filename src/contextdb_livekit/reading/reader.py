@@ -495,6 +495,17 @@ class CallReader:
             doubted_slots = {(s.kind, s.key) for s in doubted} - sure
             self.retracted += sorted(doubted_slots, key=str)
             self._doubted |= doubted_slots
+        unnamed = [
+            s
+            for s in found
+            if s.kind == "equipment_count"
+            and s.key == self.words.counted_thing("")
+            and not re.search(r"\bunits?\b", text)
+        ]
+        if unnamed:
+            # "we used to have three cats, we're down to one now": a count of nothing the line
+            # counts is not a count of anything.
+            found = [s for s in found if s not in unnamed]
         if _OUT_OF.search(text):
             # "only the one radiator working out of six": how many of them is a guess.
             partial = [s for s in found if s.kind == "equipment_count" and s.sure]

@@ -98,7 +98,14 @@ _DIGIT_WORDS = {
     "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9",
 }  # fmt: skip
 _SPOKEN_DIGITS = re.compile(
-    rf"\b(flat|apartment|unit|number)\s+((?:(?:{'|'.join(_DIGIT_WORDS)})\b\s*){{2,}})"
+    rf"\b(flat|apartment|unit|number)\s+((?:(?:{'|'.join(_DIGIT_WORDS)})\b[\s-]*){{2,}})"
+)
+# "five oh two high street", "one-oh-four": digits with a spoken zero between them are one
+# number, whatever word comes before.
+_NONZERO = "one|two|three|four|five|six|seven|eight|nine"
+_OH_DIGITS = re.compile(
+    rf"\b((?:{_NONZERO})(?:[\s-]+(?:{_NONZERO}))*[\s-]+(?:oh|nought|zero)"
+    rf"(?:[\s-]+(?:oh|nought|zero|{_NONZERO}))+)\b"
 )
 _SMALL = {w: str(n) for n, w in enumerate(
     ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=1
@@ -153,13 +160,21 @@ _STT_WE_ARE = re.compile(
 )
 
 
+def _digit_words(said: str) -> list[str]:
+    return [w for w in re.split(r"[\s-]+", said) if w]
+
+
 def normal(text: str) -> str:
     text = " ".join(text.casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _SPOKEN_DIGITS.sub(
-        lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in m.group(2).split())} ", text
+        lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in _digit_words(m.group(2)))} ",
+        text,
+    )
+    text = _OH_DIGITS.sub(
+        lambda m: "".join(_DIGIT_WORDS[w] for w in _digit_words(m.group(1))), text
     )
     # Numbers said as words ("forty two queens road", "flat fourteen", "eleven radiators").
     text = alpha2digit(text, "en")

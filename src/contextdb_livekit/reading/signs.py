@@ -41,6 +41,18 @@ def _sign_in_doubt(
         # "mondays are just brilliant for me... not": a "not" tacked on the end turns the
         # clause round in jest; which way it is meant is a guess.
         return True
+    if (
+        base is not None
+        and base < 0
+        and negators
+        and any(
+            m.group(0).split()[0] in ("no", "not") and not _DAY_RE.search(m.group(0))
+            for m in _NEG_ATOMS.finditer(text)
+        )
+    ):
+        # "not wednesday not a chance": a negative that carries its own "not" beside another
+        # negator is said twice for emphasis, or turned round; which is a guess.
+        return True
     if negators > 1:
         # "we can't do neither thursday nor friday", "never not in": negative concord or a
         # double negative; either way not a reading to store.
