@@ -459,6 +459,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent13",
             "independent14",
             "independent15",
+            "independent16",
         ),
         default="tuning",
     )
