@@ -35,6 +35,11 @@ rather than listing sentences:
   correction or a question takes the kind of what it corrects or answers ("the third floor,
   sorry, the fourth"; "How many boilers?" → "just the two").
 - Questions and hedged clauses ("maybe", "not sure", "probably", "I reckon") state nothing.
+- **A second reading must agree.** A day is kept as the caller's words, not typed, when a
+  cruder reading of the whole sentence (`reading.signs.disagrees`) says it the other way
+  round, when somebody else has become the sentence's subject and the caller has not spoken
+  of themself since ("my neighbour can't do Mondays, so avoid Monday"), or when it is said on a
+  condition ("unless ...") or "before" a happening with no tense.
 """
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ _CLAUSE_CHANGE = re.compile(
 )
 
 
-def cue_signs(text: str) -> set[int]:
+def _cue_signs(text: str) -> set[int]:
     """The signs a clause's own words give, read crudely and apart from `reading.reader`: each
     positive or negative word, turned by a plain negator among the three words before it."""
     signs: set[int] = set()
@@ -220,7 +220,7 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
         not _CLAUSE_CHANGE.search(own)
         and not _OTHER_DAYS.search(own)
         and (_CALLER_WORKS.search(own) or _CALLER_OFF.search(own))
-        and cue_signs(own) == {-sign}
+        and _cue_signs(own) == {-sign}
     ):
         return True
     if any(clause.corrects for clause in clauses) or _SENTENCE_ELSEWHERE.search(" ".join(parts)):
@@ -233,6 +233,6 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
         before = [i for i in with_day if i < other]
         after = [i for i in with_day if i > other]
         refers_to = before[-1] if before else (after[0] if after else None)
-        if refers_to == index and -sign in cue_signs(text):
+        if refers_to == index and -sign in _cue_signs(text):
             return True
     return False
