@@ -304,3 +304,7 @@ def test_no_before_a_day_is_the_days_own_negation_not_a_second_one() -> None:
 
 def test_units_the_caller_names_are_still_counted() -> None:
     assert typed("u: we've got three units on the roof") == {("equipment_count", "unit", "3 units")}
+
+
+def test_a_reason_about_somebody_else_is_no_second_reading_of_the_callers_day() -> None:
+    assert days("u: no more fridays, the grandkids are home") == {("friday", "unavailable")}

@@ -173,6 +173,11 @@ _SENTENCE_ELSEWHERE = re.compile(
 )
 # "i work the rest", "i work every day except thursday": the caller's work is the other days'.
 _OTHER_DAYS = re.compile(r"\b(?:rest|else|others?|every|all|except|apart|bar|but|besides)\b")
+# "the kids are home", "my husband's off": a clause about somebody else; its signs are theirs.
+_THEIR_SUBJECT = re.compile(
+    r"^(?:(?:and|but|so|because|cos|cause|as|though)\s+)*(?:(?:the|my|our|his|her|their)\s+\w+|"
+    r"he|she|they)\b"
+)
 # A clause that says what was, or what changed: the reader's change rules read it, not this.
 _CLAUSE_CHANGE = re.compile(
     r"\b(?:used to|before|now|any ?more|no longer|these days|nowadays|since|until|again|"
@@ -227,7 +232,7 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
         return False
     with_day = [i for i, part in enumerate(parts) if _DAY_RE.search(part)]
     for other, text in enumerate(parts):
-        if other in with_day or _CLAUSE_CHANGE.search(text):
+        if other in with_day or _CLAUSE_CHANGE.search(text) or _THEIR_SUBJECT.match(text):
             continue
         # The clause refers back to the nearest day before it (or after it, when none is).
         before = [i for i in with_day if i < other]
