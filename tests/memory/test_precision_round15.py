@@ -308,3 +308,8 @@ def test_units_the_caller_names_are_still_counted() -> None:
 
 def test_a_reason_about_somebody_else_is_no_second_reading_of_the_callers_day() -> None:
     assert days("u: no more fridays, the grandkids are home") == {("friday", "unavailable")}
+
+
+def test_may_is_a_hedge() -> None:
+    assert not days("u: I may be away on Thursday, it's all up in the air.")
+    assert not days("u: Fridays may be tricky.")

@@ -22,7 +22,7 @@ _HEDGE = re.compile(
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
-    r"one of the two|not fussy)\b"
+    r"one of the two|not fussy|may (?:be|not|well)|up in the air)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
