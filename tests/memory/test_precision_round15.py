@@ -313,3 +313,10 @@ def test_a_reason_about_somebody_else_is_no_second_reading_of_the_callers_day() 
 def test_may_is_a_hedge() -> None:
     assert not days("u: I may be away on Thursday, it's all up in the air.")
     assert not days("u: Fridays may be tricky.")
+
+
+def test_a_lower_ground_flat_is_the_basement() -> None:
+    assert typed("u: it's a lower ground flat") == {("floor", None, "basement")}
+    assert typed("u: First floor, sorry, basement - it's a lower ground flat.") == {
+        ("floor", None, "basement")
+    }

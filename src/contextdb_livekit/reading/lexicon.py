@@ -262,7 +262,8 @@ _ORDINAL_WORDS = (
 _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
     rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
-    rf"(basement)(?= (?:flat|apartment))|(?:live|living|are|am|(?<!\bit )is) in the (basement))\b"
+    rf"(basement|lower ground)(?= (?:flat|apartment))|"
+    rf"(?:live|living|are|am|(?<!\bit )is) in the (basement))\b"
 )
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
