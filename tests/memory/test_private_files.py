@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import stat
 import subprocess
 import sys
@@ -93,7 +94,14 @@ async def test_every_host_store_is_private_whatever_the_umask(tmp_path: Path, lo
     SqliteDecisionLedger(data / "memory.ledger.sqlite3")
     outbox = SqliteOutbox(data / "outbox.sqlite3")
     await outbox.items()
-    files = assert_private(tmp_path / "data")
+    # SQLite removes its -wal and -shm files when the last connection closes, which a store's
+    # own connections may have done already: one held open here keeps them for the check.
+    held = sqlite3.connect(data / "outbox.sqlite3")
+    try:
+        held.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        files = assert_private(tmp_path / "data")
+    finally:
+        held.close()
     names = {f.name for f in files}
     assert {"claims.sqlite3", "customers.sqlite3", "attestations.sqlite3", "calendar.sqlite3",
             "memory.ledger.sqlite3", "outbox.sqlite3"} <= names  # fmt: skip
