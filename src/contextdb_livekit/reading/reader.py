@@ -431,22 +431,19 @@ class CallReader:
                 slot = (earlier.kind, earlier.key)
                 if earlier.kind in {s.kind for s in found} and slot not in slots:
                     self.retracted.append(slot)
-        if _BEFORE_SOMETHING.search(text) and not _TENSE_SAID.search(text):
+        before_what = bool(_BEFORE_SOMETHING.search(text)) and not _TENSE_SAID.search(text)
+        if before_what or _UNLESS.search(text):
             # "we could always do thursdays before the grandchildren moved in": "before" a
             # happening may be a time of day or a time that is over; which is a guess ("fridays
-            # were good before i changed shifts" says which by its tense).
-            in_doubt |= {_day_of(s) for s in found if s.kind in _WHOSE_DAYS}
-        if _UNLESS.search(text):
-            # "I'm in Tuesdays unless I'm at my daughter's": said on a condition the reader
-            # does not weigh; which way the day goes is a guess.
+            # were good before i changed shifts" says which by its tense). "I'm in Tuesdays
+            # unless I'm at my daughter's": said on a condition the reader does not weigh.
             in_doubt |= {_day_of(s) for s in found if s.kind in _WHOSE_DAYS}
         if in_doubt:
             # The second reading disagrees (`reading.signs`) or the days may be somebody
-            # else's: what the sentence said of these days is kept as the caller's words, and
-            # what the call said of them before is not current either.
-            doubted_days = [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in in_doubt]
-            found = [dataclasses.replace(s, sure=False) if s in doubted_days else s for s in found]
-            self.retracted += [(s.kind, s.key) for s in doubted_days]
+            # else's: what the sentence said of these days is kept as the caller's words.
+            found = self._in_doubt(
+                found, [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in in_doubt]
+            )
         if found:
             # "flat 9 no 19", "second floor no third": a correction whose new value the reader
             # did not take leaves the value it corrects in doubt (a wrong fact is worse than none).
@@ -513,9 +510,9 @@ class CallReader:
             found = [s for s in found if s not in unnamed]
         if _OUT_OF.search(text):
             # "only the one radiator working out of six": how many of them is a guess.
-            partial = [s for s in found if s.kind == "equipment_count" and s.sure]
-            found = [dataclasses.replace(s, sure=False) if s in partial else s for s in found]
-            self.retracted += [(s.kind, s.key) for s in partial]
+            found = self._in_doubt(
+                found, [s for s in found if s.kind == "equipment_count" and s.sure]
+            )
         if _EACH.search(text):
             # "two bathrooms, each with a towel rail": one of a thing in each of several is
             # not one in all; "one in each of the three bedrooms, eight altogether": a total
@@ -528,8 +525,7 @@ class CallReader:
                 and s.sure
                 and (s.value.split()[0] == "1" or (total and s.key in _ROOMS))
             ]
-            found = [dataclasses.replace(s, sure=False) if s in shared else s for s in found]
-            self.retracted += [(s.kind, s.key) for s in shared]
+            found = self._in_doubt(found, shared)
         last = self._last_count
         if (
             last is not None
@@ -623,10 +619,8 @@ class CallReader:
         self._guessed = False
         out = self._days(text, clause.corrects)
         if self._guessed:
-            # Not sure: the words are kept instead, and whatever was said of these days
-            # before in the call is not current either.
-            out = [dataclasses.replace(s, sure=False) for s in out]
-            self.retracted += [(s.kind, s.key) for s in out]
+            # Not sure: the words are kept instead.
+            out = self._in_doubt(out, out)
         for s in out:
             if s.kind == "availability" and s.key and s.sure:
                 self._unavailable_days.discard(s.key)
@@ -820,6 +814,12 @@ class CallReader:
         if request and not generic:
             return []
         return [_availability(d, -1) for d in days]
+
+    def _in_doubt(self, found: list[Statement], doubted: list[Statement]) -> list[Statement]:
+        """`found` with the `doubted` statements kept as the caller's words, not typed; what
+        the call said of their slots before is not current either."""
+        self.retracted += [(s.kind, s.key) for s in doubted]
+        return [dataclasses.replace(s, sure=False) if s in doubted else s for s in found]
 
     def _denied(self) -> set[str]:
         """The days the agent's question (the turn's first antecedent), the last clause or an
