@@ -460,6 +460,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent14",
             "independent15",
             "independent16",
+            "independent17",
         ),
         default="tuning",
     )
