@@ -461,6 +461,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent15",
             "independent16",
             "independent17",
+            "independent18",
         ),
         default="tuning",
     )
