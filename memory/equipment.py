@@ -22,6 +22,14 @@ COUNTED_THINGS: dict[str, str] = {
     "bathroom": "bathroom", "bedroom": "bedroom", "shower room": "shower room",
     "towel rail": "towel rail", "gas fire": "gas fire", "immersion heater": "immersion heater",
     "panel": "solar panel", "tank": "tank", "furnace": "furnace", "unit": "unit",
+    "smoke alarm": "smoke alarm", "smoke detector": "smoke alarm",
+    "carbon monoxide alarm": "carbon monoxide alarm",
+    "carbon monoxide detector": "carbon monoxide alarm", "co alarm": "carbon monoxide alarm",
+    "co detector": "carbon monoxide alarm", "gas meter": "gas meter",
+    "electric meter": "electric meter", "electricity meter": "electric meter",
+    "programmer": "programmer", "timer": "timer", "gas hob": "gas hob", "hob": "gas hob",
+    "zone valve": "zone valve", "manifold": "manifold", "electric heater": "electric heater",
+    "electric shower": "electric shower",
 }  # fmt: skip
 
 # Makes, as callers say them.
@@ -81,12 +89,19 @@ EQUIPMENT = Equipment(
         r"(boilers?|heat pumps?|units?|radiators?|rads|furnaces?|water heaters?|air conditioners?|"
         r"air conditioning units?|ac units?|aircon units?|air con units?|air-con units?|tanks?|"
         r"storage heaters?|hot water cylinders?|cylinders?|thermostats?|solar panels?|"
-        r"bathrooms?|bedrooms?|shower rooms?|towel rails?|gas fires?|immersion heaters?)"
+        r"bathrooms?|bedrooms?|shower rooms?|towel rails?|gas fires?|immersion heaters?|"
+        r"smoke (?:alarm|detector)s?|(?:carbon monoxide|co) (?:alarm|detector)s?|gas meters?|"
+        r"electric(?:ity)? meters?|programmers?|timers?|(?:gas )?hobs?|zone valves?|manifolds?|"
+        r"electric heaters?|electric showers?)"
     ),
-    count_words=r"heated|smart|electric|wall|gas",
+    count_words=(
+        r"heated|smart|electric|wall|gas|wireless|digital|nest|hive|double|small|big|large|"
+        r"little|designer|vertical|oil|portable"
+    ),
     singles=(
         r"boiler|heat pump|radiator|furnace|water heater|air conditioner|tank|storage heater|"
-        r"hot water cylinder|cylinder|thermostat|solar panel|gas fire|immersion heater|towel rail"
+        r"hot water cylinder|cylinder|thermostat|solar panel|gas fire|immersion heater|towel rail|"
+        r"(?:smoke|carbon monoxide|co) (?:alarm|detector)|programmer|gas hob|electric shower"
     ),
     single_words=r"combi|new|gas|small|little|big|single|electric",
     added=(

@@ -721,8 +721,9 @@ def test_a_turn_that_opens_with_a_correction_takes_back_what_it_talks_about(said
         ("ring me when you get to the gate", set()),
         ("there's a key safe, i'll text you the code",
          {("access_notes", None, "there's a key safe, i'll text you the code")}),
-        # Sums and products are left to the caller.
-        ("four radiators downstairs and three upstairs", set()),
+        # Parts each in a place of their own add up; products are left to the caller.
+        ("four radiators downstairs and three upstairs",
+         {("equipment_count", "radiator", "7 radiators")}),
         ("two storage heaters in each bedroom", set()),
         ("a boiler, ten radiators and two thermostats",
          {("equipment_count", "boiler", "1 boiler"),

@@ -427,7 +427,7 @@ def test_address_corrections_and_buildings(conversation: str, expected: set[str]
             "u: Two radiators upstairs, three downstairs, so 5 radiators altogether.",
             {("radiator", "5 radiators")},
         ),
-        ("u: 2 rads upstairs and 6 downstairs", set()),
+        ("u: 2 rads upstairs and 6 downstairs", {("radiator", "8 rads")}),
         # Gas fires and immersion heaters are counted things; a word may come between.
         (
             "u: We have 3 gas fires and an immersion heater.",

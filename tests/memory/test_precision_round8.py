@@ -19,7 +19,7 @@ def quoted(conversation: str) -> list[str]:
     [
         # A "no" before a noun the reader does not know is the noun's, not the day's: which
         # way round the day goes is a guess, so the words are kept.
-        "u: Fridays are no sweat for me.",
+        "u: Fridays are no picnic for me.",
         "u: tuesdays is no skin off anyones nose",
     ],
 )

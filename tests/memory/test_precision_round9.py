@@ -26,7 +26,7 @@ def test_two_negated_days_and_a_negative_word_stay_negative() -> None:
     [
         # The only negator is a "no" that belongs to a noun the reader does not know.
         "u: sunday's no skin off my back i'm home",
-        "u: tuesdays are no sweat im always in",
+        "u: tuesdays are no biggie im always in",
     ],
 )
 def test_a_no_that_is_a_nouns_puts_the_sign_in_doubt(conversation: str) -> None:

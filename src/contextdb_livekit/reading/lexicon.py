@@ -54,7 +54,11 @@ _NEG_ATOMS = re.compile(
     r"packed|fully booked|booked up|tough|a (?:\w+ )?bad shout|stuck at \w+|"
     r"(?:am|are|is|be)\s+(?:always\s+|usually\s+|normally\s+)?at\s+(?:the|my|our|his|her|a)\s+"
     r"(?!home\b)\w+|"
-    r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session))\b"
+    r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session)|"
+    # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
+    r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
+    r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"
+    r"sacred|(?:a )?(?:right )?faff|rammed|out of bounds)\b"
 )
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
@@ -62,6 +66,8 @@ _POS_ATOMS = re.compile(
     r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
     r"nothing (?:on|planned|booked|going on)|"
+    # Easy, said as an idiom with a "no" in it ("no skin off my nose", "no sweat").
+    r"no skin off (?:my|our) nose|no sweat|at a loose end|"
     # At home all day, though a word of it is "working".
     r"(?:working|work|works) from home|wfh)\b"
 )
@@ -82,6 +88,9 @@ _POS = re.compile(
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
     r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
+    # Sure to work, said as an idiom ("a goer", "bang on", "a dead cert", "right as rain").
+    r"(?:a )?goer|bang on|(?:a )?dead cert|right as rain|ticks? (?:all )?(?:my|our|the) boxes|"
+    r"fair game|(?:a )?banker|tickety[- ]boo|cushty|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
     # "Saturday I can't": the verb left out, said or denied.
     r"(?:i|we) (?:can|could)(?=(?: not| never)?(?: actually| too| as well| either| at all)?$)|"

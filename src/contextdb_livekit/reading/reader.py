@@ -167,6 +167,7 @@ from contextdb_livekit.reading.values import (
     _pet_before_doubt,
     _said_in,
     _title_address,
+    summed_parts,
 )
 
 
@@ -314,6 +315,7 @@ class CallReader:
         someone_else = hedged = False
         in_doubt: set[str] = set()  # days a second reading of the sentence says otherwise
         theirs = False  # somebody else is the subject, and the caller has not spoken since
+        said_before: list[Statement] = []  # what the clause before said
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
@@ -368,6 +370,11 @@ class CallReader:
                 and s.sure
                 and disagrees(parts, index, -1 if s.negative else 1)
             }
+            if _hearsay(clause.text):
+                # "Karen next door says Fridays are murder for parking", "'Sundays are sacred',
+                # my dad used to say": somebody else's words, whoever's days they are.
+                in_doubt |= {_day_of(s) for s in said or said_before if s.kind in _WHOSE_DAYS}
+            said_before = said
             if about_someone_else(clause.text) or _SOMEBODY_SUBJECT.match(clause.text):
                 theirs = True
             elif _CALLER_AGAIN.search(clause.text):
@@ -855,10 +862,17 @@ class CallReader:
                 listed = _LISTED_BEFORE.search(text[: single.start()])
                 if listed and not _ANOTHER.search(self._sentence):
                     counts.setdefault(self.words.counted_thing(thing), _count_value("1", thing))
+        # "four rads downstairs, five upstairs": parts, each with a place of its own, add up.
+        summed = summed_parts(self._sentence, self.words)
+        for single in self.words.single.finditer(text):
+            if (thing := self.words.counted_thing(single.group(1))) in summed:
+                counts.setdefault(thing, summed[thing])  # "a radiator in the hall, two in ..."
+        counts.update({k: summed[k] for k in counts if k in summed})
         if counts:
-            # "five radiators downstairs and four upstairs", "two in each bedroom": a part of
-            # the count, or a sum the caller left to us, is a guess.
-            sure = not _partial_count(self._sentence, self.words)
+            # "five radiators and four upstairs", "two in each bedroom": a part of the count,
+            # or a sum or product the caller left to us, is a guess; parts that add up leave
+            # no number unexplained.
+            sure = bool(summed) or not _partial_count(self._sentence, self.words)
             # "3 downstairs and 4 upstairs, so 7 radiators in total": the total is said, sure.
             totals = {
                 self.words.counted_thing(m.group(2)) for m in self.words.total_count.finditer(text)
@@ -1216,6 +1230,24 @@ _SOMEBODY_SUBJECT = re.compile(
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
 )
+# Somebody's words reported: "Karen says", "my dad used to say", "they reckon".
+_SAYS = re.compile(
+    r"\b([a-z']+)\s+(?:(?:always|often|once|used to|keeps?|kept|would)\s+)?"
+    r"(?:says|said|say|saying|reckons|reckoned)\b"
+)
+# Words before "said" that leave the caller (or the agent) as the speaker: "as I said", "I've
+# always said", "like you said", "I had said".
+_OWN_WORDS = frozenset(
+    {"i", "we", "you", "have", "has", "had", "just", "already", "never", "not", "also", "to",
+     "would", "could", "should", "will", "did", "do", "what", "as", "like", "who", "that",
+     "was", "were", "am", "is", "are", "be", "been"}
+)  # fmt: skip
+
+
+def _hearsay(sentence: str) -> bool:
+    return any(m.group(1) not in _OWN_WORDS for m in _SAYS.finditer(sentence))
+
+
 # The caller speaking of themself again: "but i can", "we're in", "fine for me".
 _CALLER_AGAIN = re.compile(
     r"^(?:(?:and|but|so|well|oh|yes|yeah|no|honestly|though|whereas)\s+)*(?:i|we|me)\b|"

@@ -198,7 +198,10 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
     numbers = [
         m
         for m in re.finditer(rf"\b{_NUMBER}\b", rest)
-        if not re.match(rf"\s+(?:more |extra |new |old )?{words.units}", rest[m.end() :])
+        if not re.match(
+            rf"\s+(?:more |extra |new |old )?(?:(?:{words.count_words}) )?{words.units}",
+            rest[m.end() :],
+        )
     ]
     # "two thermostats, one in the hall and one on the landing", "three towel rails, one in
     # each bathroom": where each of the count is, not more of them to add up.
@@ -210,6 +213,85 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
     if not own_place and (_ONE_EACH.search(rest) or (placed and len(placed) == said)):
         numbers = [m for m in numbers if m.group(0) != "one"]
     return bool(numbers)
+
+
+# Where a part of a count is: "upstairs", "in the lounge", "on the first floor".
+_PART_PLACE = (
+    r"(?:upstairs|downstairs|up|down|"
+    r"(?:in|on) (?:the |my |our )?(?:(?:\w+ ){0,2}?(?:kitchen|lounge|bedrooms?|bathrooms?|"
+    r"hall(?:way)?|landing|diner|dining room|living room|front room|back room|sitting room|"
+    r"annexe|extension|office|conservatory|utility(?: room)?|loft(?: conversion)?|garage|"
+    r"study|porch|cellar|basement|en ?suite|toilet|loo|attic)|(?:ground|first|second|third|"
+    r"top|1st|2nd|3rd) floor|ground|first|second|third|top))\b"
+)
+# Words that make a sum of parts something other than one: a product ("two in each bedroom"),
+# a part of a part ("one of them"), a guess or a choice, a correction.
+_NOT_A_SUM = re.compile(
+    r"\b(?:each|every|per|apiece|of (?:them|those)|or|either|about|around|roughly|-?ish|"
+    r"including|included|counting|sorry|actually|wait|i mean|no|hang on|not|minus|except)\b"
+)
+# A total said beside the parts: "so that's nine", "eight altogether".
+_SAID_TOTAL = re.compile(
+    rf"\b(?:so|that is|making|makes)\s+(?:that is\s+)?{_NUMBER}\b(?!\s+(?:more|extra))|"
+    rf"\b{_NUMBER}\s+(?:\w+\s+)?(?:in total|altogether|all told|in all|total)\b"
+)
+
+
+def summed_parts(sentence: str, words: Equipment) -> dict[str, str]:
+    """Counts said in parts, each with its own place: "four rads downstairs, five upstairs",
+    "a radiator in the hall, two in the lounge and three upstairs" → the thing's one name →
+    the whole. A part with no place of its own (a breakdown of the count, or a number of
+    nothing), a product, a guess or a correction leaves the sum to nobody: nothing here."""
+    if _NOT_A_SUM.search(sentence):
+        return {}
+    placed = re.compile(rf"\s+{_PART_PLACE}")
+    things: dict[str, int] = {}  # thing → the sum so far
+    units: dict[str, str] = {}
+    parts: dict[str, int] = {}  # thing → how many parts
+    places: dict[str, set[str]] = {}
+    spans: list[tuple[int, int]] = []
+    # Each count said: where it ends, its thing, and whether a place of its own follows it.
+    counts: list[tuple[int, str, bool]] = []
+    events = sorted(
+        [(m.start(), m.end(), m.group(2), m.group(1)) for m in words.count.finditer(sentence)]
+        + [(m.start(), m.end(), m.group(1), "1") for m in words.single.finditer(sentence)]
+    )
+    for start, end, unit, raw in events:
+        if spans and start < spans[-1][1]:
+            continue
+        spans.append((start, end))
+        thing = words.counted_thing(unit)
+        where = placed.match(sentence, end)
+        counts.append((end, thing, where is not None))
+        if where is None:
+            continue  # what follows a count with no place breaks it down, or is unknown
+        units[thing] = unit
+        things[thing] = things.get(thing, 0) + _number_said(raw)
+        parts[thing] = parts.get(thing, 0) + 1
+        places.setdefault(thing, set()).add(where.group(0).strip())
+        spans.append((end, where.end()))
+    total = _SAID_TOTAL.search(sentence)
+    for number in re.finditer(rf"\b{_NUMBER}\b", sentence):
+        if any(a <= number.start() < b for a, b in spans) or (
+            total and total.start() <= number.start() < total.end()
+        ):
+            continue
+        where = placed.match(sentence, number.end())
+        before = [c for c in counts if c[0] <= number.start()]
+        if where is None or not before or not before[-1][2]:
+            return {}  # a number of nothing said, or a part of a count that has no place
+        thing = before[-1][1]
+        if where.group(0).strip() in places[thing]:
+            return {}  # the same place twice: a correction, not another part
+        things[thing] += _number_said(number.group(1))
+        parts[thing] += 1
+        places[thing].add(where.group(0).strip())
+    summed = {thing: n for thing, n in things.items() if parts[thing] > 1}
+    if total and summed:
+        said = _number_said(next(g for g in total.groups() if g))
+        if len(summed) > 1 or said not in summed.values():
+            return {}  # a total that is not the parts' sum: which is right is a guess
+    return {thing: _count_value(str(n), units[thing]) for thing, n in summed.items()}
 
 
 _ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")

@@ -1,0 +1,166 @@
+"""Round 16: idioms callers use for a day, somebody else's words reported, counts said in
+parts, and the things callers count beside the heating. Phrased for these tests, not taken
+from any scored set."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextdb_livekit.reading.sentences import normal
+from contextdb_livekit.reading.values import summed_parts
+from memory.equipment import EQUIPMENT
+from tests.memory.spoken_calls import days, of_kind
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Thursday's a goer for me.", {("thursday", "available")}),
+        ("u: mondays are bang on im home all day", {("monday", "available")}),
+        ("u: Saturday's a dead cert, we're always in.", {("saturday", "available")}),
+        ("u: Tuesday is right as rain for us.", {("tuesday", "available")}),
+        ("u: Friday ticks all the boxes.", {("friday", "available")}),
+        ("u: Sunday's fair game.", {("sunday", "available")}),
+        ("u: wednesday's no sweat", {("wednesday", "available")}),
+        ("u: Monday is no skin off my nose.", {("monday", "available")}),
+        # "I'm at a ..." is away ("I'm at a conference"), but not at a loose end.
+        ("u: Thursday I'm at a loose end, so that's fine.", {("thursday", "available")}),
+        ("u: Fridays are a dead duck, I'm never in.", {("friday", "unavailable")}),
+        ("u: Monday won't fly, I'm in London.", {("monday", "unavailable")}),
+        ("u: tuesday is a nonstarter", {("tuesday", "unavailable")}),
+        ("u: Wednesday? Not on your life.", {("wednesday", "unavailable")}),
+        ("u: saturday no can do", {("saturday", "unavailable")}),
+        ("u: sundays are a nope", {("sunday", "unavailable")}),
+        ("u: Thursdays are murder with the school run.", {("thursday", "unavailable")}),
+        ("u: Sundays are sacred, it's family day.", {("sunday", "unavailable")}),
+        # The idiom denied is the other way round.
+        ("u: Monday is not a goer.", {("monday", "unavailable")}),
+    ],
+)
+def test_idioms_for_a_day(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: My sister says Mondays are murder for parking round here.",
+        'u: "Saturdays are sacred", my grandad always said.',
+        "u: Dave at number four reckons Thursdays are no good.",
+        "u: They said Fridays are fully booked.",
+    ],
+)
+def test_somebody_elses_words_type_no_day(conversation: str) -> None:
+    assert not days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: As I said, Mondays are no good.", {("monday", "unavailable")}),
+        ("u: I've always said Fridays are best for me, and they are.", {("friday", "available")}),
+        ("u: Like you said, Tuesday works.", {("tuesday", "available")}),
+    ],
+)
+def test_the_callers_own_words_are_still_theirs(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert expected <= days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: five rads upstairs and two downstairs", {("radiator", "7 rads")}),
+        ("u: Two radiators in the kitchen, three in the lounge.", {("radiator", "5 radiators")}),
+        (
+            "u: There's a radiator in the hallway, two in the dining room and four upstairs.",
+            {("radiator", "7 radiators")},
+        ),
+        (
+            "u: Four radiators on the ground floor, three on the first.",
+            {("radiator", "7 radiators")},
+        ),
+        # A total said beside the parts agrees with them.
+        ("u: 3 radiators upstairs and 2 downstairs, so 5 in total", {("radiator", "5 radiators")}),
+        # Another thing with no place of its own does not stop the sum.
+        (
+            "u: six rads upstairs and two down and 2 boilers",
+            {("radiator", "8 rads"), ("boiler", "2 boilers")},
+        ),
+    ],
+)
+def test_parts_each_in_a_place_add_up(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        # A breakdown of the count, not more to add.
+        "u: Three thermostats, two upstairs and one downstairs.",
+        # A product.
+        "u: two radiators in each bedroom and one in the hall",
+        # The same place twice is a correction.
+        "u: four radiators upstairs, well five upstairs",
+        # A number of nothing.
+        "u: four radiators upstairs and 3 that I don't know about",
+        # A guess.
+        "u: about four radiators upstairs and two downstairs",
+    ],
+)
+def test_parts_that_are_no_sum_type_no_count(conversation: str) -> None:
+    assert not {key for key, _ in of_kind(conversation, "equipment_count")} & {"radiator"}
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        ("3 radiators upstairs and 2 downstairs, so 5 in total", {"radiator": "5 radiators"}),
+        # A total that is not the parts' sum: which is right is a guess.
+        ("3 radiators upstairs and 2 downstairs, so 6 in total", {}),
+        ("three thermostats, two upstairs and one downstairs", {}),
+        # The same place twice is a correction, not another part.
+        ("four radiators upstairs and five upstairs", {}),
+    ],
+)
+def test_the_sum_of_parts(said: str, expected: dict[str, str]) -> None:
+    assert summed_parts(normal(said), EQUIPMENT) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: We've got two smoke alarms and a carbon monoxide detector.",
+            {
+                ("smoke alarm", "2 smoke alarms"),
+                ("carbon monoxide alarm", "1 carbon monoxide detector"),
+            },
+        ),
+        (
+            "u: One gas meter and two electricity meters.",
+            {("gas meter", "1 gas meter"), ("electric meter", "2 electricity meters")},
+        ),
+        (
+            "u: There's 3 zone valves, a programmer and eight radiators.",
+            {
+                ("zone valve", "3 zone valves"),
+                ("programmer", "1 programmer"),
+                ("radiator", "8 radiators"),
+            },
+        ),
+        # A word between the number and the thing leaves the count a count, not a part.
+        (
+            "u: Nine radiators, one heated towel rail and a single thermostat in the hall.",
+            {
+                ("radiator", "9 radiators"),
+                ("towel rail", "1 towel rail"),
+                ("thermostat", "1 thermostat"),
+            },
+        ),
+        ("u: It's 2 wireless thermostats.", {("thermostat", "2 thermostats")}),
+    ],
+)
+def test_what_callers_count(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
