@@ -164,3 +164,71 @@ def test_the_sum_of_parts(said: str, expected: dict[str, str]) -> None:
 )
 def test_what_callers_count(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert of_kind(conversation, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: There are six radiators. | a: Six radiators, thanks. | "
+            "u: Hang on, I've counted them again, it's seven.",
+            {("radiator", "7 radiators")},
+        ),
+        (
+            "u: We've four rads. | a: Four radiators. | "
+            "u: Actually I've just been round, there are five.",
+            {("radiator", "5 rads")},
+        ),
+        (
+            "u: Ten radiators. | a: Ten, okay. | u: No, hold on, I counted again. Nine.",
+            {("radiator", "9 radiators")},
+        ),
+    ],
+)
+def test_a_correcting_turns_bare_number_corrects_the_count(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: Wednesday's good. | a: Thanks. | u: Sorry, no, it isn't.",
+            {("wednesday", "unavailable")},
+        ),
+        (
+            "u: i'm free friday | a: lovely | u: oh hang on no i'm not i'm at the dentist",
+            {("friday", "unavailable")},
+        ),
+    ],
+)
+def test_a_correcting_turns_bare_denial_is_of_the_last_day(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "day"),
+    [
+        # Not a bare denial: the "not" is of something else, and turns no day round (the
+        # correcting turn that types nothing leaves the day in doubt, as it did before).
+        (
+            "u: Mondays are fine. | a: Great. | u: Sorry, it isn't the boiler, it's the radiators.",
+            "monday",
+        ),
+        (
+            "u: Thursdays suit me. | a: Noted. | u: Sorry, that's not my mobile, it's my landline.",
+            "thursday",
+        ),
+        (
+            "u: Fridays are good. | a: Noted. | "
+            "u: Actually, that's not all, Saturdays are good too.",
+            "friday",
+        ),
+    ],
+)
+def test_a_not_of_something_else_turns_no_day_round(conversation: str, day: str) -> None:
+    assert (day, "unavailable") not in days(conversation)

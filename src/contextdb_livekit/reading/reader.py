@@ -320,6 +320,10 @@ class CallReader:
             self._more_here = index < len(parts) - 1
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
+            if self._correcting_turn and self.antecedent is None and _DENIED.fullmatch(clause.text):
+                # "Tuesday's good." ... "Sorry, no, it isn't.": a correcting turn's bare denial
+                # is of the caller's last clause about days.
+                self.antecedent = self._last_reading
             said = [] if hedged else self._clause(clause)
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
@@ -633,7 +637,9 @@ class CallReader:
                 self._unavailable_days.discard(s.key)
                 if s.negative:
                     self._unavailable_days.add(s.key)
-        out += self._values(text, clause.corrects)
+        # "Hang on, I've counted again, it's eight": a bare value in a turn that corrects the
+        # last one corrects the caller's last value of its kind.
+        out += self._values(text, clause.corrects or self._correcting_turn)
         return out
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
@@ -1229,6 +1235,11 @@ _SOMEBODY_SUBJECT = re.compile(
     r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+# A denial and nothing else: "no, it isn't", "no I'm not", "I can't".
+_DENIED = re.compile(
+    r"(?:(?:sorry|no|oh|actually|wait|hang on|hold on|well|ah|er|um)\s+)*"
+    r"(?:it|that|i|we)\s+(?:is|am|are|can|could|will|do|does)\s+not(?:\s+actually)?"
 )
 # Somebody's words reported: "Karen says", "my dad used to say", "they reckon".
 _SAYS = re.compile(
