@@ -685,8 +685,11 @@ def test_two_values_for_one_slot_in_one_turn_keep_neither_without_a_change_marke
     ("said", "kept"),
     [
         # A correcting turn that types nothing takes back the last turn's facts.
-        (("We've got six radiators.", "a: Six radiators.", "Actually, I've counted, it's seven."),
+        (("We've got six radiators.", "a: Six radiators.", "Actually, let me count them again."),
          set()),
+        # Its bare number corrects the count.
+        (("We've got six radiators.", "a: Six radiators.", "Actually, I've counted, it's seven."),
+         {("equipment_count", "radiator", "7 radiators")}),
         # One that types the same kind replaces them.
         (("text me please", "a: Text messages, noted.", "sorry, no, email me instead"),
          {("contact_preference", None, "email")}),

@@ -232,3 +232,42 @@ def test_a_correcting_turns_bare_denial_is_of_the_last_day(
 )
 def test_a_not_of_something_else_turns_no_day_round(conversation: str, day: str) -> None:
     assert (day, "unavailable") not in days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # Speech-to-text drops the comma before an answering "no" with a subject of its own.
+        (
+            "u: er tuesday and thursday no they're no good for me",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        # Each day with a negated predicate of its own, the comma dropped.
+        (
+            "u: cant do tuesday cant do thursday",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "u: wont do monday cant do friday everything else is fine",
+            {("monday", "unavailable"), ("friday", "unavailable")},
+        ),
+        # ... but "it's saturdays I can't do" keeps its day.
+        (
+            "u: no sorry fridays are fine its saturdays i cant do",
+            {("friday", "available"), ("saturday", "unavailable")},
+        ),
+        # Days cut short, as written.
+        ("u: I can't do Tue or Thurs.", {("tuesday", "unavailable"), ("thursday", "unavailable")}),
+        ("u: Sat and Sun are fine.", {("saturday", "available"), ("sunday", "available")}),
+        # "Sun" alone, and "wed" (we'd) in speech-to-text, are words.
+        ("u: Sun's out, I'll be in the garden.", set()),
+        ("u: wed like someone on monday", set()),
+        # The rest of the week is not the days said before it.
+        ("u: Tuesday and Friday, no. Rest of the week's fine.", set()),
+        ("u: Tuesday's out. Everything else is fine.", {("tuesday", "unavailable")}),
+    ],
+)
+def test_lists_of_days_said_as_callers_say_them(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected

@@ -1318,7 +1318,8 @@ def _is_exclusive(text: str) -> bool:
 
 
 _THE_OTHER_DAYS = re.compile(
-    r"\b(?:the rest of the (?:week|time)|the other days|(?:every|any) other day|other days)\b"
+    r"\b(?:(?:the )?rest of the (?:week|time)|the rest|the other days|(?:every|any) other day|"
+    r"other days|(?:everything|anything|any day|every day) else)\b"
 )
 # The caller taking a hedge back: "I'm pretty sure, no, I'm certain".
 _ASSURED = re.compile(r"\b(?:i am certain|i am positive|definitely|i have (?:just )?checked)\b")

@@ -164,8 +164,29 @@ def _digit_words(said: str) -> list[str]:
     return [w for w in re.split(r"[\s-]+", said) if w]
 
 
+# Days cut short, as written ("Mon or Tue"): capitalised, so "wed" (we'd) and "sun" in
+# speech-to-text stay words; "Sat" and "Sun" only beside another day.
+_SHORT_DAY = re.compile(r"\b(Mon|Tues?|Weds?|Thu|Thurs?|Fri|Sat|Sun)\b\.?")
+_SHORT_DAYS = {
+    "Mon": "Monday", "Tue": "Tuesday", "Tues": "Tuesday", "Wed": "Wednesday",
+    "Weds": "Wednesday", "Thu": "Thursday", "Thur": "Thursday", "Thurs": "Thursday",
+    "Fri": "Friday", "Sat": "Saturday", "Sun": "Sunday",
+}  # fmt: skip
+
+
+def _days_in_full(text: str) -> str:
+    shortened = _SHORT_DAY.findall(text)
+    beside = len(shortened) > 1 or bool(re.search(_DAY, text, re.IGNORECASE))
+    return _SHORT_DAY.sub(
+        lambda m: (
+            m.group(0) if m.group(1) in ("Sat", "Sun") and not beside else _SHORT_DAYS[m.group(1)]
+        ),
+        text,
+    )
+
+
 def normal(text: str) -> str:
-    text = " ".join(text.casefold().replace("\u2019", "'").split())
+    text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
@@ -218,6 +239,15 @@ _CORRECTION_START = re.compile(
     rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
 )
 _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
+# Right after a weekday, as a lookbehind (each of fixed width).
+_AFTER_A_DAY = (
+    "(?:"
+    + "|".join(
+        f"(?<=\\b{day})|(?<=\\b{day}s)"
+        for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+    )
+    + ")"
+)
 _SPLIT = re.compile(
     # A bracketed aside is a clause of its own ("cannot do Mondays (works at the hospital)").
     r"\s*[,;:()]\s*|\s+-+\s+|\s+\u2014\s+"
@@ -259,6 +289,16 @@ _SPLIT = re.compile(
     # "mondays were best for us now it's fridays": the present starts a clause of its own.
     rf"|\s+(?=(?:now|these days|nowadays) (?:it is|they are|i am|we are|it has to be|"
     rf"it will be) (?:an? |on )?{_DAY}\b)"
+    # "thursday and friday no they don't work": after the days, an answering "no" before a
+    # subject of its own starts the clause the days are the subject of.
+    rf"|{_AFTER_A_DAY}\s+(?=no (?:they|those|that|it|i|we|neither|none)\b)"
+    # "cant do monday cant do friday": each day with a negated predicate of its own (not
+    # "it's saturdays i can't do", where the day is the predicate's).
+    rf"|{_AFTER_A_DAY}\s+(?=(?:can|will|could|do) not (?:do|make|manage)\b)"
+    # "can't do monday can't do friday everything else is fine": the other days, said of
+    # after the comma speech-to-text drops.
+    r"|\s+(?=(?:everything|anything|any day|all the other days|every other day) else\b|"
+    r"the rest (?:is|are)\b)"
     r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
     r"hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
