@@ -9,7 +9,7 @@ import pytest
 from contextdb_livekit.reading.sentences import normal
 from contextdb_livekit.reading.values import summed_parts
 from memory.equipment import EQUIPMENT
-from tests.memory.spoken_calls import days, of_kind
+from tests.memory.spoken_calls import days, facts, of_kind
 
 
 @pytest.mark.parametrize(
@@ -271,3 +271,38 @@ def test_lists_of_days_said_as_callers_say_them(
     conversation: str, expected: set[tuple[str, str]]
 ) -> None:
     assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A street said in speech-to-text, with its town or "that's the address" after it.
+        ("u: its 12 ash grove in keighley", {(None, "12 Ash Grove")}),
+        ("u: er 4 canal street thats the address", {(None, "4 Canal Street")}),
+        # A house with a name and no number, as written.
+        ("u: It's Holly Cottage, Mill Lane, Bampton.", {(None, "Holly Cottage, Mill Lane")}),
+        ("u: We're at The Old Barn.", {(None, "The Old Barn")}),
+        # Not when the name is not the whole clause, or is not capitalised.
+        ("u: The Old Barn is where my brother lives.", set()),
+        ("u: it's the farm at the end", set()),
+        ("u: its ivy cottage", set()),
+    ],
+)
+def test_addresses_as_callers_say_them(
+    conversation: str, expected: set[tuple[str | None, str]]
+) -> None:
+    assert of_kind(conversation, "address") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "words"),
+    [
+        ("u: there's about thirty steps up to the front door", "steps"),
+        ("u: The back gate sticks, you'll need to lift it.", "gate sticks"),
+        ("u: there's a ramp at the side for the trolley", "ramp"),
+        ("u: ignore the satnav it takes you round the back of the estate", "satnav"),
+    ],
+)
+def test_the_way_in_is_kept_in_the_callers_words(conversation: str, words: str) -> None:
+    kept = [f.value for f in facts(conversation) if f.kind == "access_notes"]
+    assert kept and words in kept[0]

@@ -304,7 +304,9 @@ _AFTER_STREET = (
     r"(?:\s+(?:now|these days))?"
     r"(?:\s+(?:(?:above|below|behind|near|opposite|next to|by|off|round|at the end of)\s+"
     # "... the one with the red door": which house on the street.
-    r"(?:the|a|an)\b|and|but|so|the one (?:with|next to|opposite|by|on|at))\b.*)?"
+    r"(?:the|a|an)\b|and|but|so|the one (?:with|next to|opposite|by|on|at)|"
+    # "7 mill lane in hebden bridge", "9 wharf street that's the address".
+    r"in (?!the\b)|that is (?:the|my|our) (?:address|house|place))\b.*)?"
 )
 # "It's 9 Mill Lane": a whole clause that is a street address.
 _BARE_ADDRESS = re.compile(
@@ -430,7 +432,10 @@ _ACCESS = re.compile(
     r"front door (?:is |will not |does not |has )?(?:stuck|jammed|broken|boarded|sticks|open)|"
     r"keys? (?:is |are )?(?:under|with|behind) the|spare keys|"
     r"lift (?:is )?(?:broken|out of order|not working)|stair gate|"
-    r"(?:come|go|way in is|in is) through the)\b"
+    r"(?:come|go|way in is|in is) through the|"
+    # Steps, a ramp, a gate that sticks, a satnav that sends the engineer wrong.
+    r"(?:lots|loads|flights?|a lot) of (?:steps|stairs)|\d+ steps|steps? (?:up|down) to|ramp|"
+    r"gate (?:sticks|is stiff|is stuck|needs a (?:shove|push|lift))|sat ?nav)\b"
 )
 _PARKING = re.compile(
     r"\b(?:park|parking|parked|driveway|(?:the|our|my|on the|in the) drive|car park|"

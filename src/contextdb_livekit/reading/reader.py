@@ -200,6 +200,7 @@ class CallReader:
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
+    _written: str = ""  # ... and as written
     _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
     _this_turn: list[Statement] = field(default_factory=list)
     _last_turn: list[Statement] = field(default_factory=list)  # the caller's last turn's facts
@@ -308,7 +309,7 @@ class CallReader:
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
-        self._sentence = text
+        self._sentence, self._written = text, sentence
         self._equipment_talk = bool(self.words.talk_words.search(text)) or any(
             m.group(1) not in self.words.ambiguous_makes for m in self.words.make.finditer(text)
         )
@@ -1035,6 +1036,12 @@ class CallReader:
             house = self._last_address.split(" ", 1)[0]
             self._last_address = _title_address(f"{house} {renamed.group(1)}")
             out.append(Statement("address", self._last_address))
+        elif (house := _HOUSE_NAME.match(self._written)) and self._sentence.startswith(text):
+            # "It's Rose Cottage, Church Lane": a house with a name and no number, as written
+            # (capitalised: "the farm" or "my cottage" is no name).
+            self._mentioned("address")
+            self._last_address = ", ".join(p for p in house.group("name", "street") if p)
+            out.append(Statement("address", self._last_address))
         elif (building := _FLAT_IN_BUILDING.match(self._sentence)) and text == building.group(1):
             # "Flat nineteen, Rosewood Court": the building is the address.
             self._mentioned("address")
@@ -1235,6 +1242,18 @@ _SOMEBODY_SUBJECT = re.compile(
     r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+# A house with a name, as written: "It's Rose Cottage, Church Lane", "We're at The Old Forge".
+_HOUSE_NAME = re.compile(
+    r"^(?:(?:[Ii]t'?s|[Ii]t is|[Ww]e'?re at|[Ww]e are at|I'?m at|I am at|"
+    r"(?:[Tt]he |[Mm]y |[Oo]ur )?[Aa]ddress is|[Ww]e live at|I live at|"
+    r"[Uu]m|[Ee]r|[Yy]es|[Yy]eah),?\s+)*"
+    r"(?P<name>(?:The )?(?:[A-Z][a-z'-]+ ){1,3}(?:Cottage|Farm|Farmhouse|House|Lodge|Barn|Forge|"
+    r"Mill|Manor|Grange|Hall|Villa|Bungalow|Croft|Rectory|Vicarage|Cottages))"
+    r"(?:,\s*(?P<street>(?:[A-Z][a-z'-]+ ){1,3}(?:Road|Street|Lane|Avenue|Close|Drive|Way|Court|"
+    r"Place|Crescent|Terrace|Grove|Gardens|Walk|Row|Mews|Hill|Green)))?"
+    # The name is the whole clause: not "The Old Farm is where my mum lives".
+    r"(?=\s*(?:[,.;!?\u2014\u2013-]|$))"
 )
 # A denial and nothing else: "no, it isn't", "no I'm not", "I can't".
 _DENIED = re.compile(
