@@ -1036,11 +1036,11 @@ class CallReader:
             house = self._last_address.split(" ", 1)[0]
             self._last_address = _title_address(f"{house} {renamed.group(1)}")
             out.append(Statement("address", self._last_address))
-        elif (house := _HOUSE_NAME.match(self._written)) and self._sentence.startswith(text):
+        elif (named := _HOUSE_NAME.match(self._written)) and self._sentence.startswith(text):
             # "It's Rose Cottage, Church Lane": a house with a name and no number, as written
             # (capitalised: "the farm" or "my cottage" is no name).
             self._mentioned("address")
-            self._last_address = ", ".join(p for p in house.group("name", "street") if p)
+            self._last_address = ", ".join(p for p in named.group("name", "street") if p)
             out.append(Statement("address", self._last_address))
         elif (building := _FLAT_IN_BUILDING.match(self._sentence)) and text == building.group(1):
             # "Flat nineteen, Rosewood Court": the building is the address.
