@@ -306,3 +306,48 @@ def test_addresses_as_callers_say_them(
 def test_the_way_in_is_kept_in_the_callers_words(conversation: str, words: str) -> None:
     kept = [f.value for f in facts(conversation) if f.kind == "access_notes"]
     assert kept and words in kept[0]
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "expected"),
+    [
+        # The agent's question with its question mark left off in the transcript.
+        ("a: which floor are you on | u: er third", "floor", {(None, "3rd floor")}),
+        ("a: and whats the flat number | u: forty one", "flat", {(None, "Flat 41")}),
+        (
+            "a: how many radiators have you got | u: eleven",
+            "equipment_count",
+            {("radiator", "11 radiators")},
+        ),
+        # "And thermostats?": how many of the next thing, and the first count stands.
+        (
+            "a: How many radiators? | u: Six. | a: And thermostats? | u: Two.",
+            "equipment_count",
+            {("radiator", "6 radiators"), ("thermostat", "2 thermostats")},
+        ),
+        (
+            "a: Any towel rails? | u: One, in the bathroom.",
+            "equipment_count",
+            {("towel rail", "1 towel rail")},
+        ),
+        # A statement is no question: a bare number after it is nothing.
+        ("a: Lovely, thanks for that. | u: Eleven.", "equipment_count", set()),
+        ("a: I'll tell the engineer what floor it is. | u: Third.", "floor", set()),
+    ],
+)
+def test_answers_to_the_agents_questions(
+    conversation: str, kind: str, expected: set[tuple[str | None, str]]
+) -> None:
+    assert of_kind(conversation, kind) == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "a: Is your wife usually in on Tuesdays? | u: Yes.",
+        "a: Does he work Fridays? | u: No.",
+        "a: is your son home on mondays | u: yeah he is",
+    ],
+)
+def test_a_yes_to_a_question_about_somebody_else_types_no_day(conversation: str) -> None:
+    assert not days(conversation)

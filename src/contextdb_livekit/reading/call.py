@@ -315,7 +315,10 @@ def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said
         # "So it's not a combi then": the value held, named as no longer so.
         return True
     named = _values_named(item.kind, text, reader)
-    return bool(named - held - set(value.split()))
+    # "Eight radiators." ... "And thermostats?" "Two.": a number read as a count of another
+    # thing is no word against this one.
+    others = {t.value.split()[0] for t in typed if t.kind == item.kind and t.key != item.key}
+    return bool(named - held - set(value.split()) - others)
 
 
 def _values_named(kind: str, text: str, reader: CallReader, *, current: bool = True) -> set[str]:

@@ -151,7 +151,9 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     if t.startswith(normal(REVIEW_OPENING)):
         return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
-    if t.endswith("?") and re.search(
+    # "what floor are you on": a question, the question mark left off in the transcript.
+    asks = t.rstrip().endswith("?") or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
+    if asks and re.search(
         r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
         r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
         t,
@@ -161,9 +163,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(offered=days)
     if _ADDRESS_ASKED.match(t):
         return Asked(topic="address")
-    if not t.rstrip().endswith("?"):
+    if not asks:
         return Asked()
     if match := re.search(rf"\bhow many {equipment.units}", t):
+        return Asked(topic="equipment_count", unit=match.group(1))
+    # "And thermostats?", "Any towel rails?": after a count, how many of the next thing.
+    if match := re.search(
+        rf"(?:^|[.!,]\s+)(?:and|what about|how about|any)\s+(?:the\s+)?{equipment.units}\s*\?$", t
+    ):
         return Asked(topic="equipment_count", unit=match.group(1))
     makes_of = equipment.types.make_asked
     if re.search(rf"\b(?:what|which) (?:make|brand|model|kind of (?:{makes_of}))\b", t):
@@ -197,6 +204,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if sign is None and not negators:
                 sign, negators = _predicate(t)
             return Asked(base=_base(sign, negators, t))
+        if _ASKED_OF_SOMEONE.match(tail):
+            # "Is your husband usually in on Mondays?": his days, not the caller's; a "yes"
+            # says nothing of whether they work for the caller.
+            return Asked(days=asked or days)
         sign, negators = _predicate(tail if asked else t)
         # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
         best = bool(_BEST_ASKED.search(tail))
@@ -220,6 +231,16 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
     return (sign or 1) * (-1) ** negators
 
 
+# A question by its first words ("and how many thermostats are there", "which flat").
+_SPOKEN_QUESTION = re.compile(
+    r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect)\s+)*"
+    r"(?:what|which|how many|where|will|would|is|are|do|does|can|could|have|has)\b"
+)
+# A question asked of somebody else: "is your husband in", "does she work Mondays".
+_ASKED_OF_SOMEONE = re.compile(
+    r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|has|"
+    r"have)\s+(?:(?:your|his|her|their)\s+\w+|he|she|they)\b"
+)
 # A question answered yes or no: an auxiliary, then its subject.
 _YES_NO = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|have|"
