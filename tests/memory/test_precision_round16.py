@@ -351,3 +351,31 @@ def test_answers_to_the_agents_questions(
 )
 def test_a_yes_to_a_question_about_somebody_else_types_no_day(conversation: str) -> None:
     assert not days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # The reason after a finished predicate is a clause of its own: "my shift" is not
+        # said of the day.
+        (
+            "u: fridays are no good | a: ok | "
+            "u: oh wait actually fridays are fine now i changed my shift",
+            {("friday", "available")},
+        ),
+        # "that was last week" takes back the day said before it.
+        (
+            "u: I'm away Monday, wait, that was last week. This week I'm away Friday.",
+            {("friday", "unavailable")},
+        ),
+        # "in work" is at work.
+        ("u: thursday i'm in work", {("thursday", "unavailable")}),
+        # Kept free, then: for visits, or clear of them? Which way now is a guess.
+        ("u: We used to keep Tuesdays free for things like this.", set()),
+        ("u: Keep Tuesdays free please, that's my gym day.", {("tuesday", "unavailable")}),
+    ],
+)
+def test_days_the_wrong_way_round_on_the_spent_sets(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected

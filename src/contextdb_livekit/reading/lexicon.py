@@ -55,6 +55,7 @@ _NEG_ATOMS = re.compile(
     r"(?:am|are|is|be)\s+(?:always\s+|usually\s+|normally\s+)?at\s+(?:the|my|our|his|her|a)\s+"
     r"(?!home\b)\w+|"
     r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session)|"
+    r"(?:am|are|is) in work|"
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
     r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
     r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"

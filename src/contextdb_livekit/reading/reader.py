@@ -411,8 +411,10 @@ class CallReader:
                 # "sorry, I always forget..." explains, it does not correct.
                 rest = " ".join(" ".join(c.text for c in parts[index:]).split()[:6])
                 talked = kinds_mentioned(rest, self.words)
-                if _ELLIPSIS.match(clause.text):
-                    talked |= {"availability", "preferred_day"}  # "Fridays, well actually I can"
+                if _ELLIPSIS.match(clause.text) or _THAT_WAS_THEN.search(rest):
+                    # "Fridays, well actually I can"; "I'm out Thursday, wait, that was last
+                    # week": the days said before.
+                    talked |= {"availability", "preferred_day"}
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
                 bare = not talked and bool(values)
                 for earlier in earlier_said:
@@ -755,6 +757,9 @@ class CallReader:
             # "no saturdays the wedding sunday instead i am free sunday": "instead" sets one
             # day against another, and which the predicate is said of is a guess.
             or (len(days) > 1 and bool(re.search(r"\binstead\b", text)))
+            # "I used to keep Mondays free for this kind of thing": kept free for visits, or
+            # kept clear of them? Either way round, then; which way now is a guess.
+            or (past and bool(re.search(r"\bkeep (?:\w+ )?(?:clear|free)\b", text)))
         )
         if (
             past
@@ -1242,6 +1247,10 @@ _SOMEBODY_SUBJECT = re.compile(
     r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+# The clause before was of another time: "that was last week", "that's next week".
+_THAT_WAS_THEN = re.compile(
+    r"^(?:\w+\s+){0,2}?(?:that|it) (?:was|is|will be) (?:last|next|the other) (?:week|month|time)\b"
 )
 # A house with a name, as written: "It's Rose Cottage, Church Lane", "We're at The Old Forge".
 _HOUSE_NAME = re.compile(

@@ -292,6 +292,10 @@ _SPLIT = re.compile(
     # "thursday and friday no they don't work": after the days, an answering "no" before a
     # subject of its own starts the clause the days are the subject of.
     rf"|{_AFTER_A_DAY}\s+(?=no (?:they|those|that|it|i|we|neither|none)\b)"
+    # "thursdays are ok now i swapped my shift": after a finished predicate, the caller's
+    # reason, with "now" or "since", is a clause of its own.
+    r"|(?:(?<=\bok)|(?<=\bokay)|(?<=\bfine)|(?<=\bgood)|(?<=\bfree)|(?<=\bbad)|(?<=\bbusy))"
+    r"\s+(?=(?:now|since|as) (?:i|we) (?!am\b|are\b)\w+)"
     # "cant do monday cant do friday": each day with a negated predicate of its own (not
     # "it's saturdays i can't do", where the day is the predicate's).
     rf"|{_AFTER_A_DAY}\s+(?=(?:can|will|could|do) not (?:do|make|manage)\b)"
