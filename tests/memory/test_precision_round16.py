@@ -379,3 +379,35 @@ def test_days_the_wrong_way_round_on_the_spent_sets(
     conversation: str, expected: set[tuple[str, str]]
 ) -> None:
     assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "nor" and "neither" after a day go on the list under the negation before them.
+        (
+            "u: I can't do Monday nor Thursday.",
+            {("monday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "u: tuesdays and wednesdays no good and er fridays neither",
+            {("tuesday", "unavailable"), ("wednesday", "unavailable"), ("friday", "unavailable")},
+        ),
+        # "so not those": the days before are the ones that do not work.
+        (
+            "u: I'm at work Mondays and Thursdays, so not those.",
+            {("monday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "u: Wednesdays and Fridays are my busy days, so neither of them.",
+            {("wednesday", "unavailable"), ("friday", "unavailable")},
+        ),
+        # The reason after the days a negation names is a clause of its own.
+        (
+            "u: not tuesday or thursday im on lates",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+    ],
+)
+def test_lists_under_one_negation(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected

@@ -677,6 +677,11 @@ class CallReader:
         # A day negated by an atom of its own ("no mondays") is not counted again here: never
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
+        if negators > 1 or (negators and base is not None and base < 0):
+            # "I can't do Tuesday nor Friday", "no good and saturdays neither": "nor" and a
+            # "neither" after a day go on the list under the negation before them.
+            kept = 1 if negators > 1 else 0
+            negators = max(kept, negators - len(_LIST_NEGATOR.findall(text)))
         past = bool(_PAST.search(text)) or _plural_past(text)
         if _day_was(text):
             if not _STANDING_PAST.search(text):
@@ -687,6 +692,12 @@ class CallReader:
             past = True  # "Wednesday was my day off": it no longer is
         exclusive = _is_exclusive(text) and not _only_counts(text)
         topic = self.antecedent is not None and self.antecedent.echo
+        if not days and self.antecedent is not None and _NOT_THOSE.match(text):
+            # "I'm busy Tuesdays and Fridays, so not those": the days before, whatever the
+            # clause before said of them, are the ones that do not work.
+            days = list(self.antecedent.days)
+            self.antecedent = self._last_reading = _Reading(days, -1, -1)
+            return [_availability(d, -1) for d in days]
         referring = not days and (
             bool(_PRONOUN_SUBJECT.match(text))
             or _is_remnant(text)
@@ -1247,6 +1258,16 @@ _SOMEBODY_SUBJECT = re.compile(
     r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+# "nor Friday", "Saturdays neither": a day put on the list under the negation before it.
+_LIST_NEGATOR = re.compile(
+    rf"\bnor\s+(?:on\s+)?(?:an?\s+)?{_DAY}\b|\b{_DAY}\s+(?:neither|either)\b"
+)
+# A negation of the days before and nothing else: "so not those", "neither of them".
+_NOT_THOSE = re.compile(
+    r"^(?:(?:and|so|but|then|well)\s+)*(?:not|none of|neither of|neither)\s+"
+    r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
+    r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
 )
 # The clause before was of another time: "that was last week", "that's next week".
 _THAT_WAS_THEN = re.compile(

@@ -185,6 +185,12 @@ def _days_in_full(text: str) -> str:
     )
 
 
+_NEGATED_DAYS_THEN_REASON = re.compile(
+    rf"\b((?:not|no|never)\s+{_DAY}(?:\s+(?:(?:and|or|nor)\s+)?{_DAY})*)"
+    r"\s+(?=(?:i|we) (?:am|are|have|work|do|go)\b)"
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     for pattern, replacement in _CONTRACTIONS:
@@ -217,6 +223,9 @@ def normal(text: str) -> str:
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
+    # "not monday tuesday or wednesday im on nights": after the days a negation names, the
+    # caller's reason is a clause of its own (speech-to-text drops the comma).
+    text = _NEGATED_DAYS_THEN_REASON.sub(r"\1, ", text)
     # "flat 23 b", "21 a high street": the letter is part of the number.
     text = _NUMBER_LETTER.sub(_join_letter, text)
     text = re.sub(r"\bhalf a dozen\b", "6", text)

@@ -61,9 +61,11 @@ def _sign_in_doubt(
         # "tuesdays are fine i'm never home before six": one positive word negated and another
         # not; two clauses run together, and which one the day belongs to is a guess.
         return True
+    # "can't do Monday nor Thursday": a "nor" goes on the list under the negation before it.
     negated = {
         _weekday(day)
         for m in _DAY_NEGATOR_DAY.finditer(text)
+        if not m.group(0).startswith("nor ")
         for day in _DAY_RE.findall(m.group(0))
     }
     if len(days) > 1 and negated and set(days) - negated:
