@@ -411,3 +411,35 @@ def test_days_the_wrong_way_round_on_the_spent_sets(
 )
 def test_lists_under_one_negation(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "words"),
+    [
+        ("u: my husbandll be in all day", "husband"),
+        ("u: my sisters stopping with us so shell let you in", "sister"),
+        ("u: My partner and I will both be in.", "partner"),
+        ("u: My dad lives with us and he's always in.", "dad"),
+        ("u: I'll be there myself.", "myself"),
+        ("u: The site manager will let the engineer in.", "site manager"),
+        ("u: My better half will be home.", "better half"),
+        ("u: My lodger will be the one to let you in.", "lodger"),
+        # A question tagged on for the agent leaves the statement a statement.
+        ("u: My grandson will be home, he's seventeen - is that okay?", "grandson"),
+    ],
+)
+def test_who_lets_the_engineer_in(conversation: str, words: str) -> None:
+    kept = [f.value for f in facts(conversation) if f.kind == "who_home"]
+    assert kept and words in kept[0].casefold()
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        # Not a statement with a question tagged on: a question.
+        "u: Is that okay?",
+        "u: Would my son being home be okay?",
+    ],
+)
+def test_a_question_is_still_no_statement(conversation: str) -> None:
+    assert not [f for f in facts(conversation) if f.kind == "who_home"]

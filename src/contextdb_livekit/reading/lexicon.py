@@ -489,18 +489,20 @@ _PERSON = (
     r"grandad|grandpa|grandfather|grandmother|lodger|tenant|carer|nanny|cleaner|neighbou?r|"
     r"caretaker|landlord|landlady|housemate|flatmate|au pair|friend|boyfriend|girlfriend|"
     r"uncle|aunt|niece|nephew|concierge|porter|housekeeper|childminder|mother-in-law|"
-    r"father-in-law|son-in-law|daughter-in-law|builder)\b"
+    r"father-in-law|son-in-law|daughter-in-law|builder|other half|better half|site manager|"
+    r"building manager|handyman|warden)\b"
 )
 _PRESENCE = re.compile(
     rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+(?:"
     # Where they will be needs a verb: "my husband will be in", not "my friend in Leeds".
-    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)+"
+    rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has|both|"
+    rf"also|going to)\s+)+"
     rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
     rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
     # A run-on's next subject: "my lodger will be in hes called tom".
     rf"evenings?|{_DAY}|to let|and|so|anyway|but|if|he|she|hes|shes|they|i|im)\b)|"
     rf"home|at home|there|around|about|"
-    rf"in the house)|"
+    rf"in the house|with (?:me|us))|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
     rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
     rf"open the door|get the door|"
@@ -523,7 +525,10 @@ _WHO_WILL_BE = re.compile(
 )
 _SOMEONE_HOME = re.compile(
     r"\b(?:someone|somebody|one of us|always someone)\s+(?:is\s+|will be\s+)?(?:always\s+)?"
-    r"(?:in|home|around|there|about)\b"
+    r"(?:in|home|around|there|about)\b|"
+    # "I'll be in myself": the caller is the one at home.
+    r"\b(?:i|we) will be (?:in|home|there|around|here) (?:myself|ourselves)\b|"
+    r"\b(?:i|we) will (?:both|all) be (?:in|home|there|around|here)\b"
 )
 _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|son|daughter|mum|"
                         rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip

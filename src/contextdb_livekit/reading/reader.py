@@ -256,7 +256,9 @@ class CallReader:
 
     def read(self, sentence: str) -> list[Statement]:
         """What one sentence states, in the order said (later statements win their slot)."""
-        text = normal(sentence)
+        # "My son will be home, he's fifteen - is that okay?": a statement with a question
+        # tagged on for the agent is still the statement.
+        text = _TAG_QUESTION.sub("", normal(sentence))
         if not text:
             return []
         question = text.endswith("?") or bool(_QUESTION_START.match(text))
@@ -677,9 +679,12 @@ class CallReader:
         # A day negated by an atom of its own ("no mondays") is not counted again here: never
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
-        if negators > 1 or (negators and base is not None and base < 0):
+        if (negators > 1 or (negators and base is not None and base < 0)) and not re.search(
+            r"\bneither\b.*\bnor\b", text
+        ):
             # "I can't do Tuesday nor Friday", "no good and saturdays neither": "nor" and a
-            # "neither" after a day go on the list under the negation before them.
+            # "neither" after a day go on the list under the negation before them ("can't do
+            # neither Monday nor Tuesday" is negative concord, a guess either way).
             kept = 1 if negators > 1 else 0
             negators = max(kept, negators - len(_LIST_NEGATOR.findall(text)))
         past = bool(_PAST.search(text)) or _plural_past(text)
@@ -1284,6 +1289,12 @@ _HOUSE_NAME = re.compile(
     r"Place|Crescent|Terrace|Grove|Gardens|Walk|Row|Mews|Hill|Green)))?"
     # The name is the whole clause: not "The Old Farm is where my mum lives".
     r"(?=\s*(?:[,.;!?\u2014\u2013-]|$))"
+)
+_TAG_QUESTION = re.compile(
+    r"(?<=\w)\s*(?:[,;-]+|\u2014|\u2013)?\s*(?:is|would|will) (?:that|it|he|she) be "
+    r"(?:ok|okay|all right|alright|fine|a problem)\s*\?$|"
+    r"(?<=\w)\s*(?:[,;-]+|\u2014|\u2013)?\s*is (?:that|it) (?:ok|okay|all right|alright|"
+    r"fine|a problem)\s*\?$"
 )
 # A denial and nothing else: "no, it isn't", "no I'm not", "I can't".
 _DENIED = re.compile(

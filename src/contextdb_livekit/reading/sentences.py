@@ -185,6 +185,17 @@ def _days_in_full(text: str) -> str:
     )
 
 
+_HOUSEHOLD = (
+    r"husband|wife|partner|son|daughter|mum|dad|mother|father|brother|sister|nan|gran|lodger|"
+    r"carer|grandson|granddaughter|neighbour"
+)
+_STT_WILL = re.compile(
+    rf"\b(he|she|they|(?:my|our) (?:{_HOUSEHOLD}))ll (?=(?:be|let|open|answer|meet|pop|come)\b)"
+)
+_STT_IS = re.compile(
+    rf"\b((?:my|our) (?:{_HOUSEHOLD}))s (?=(?:home|in|around|there|off|working|stopping|"
+    r"staying|always|usually|going|coming)\b)"
+)
 _NEGATED_DAYS_THEN_REASON = re.compile(
     rf"\b((?:not|no|never)\s+{_DAY}(?:\s+(?:(?:and|or|nor)\s+)?{_DAY})*)"
     r"\s+(?=(?:i|we) (?:am|are|have|work|do|go)\b)"
@@ -223,6 +234,9 @@ def normal(text: str) -> str:
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
+    # Speech-to-text's "shell be in", "my wifell let you in", "my husbands home all day".
+    text = _STT_WILL.sub(r"\1 will ", text)
+    text = _STT_IS.sub(r"\1 is ", text)
     # "not monday tuesday or wednesday im on nights": after the days a negation names, the
     # caller's reason is a clause of its own (speech-to-text drops the comma).
     text = _NEGATED_DAYS_THEN_REASON.sub(r"\1, ", text)

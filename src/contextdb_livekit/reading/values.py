@@ -349,7 +349,11 @@ _LETS_IN = re.compile(
     r"meet (?:you|your engineer|the engineer|him|her|them)|"
     # "will pop over and let them in": coming round to do it.
     r"(?:pop|come|nip|be) (?:over|round|by|along) (?:and|to) let (?:you|them|him|her) in)\b|"
-    r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home)\b"
+    r"\b(?:is|are) (?:working from home|staying with (?:me|us)|the one (?:at )?home|"
+    r"(?:always|usually|normally|generally) (?:in|home|around|about|there))\b|"
+    # "my landlady will be the one to let you in", "the manager who lets the engineer in".
+    r"\bbe the one (?:to|who will) (?:let|open)\b|"
+    r"\bwho (?:will )?lets? (?:you|the engineer|them|him|her) in\b"
 )
 
 
