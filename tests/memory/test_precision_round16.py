@@ -9,7 +9,7 @@ import pytest
 from contextdb_livekit.reading.sentences import normal
 from contextdb_livekit.reading.values import summed_parts
 from memory.equipment import EQUIPMENT
-from tests.memory.spoken_calls import days, facts, of_kind
+from tests.memory.spoken_calls import days, facts, of_kind, typed
 
 
 @pytest.mark.parametrize(
@@ -443,3 +443,35 @@ def test_who_lets_the_engineer_in(conversation: str, words: str) -> None:
 )
 def test_a_question_is_still_no_statement(conversation: str) -> None:
     assert not [f for f in facts(conversation) if f.kind == "who_home"]
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: Whatever day suits you apart from Monday.",
+            {("availability", "monday", "unavailable")},
+        ),
+        (
+            "u: only wednesdays sorry",
+            {("preferred_day", None, "wednesday only"), ("availability", "wednesday", "available")},
+        ),
+        (
+            "u: its thursdays or nothing for me",
+            {("preferred_day", None, "thursday only"), ("availability", "thursday", "available")},
+        ),
+        (
+            "u: i can do saturdays and thats it",
+            {("preferred_day", None, "saturday only"), ("availability", "saturday", "available")},
+        ),
+        # "whatever" on its own is still a shrug.
+        ("u: mondays are fine, whatever", set()),
+        # A "sorry" after days said before still narrows them.
+        (
+            "u: Mondays and Tuesdays are no good. Just Mondays, sorry.",
+            {("availability", "monday", "unavailable")},
+        ),
+    ],
+)
+def test_the_one_day(conversation: str, expected: set[tuple[str, str | None, str]]) -> None:
+    assert typed(conversation) == expected

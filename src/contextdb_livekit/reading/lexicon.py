@@ -18,7 +18,8 @@ _HEDGE = re.compile(
     r"(?:i|we) will (?:check|confirm|let you know|ask|have to check|"
     r"see(?=\s*$|\s+(?:if|what|how|whether|about)\b))|have to check|"
     r"need to check|could be|hopefully|we will see|not decided|if i can|may or may not|"
-    r"(?:it|that) depends|depending on|whatever|either way|(?:fairly|pretty) (?:sure|certain)|"
+    r"(?:it|that) depends|depending on|whatever(?! day| time)|either way|"
+    r"(?:fairly|pretty) (?:sure|certain)|"
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
@@ -79,7 +80,7 @@ _NEGATED_POSITIVE = re.compile(
 # without fail" is always, not a negation).
 _NEG_WITH_NOT = re.compile(
     r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?|without fail|"
-    r"no matter what|no exceptions?)\b"
+    r"no matter what|no exceptions?|or nothing)\b"
 )
 _POS = re.compile(
     # "down in Leeds for work" is away: "work" after "for" is the job, not "works for me".
@@ -131,7 +132,7 @@ _PRESENT = re.compile(
 )
 _EXCLUSIVE = re.compile(
     r"\b(?:only|just|exclusively|solely|no other days?|nothing else|one free day|no other time|"
-    r"the one day|nothing but)\b"
+    r"the one day|nothing but|or nothing|and that is it|the only (?:one|day|time))\b"
 )
 _EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
 # The words that except days from the rest ("any day except Monday", "weekdays bar Friday").

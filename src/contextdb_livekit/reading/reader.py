@@ -811,9 +811,10 @@ class CallReader:
                 # does not work, it does not name the one day that does.
                 return [_availability(days[0], -1)]
             if exclusive and own and not past and len(days) == 1:
-                if corrects:
-                    # "Just Monday, sorry": of the days said before, this one, not "only".
-                    return [] if said_before is None else [_availability(days[0], said_before)]
+                if corrects and said_before is not None:
+                    # "Just Monday, sorry": of the days said before, this one, not "only"
+                    # ("only thursdays sorry", with none before, is sorry for the one day).
+                    return [_availability(days[0], said_before)]
                 return _exclusive(days[0])
             return []
         if polarity > 0:
