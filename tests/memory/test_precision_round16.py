@@ -475,3 +475,28 @@ def test_a_question_is_still_no_statement(conversation: str) -> None:
 )
 def test_the_one_day(conversation: str, expected: set[tuple[str, str | None, str]]) -> None:
     assert typed(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # How many changed is not how many there are; the total said after is the count.
+        (
+            "u: We've put in three more radiators, so it's ten in total now.",
+            {("radiator", "10 radiators")},
+        ),
+        ("u: we added two radiators upstairs", set()),
+        ("u: we've fitted two radiators", set()),
+        ("u: we bought two thermostats", set()),
+        ("u: they took out two radiators last year", set()),
+        # The number said now, of the thing the sentence counts.
+        ("u: we had five radiators now there's seven", {("radiator", "7 radiators")}),
+        # A number said now with no count in the sentence is no count.
+        (
+            "u: We've got six radiators. We redid the bathroom and now there are two sinks.",
+            {("radiator", "6 radiators")},
+        ),
+    ],
+)
+def test_a_count_that_changed(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert of_kind(conversation, "equipment_count") == expected

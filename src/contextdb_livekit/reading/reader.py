@@ -872,6 +872,11 @@ class CallReader:
         counts: dict[str, str] = {}
         if not self.words.count_range.search(text):
             for count in _all_current(self.words.count, text):
+                if _CHANGED_BY.search(text[: count.start()]):
+                    # "we've added two radiators, so it's eleven now": how many changed, not
+                    # how many there are; the total said after is the count.
+                    self._mentioned("equipment_count", count.group(2))
+                    continue
                 counts[self.words.counted_thing(count.group(2))] = _count_value(
                     count.group(1), count.group(2)
                 )
@@ -910,6 +915,21 @@ class CallReader:
                 Statement("equipment_count", value, key=k, sure=sure or k in totals)
                 for k, value in counts.items()
             ]
+        elif (
+            (now := _NOW_A_COUNT.search(text))
+            and "equipment_count" in self._kinds_here
+            and self.last_unit is not None
+            and not self.words.count_range.search(text)
+        ):
+            # "we had four radiators, now there's six", "we've added two, so it's eleven in
+            # total now": the number said now, of the thing the sentence counts.
+            out.append(
+                Statement(
+                    "equipment_count",
+                    _count_value(now.group(1) or now.group(2), self.last_unit),
+                    self.words.counted_thing(self.last_unit),
+                )
+            )
         elif (bare := _BARE_COUNT.match(text)) and (
             self._bare_ok("equipment_count", corrects)
             # "Six radiators." ... "plus the two in the loft, so eight": a total said after the
@@ -1274,6 +1294,17 @@ _NOT_THOSE = re.compile(
     r"^(?:(?:and|so|but|then|well)\s+)*(?:not|none of|neither of|neither)\s+"
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
+)
+# The words before a number that make it how many changed: "added two", "took out three".
+_CHANGED_BY = re.compile(
+    r"\b(?:added|add|adding|put in|fitted|installed|got rid of|removed|taken out|took out|"
+    r"boxed in|lost|getting|having|ordered|bought|replaced)\s+(?:another\s+|an extra\s+)?$"
+)
+# A count said as now, its thing said before: "now there's six", "so it's eleven in total".
+_NOW_A_COUNT = re.compile(
+    rf"\b(?:now|so)\s+(?:there is|there are|it is|that is|we have|we have got|we are on|"
+    rf"we are at)\s+(?:the\s+)?{_NUMBER}\b(?!\s+(?:more|extra|new|of|or|to))|"
+    rf"\b(?:there is|there are|it is|that is|we have) {_NUMBER}\s+(?:in total\s+)?now\b"
 )
 # The clause before was of another time: "that was last week", "that's next week".
 _THAT_WAS_THEN = re.compile(
