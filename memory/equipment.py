@@ -53,7 +53,8 @@ BOILER_TYPES = EquipmentTypes(
     kind="boiler_type",
     noun="boiler",
     pattern=(
-        r"\b(?:(combi(?:nation boiler)?)(?: boiler)?|(system) boiler|(back) boiler|"
+        r"\b(?:(combi(?:nation boiler)?)s?(?: boilers?)?|(system) (?:boiler|one|type)s?|"
+        r"(back) boilers?|"
         # "a conventional one", "the regular type": the kind of boiler, said without the noun.
         r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
         r"(?:boiler|system|one|type|sort|kind)|"

@@ -500,3 +500,20 @@ def test_the_one_day(conversation: str, expected: set[tuple[str, str | None, str
 )
 def test_a_count_that_changed(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert of_kind(conversation, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: its one of them combination boilers", {(None, "combi")}),
+        ("u: It's one of those back boilers behind the fire.", {(None, "back boiler")}),
+        ("u: we've got a system one with a cylinder", {(None, "system")}),
+        ("u: The boiler's a system type.", {(None, "system")}),
+        # "an old back boiler" is an aged one, not a former one ...
+        ("u: We've got an old back boiler.", {(None, "back boiler")}),
+        # ... but "the old boiler" was.
+        ("u: The old boiler was a back boiler, it's a combi now.", {(None, "combi")}),
+    ],
+)
+def test_the_type_of_boiler(conversation: str, expected: set[tuple[None, str]]) -> None:
+    assert of_kind(conversation, "boiler_type") == expected

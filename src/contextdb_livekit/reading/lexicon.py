@@ -398,7 +398,9 @@ _CONTACT_CONTEXT = re.compile(
 )
 # A value said to be gone, replaced, past or denied: the mention is not the current value.
 _OLD_BEFORE = re.compile(
-    r"\b(?:not|no longer|never|old|had|used to (?:have|be|live)|got rid of|took out|take out|"
+    # "an old back boiler" is an aged one; "the old boiler", "our old one" a former one.
+    r"\b(?:not|no longer|never|(?<!\ban )(?<!\bof them )(?<!\bof those )old|had|"
+    r"used to (?:have|be|live)|got rid of|took out|take out|"
     r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from|previously|"
     r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
 )
