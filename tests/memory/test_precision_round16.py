@@ -517,3 +517,18 @@ def test_a_count_that_changed(conversation: str, expected: set[tuple[str, str]])
 )
 def test_the_type_of_boiler(conversation: str, expected: set[tuple[None, str]]) -> None:
     assert of_kind(conversation, "boiler_type") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: best on the landline really", {(None, "landline")}),
+        ("u: The best way to get me is my mobile.", {(None, "mobile")}),
+        ("u: best number is the house phone", {(None, "landline")}),
+        # Not when it was so.
+        ("u: the best number used to be the landline", set()),
+        ("u: we had it best on the landline", set()),
+    ],
+)
+def test_the_phone_named_best(conversation: str, expected: set[tuple[None, str]]) -> None:
+    assert of_kind(conversation, "contact_preference") == expected

@@ -1159,6 +1159,9 @@ class CallReader:
                 if any(start <= match.start() < end for start, end in devices):
                     continue  # "my phone's on its last legs": the device, not how to reach them
                 mentions.append((match.start(), channel))
+        if not mentions and (best := _BEST_ON.search(text)) and not _is_old(text, best):
+            # "best on my mobile", "the best way to reach me is the landline".
+            return "landline" if (best.group(1) or best.group(2)) not in _MOBILES else "mobile"
         if not mentions and _PHONE_PREFERRED.search(text):
             # "My mobile's the best bet", "no, the landline's better": a phone named as the
             # way to reach the caller.
@@ -1305,6 +1308,13 @@ _NOW_A_COUNT = re.compile(
     rf"\b(?:now|so)\s+(?:there is|there are|it is|that is|we have|we have got|we are on|"
     rf"we are at)\s+(?:the\s+)?{_NUMBER}\b(?!\s+(?:more|extra|new|of|or|to))|"
     rf"\b(?:there is|there are|it is|that is|we have) {_NUMBER}\s+(?:in total\s+)?now\b"
+)
+# A phone named as the best way to reach the caller, the phone said after "best".
+_BEST_ON = re.compile(
+    r"\bbest (?:on|to (?:use|ring|call|try))\s+(?:my|the|our)\s+"
+    r"(landline|home phone|house phone|mobile|mobile phone)\b|"
+    r"\bbest (?:way|number|bet)(?: to (?:reach|get|contact|call|ring) (?:me|us))? is "
+    r"(?:my|the|our)\s+(landline|home phone|house phone|mobile|mobile phone)\b"
 )
 # The clause before was of another time: "that was last week", "that's next week".
 _THAT_WAS_THEN = re.compile(
