@@ -532,3 +532,25 @@ def test_the_type_of_boiler(conversation: str, expected: set[tuple[None, str]]) 
 )
 def test_the_phone_named_best(conversation: str, expected: set[tuple[None, str]]) -> None:
     assert of_kind(conversation, "contact_preference") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A "no" or "not at all" that agrees with the negation beside it.
+        ("u: i wont be around thursday no", {("thursday", "unavailable")}),
+        ("u: i'm not free mondays not at all", {("monday", "unavailable")}),
+        # A positive word negated, then the reason, the comma dropped.
+        (
+            "u: friday wont be possible im at my sisters every friday",
+            {("friday", "unavailable")},
+        ),
+        ("u: Tuesday's completely clear for me.", {("tuesday", "available")}),
+    ],
+)
+def test_negations_said_twice(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_not_at_all_on_its_own_is_no_agreeing_negation() -> None:
+    assert ("monday", "unavailable") not in days("a: Is Monday a problem? | u: Not at all.")

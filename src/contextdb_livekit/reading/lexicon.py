@@ -88,6 +88,7 @@ _POS = re.compile(
     r"happens?|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
     r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    r"(?:is|are|completely|totally|wide|all) clear|"
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
     r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
     # Sure to work, said as an idiom ("a goer", "bang on", "a dead cert", "right as rain").

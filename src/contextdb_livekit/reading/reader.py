@@ -679,6 +679,11 @@ class CallReader:
         # A day negated by an atom of its own ("no mondays") is not counted again here: never
         # fewer than no negators at all.
         negators = max(0, negators - max(0, len(_DAY_NEGATOR.findall(text)) - 1))
+        if negators > 1:
+            # "i won't be around wednesday no", "not free fridays, not at all", "tuesday no
+            # can't do tuesday": a "no" or "not at all" that agrees with the negation beside
+            # it, not a second one.
+            negators = max(1, negators - len(_AGREEING_NO.findall(text)))
         if (negators > 1 or (negators and base is not None and base < 0)) and not re.search(
             r"\bneither\b.*\bnor\b", text
         ):
@@ -1287,6 +1292,10 @@ _SOMEBODY_SUBJECT = re.compile(
     r"son|daughter|kids?|children|grandkids|grandchildren|brother|sister|nan|gran|grandma|"
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
+)
+_AGREEING_NO = re.compile(
+    r"\s(?:no|not at all)\s*$|"
+    r"\bno\s+(?=(?:i |we )?(?:can not|cannot|will not|do not|could not|not|never)\b)"
 )
 # "nor Friday", "Saturdays neither": a day put on the list under the negation before it.
 _LIST_NEGATOR = re.compile(

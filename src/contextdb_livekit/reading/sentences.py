@@ -286,7 +286,10 @@ _SPLIT = re.compile(
     # allotment": after a finished negative predicate, the caller as a new subject is a new
     # clause (the reason), as speech-to-text drops the comma ("fine i'm never home before six"
     # is not: which way the day goes is left in doubt).
-    r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish))"
+    r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish)|"
+    # ... and after a positive word negated: "wednesday won't be possible i'm at the allotment".
+    r"(?<=\bnot be possible)|(?<=\bnot be around)|(?<=\bnot around)|(?<=\bnot free)|"
+    r"(?<=\bnot be in)|(?<=\bnot be home))"
     r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go)\b)"
     # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
     # comma dropped by speech-to-text, starts a clause of their own.
