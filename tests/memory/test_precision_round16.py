@@ -554,3 +554,23 @@ def test_negations_said_twice(conversation: str, expected: set[tuple[str, str]])
 
 def test_not_at_all_on_its_own_is_no_agreeing_negation() -> None:
     assert ("monday", "unavailable") not in days("a: Is Monday a problem? | u: Not at all.")
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # The thing named alone, how many said next.
+        (
+            "u: Radiators: nine. Thermostats: two.",
+            {("radiator", "9 radiators"), ("thermostat", "2 thermostats")},
+        ),
+        # A product said whole, nothing else counted beside it.
+        ("u: There's a radiator in each of the five rooms.", {("radiator", "5 radiators")}),
+        ("u: two radiators in each of the four bedrooms", {("radiator", "8 radiators")}),
+        # A product with more to add, or a total beside it, is left to the caller.
+        ("u: a radiator in each of the three bedrooms and one in the lounge", set()),
+        ("u: one radiator in each of the three bedrooms, four in total", set()),
+    ],
+)
+def test_counts_said_other_ways(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert of_kind(conversation, "equipment_count") == expected

@@ -161,6 +161,7 @@ from contextdb_livekit.reading.values import (
     _free_text,
     _is_old,
     _last_current,
+    _number_said,
     _old_span,
     _other_number,
     _partial_count,
@@ -890,6 +891,9 @@ class CallReader:
                 counts[self.words.counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in self.words.count_mention.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
+        if heading := re.fullmatch(rf"(?:the\s+)?{self.words.units}", text):
+            # "Radiators: six.": the thing named alone, how many said next.
+            self._mentioned("equipment_count", heading.group(1))
         for added in self.words.added_one.finditer(text):
             # "we've added a radiator, so that's nine now": the total that follows is a count.
             self._mentioned("equipment_count", added.group(1))
@@ -907,6 +911,19 @@ class CallReader:
             if (thing := self.words.counted_thing(single.group(1))) in summed:
                 counts.setdefault(thing, summed[thing])  # "a radiator in the hall, two in ..."
         counts.update({k: summed[k] for k in counts if k in summed})
+        sentence = self._sentence
+        if (each := _EACH_OF.search(sentence)) and not re.search(
+            rf"\b{_NUMBER}\b", sentence[: each.start()] + sentence[each.end() :]
+        ):
+            # "one radiator in each of the six rooms": a product said whole, and nothing else
+            # counted beside it.
+            of_each = re.match(rf"{self.words.units}\b", each.group("thing"))
+            if of_each:
+                thing = of_each.group(1)
+                per = 1 if each.group("n") in ("a", "an") else _number_said(each.group("n"))
+                total = per * _number_said(each.group("rooms"))
+                counts = {self.words.counted_thing(thing): _count_value(str(total), thing)}
+                summed = dict(counts)  # sure: no number is left unexplained
         if counts:
             # "five radiators and four upstairs", "two in each bedroom": a part of the count,
             # or a sum or product the caller left to us, is a guess; parts that add up leave
@@ -1306,6 +1323,12 @@ _NOT_THOSE = re.compile(
     r"^(?:(?:and|so|but|then|well)\s+)*(?:not|none of|neither of|neither)\s+"
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
+)
+# A product said whole: "one radiator in each of the six rooms", "two in each of the three
+# bedrooms" (the thing before "in each", the number of places after it).
+_EACH_OF = re.compile(
+    rf"\b(?P<n>a|an|{_NUMBER[1:-1]})\s+(?P<thing>[a-z]+(?: [a-z]+)?)\s+(?:in|on|for)\s+each of "
+    rf"(?:the|our|my|them|those)?\s*(?P<rooms>{_NUMBER[1:-1]})\b"
 )
 # The words before a number that make it how many changed: "added two", "took out three".
 _CHANGED_BY = re.compile(
