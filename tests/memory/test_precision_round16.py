@@ -574,3 +574,39 @@ def test_not_at_all_on_its_own_is_no_agreeing_negation() -> None:
 )
 def test_counts_said_other_ways(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert of_kind(conversation, "equipment_count") == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # Read after sets 17 and 18 were scored (spent): no held-out figure.
+        ("u: Every day's fine barring Thursday.", {("thursday", "unavailable")}),
+        ("u: From now on I can do Thursdays \u2013 my hours changed.", {("thursday", "available")}),
+        (
+            "u: mondays no good | a: ok | u: actually mondays are fine now my rota got changed",
+            {("monday", "available")},
+        ),
+        ("u: Thursday's out, I'm away till the Friday.", {("thursday", "unavailable")}),
+        (
+            "u: It's not that I mind Wednesdays \u2013 Wednesdays are fine, it's the mornings.",
+            {("wednesday", "available")},
+        ),
+        ("u: Tuesday is likely to be fine, I'll double-check.", set()),
+        # A bare denial after "no" takes back the day: said both ways, it is kept as words.
+        ("u: I can do Monday, well, no I can't.", set()),
+    ],
+)
+def test_read_after_sets_17_and_18(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_couple_of_things_then_the_number_is_of_them() -> None:
+    counts = of_kind(
+        "u: Nine radiators and a couple of thermostats - two, I mean.", "equipment_count"
+    )
+    assert ("thermostat", "2 thermostats") in counts
+    assert ("radiator", "2 radiators") not in counts
+
+
+def test_only_just_is_barely_not_the_only_day() -> None:
+    assert typed("u: Saturday's only just possible.") == {("availability", "saturday", "available")}

@@ -23,7 +23,7 @@ _HEDGE = re.compile(
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
-    r"one of the two|not fussy|may (?:be|not|well)|up in the air)\b"
+    r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -67,7 +67,7 @@ _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
     r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
-    r"nothing (?:on|planned|booked|going on)|"
+    r"nothing (?:on|planned|booked|going on)|not that (?:i|we) mind|"
     # Easy, said as an idiom with a "no" in it ("no skin off my nose", "no sweat").
     r"no skin off (?:my|our) nose|no sweat|at a loose end|"
     # At home all day, though a word of it is "working".
@@ -137,7 +137,9 @@ _EXCLUSIVE = re.compile(
 )
 _EXCLUSIVE_ATOMS = re.compile(r"\b(?:no other days?|nothing else(?: works)?|no other time)\b")
 # The words that except days from the rest ("any day except Monday", "weekdays bar Friday").
-_EXCEPTING = r"except(?: for)?|apart from|other than|bar|besides|excluding|aside from|save for|but"
+_EXCEPTING = (
+    r"except(?: for)?|apart from|other than|barring|bar|besides|excluding|aside from|save for|but"
+)
 _EXCEPTION = re.compile(
     rf"\b(?:{_EXCEPTING})\s+(?:on\s+)?(?:an?\s+|the\s+)?"
     rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
@@ -175,8 +177,9 @@ _GENERIC = re.compile(
 _SPECIFIC = re.compile(
     rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
     rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"
-    rf"\b({_DAY})\s+(?:morning|afternoon|evening|week)\b(?!s)|"
-    rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+(?:last\s+|next\s+)?"
+    rf"\b({_DAY})\s+(?:morning|afternoon|evening|night|week)\b(?!s)|"
+    rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+"
+    rf"(?:last\s+|next\s+|the\s+)?"
     rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
 )
 _JOB = re.compile(
@@ -232,7 +235,7 @@ _REMNANT_WORDS = frozenset(
         "not never no any more longer now these days nowadays again though really actually "
         "sorry from on going forward at all they them those that it this are is do does did "
         "will would was were have has be been i we am definitely certainly anyway still either "
-        "even just please mate for me us thanks changed",
+        "even just please mate for me us thanks changed can could",
     )
 )
 

@@ -650,6 +650,9 @@ class CallReader:
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
+        # "I can do Tuesdays - my hours changed": what changed is the caller's reason, not a
+        # negation of the day.
+        text = _THEIR_THING_CHANGED.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
@@ -891,6 +894,13 @@ class CallReader:
                 counts[self.words.counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in self.words.count_mention.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
+        for guessed in re.finditer(
+            rf"\b(?:a couple of|a few|several|some) (?:(?:{self.words.count_words}) )?"
+            rf"{self.words.units}",
+            text,
+        ):
+            # "a couple of thermostats - two, I mean": the number said next is of these.
+            self._mentioned("equipment_count", guessed.group(1))
         if heading := re.fullmatch(rf"(?:the\s+)?{self.words.units}", text):
             # "Radiators: six.": the thing named alone, how many said next.
             self._mentioned("equipment_count", heading.group(1))
@@ -1330,6 +1340,10 @@ _EACH_OF = re.compile(
     rf"\b(?P<n>a|an|{_NUMBER[1:-1]})\s+(?P<thing>[a-z]+(?: [a-z]+)?)\s+(?:in|on|for)\s+each of "
     rf"(?:the|our|my|them|those)?\s*(?P<rooms>{_NUMBER[1:-1]})\b"
 )
+_THEIR_THING_CHANGED = re.compile(
+    r"\b(?:(?:now|since|as|because|cos) )?(?:my|our|his|her|their|the) (?:\w+ )?\w+ "
+    r"(?:have |has |had |got )?changed\b"
+)
 # The words before a number that make it how many changed: "added two", "took out three".
 _CHANGED_BY = re.compile(
     r"\b(?:added|add|adding|put in|fitted|installed|got rid of|removed|taken out|took out|"
@@ -1445,7 +1459,8 @@ _ONLY_OF_A_DAY = re.compile(
 
 def _is_exclusive(text: str) -> bool:
     """Whether a clause makes its day the only one that works."""
-    words = {m.group(0) for m in _EXCLUSIVE.finditer(text)}
+    # "Saturday's only just possible": barely, not the only day.
+    words = {m.group(0) for m in _EXCLUSIVE.finditer(re.sub(r"\bonly just\b", " ", text))}
     if not words:
         return False
     return bool(words - {"only", "just"}) or bool(_ONLY_OF_A_DAY.search(text))

@@ -299,7 +299,7 @@ _SPLIT = re.compile(
     r"(?:is|are) (?:home|in|off|free|busy|away|out|around|there)\b))"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
-    r"(?:has|have|had|is|are|was|were)\b)"
+    r"(?:has|have|had|is|are|was|were|got)\b)"
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
     rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme))"
