@@ -161,13 +161,13 @@ from contextdb_livekit.reading.values import (
     _free_text,
     _is_old,
     _last_current,
-    _number_said,
     _old_span,
     _other_number,
     _partial_count,
     _pet_before_doubt,
     _said_in,
     _title_address,
+    product_said,
     summed_parts,
 )
 
@@ -202,6 +202,8 @@ class CallReader:
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
     _written: str = ""  # ... and as written
+    _summed: dict[str, str] = field(default_factory=dict)  # its counts said in parts
+    _product: dict[str, str] = field(default_factory=dict)  # its count said as a product
     _guessed: bool = False  # the clause's day polarity is a guess (see `Statement.sure`)
     _this_turn: list[Statement] = field(default_factory=list)
     _last_turn: list[Statement] = field(default_factory=list)  # the caller's last turn's facts
@@ -313,6 +315,9 @@ class CallReader:
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
         self._sentence, self._written = text, sentence
+        # Counts said whole in the sentence, read once for all its clauses.
+        self._summed = summed_parts(text, self.words)
+        self._product = product_said(text, self.words)
         self._equipment_talk = bool(self.words.talk_words.search(text)) or any(
             m.group(1) not in self.words.ambiguous_makes for m in self.words.make.finditer(text)
         )
@@ -916,24 +921,14 @@ class CallReader:
                 if listed and not _ANOTHER.search(self._sentence):
                     counts.setdefault(self.words.counted_thing(thing), _count_value("1", thing))
         # "four rads downstairs, five upstairs": parts, each with a place of its own, add up.
-        summed = summed_parts(self._sentence, self.words)
+        summed = self._summed
         for single in self.words.single.finditer(text):
             if (thing := self.words.counted_thing(single.group(1))) in summed:
                 counts.setdefault(thing, summed[thing])  # "a radiator in the hall, two in ..."
         counts.update({k: summed[k] for k in counts if k in summed})
-        sentence = self._sentence
-        if (each := _EACH_OF.search(sentence)) and not re.search(
-            rf"\b{_NUMBER}\b", sentence[: each.start()] + sentence[each.end() :]
-        ):
-            # "one radiator in each of the six rooms": a product said whole, and nothing else
-            # counted beside it.
-            of_each = re.match(rf"{self.words.units}\b", each.group("thing"))
-            if of_each:
-                thing = of_each.group(1)
-                per = 1 if each.group("n") in ("a", "an") else _number_said(each.group("n"))
-                total = per * _number_said(each.group("rooms"))
-                counts = {self.words.counted_thing(thing): _count_value(str(total), thing)}
-                summed = dict(counts)  # sure: no number is left unexplained
+        if self._product:
+            # "one radiator in each of the six rooms": sure, no number is left unexplained.
+            counts = summed = dict(self._product)
         if counts:
             # "five radiators and four upstairs", "two in each bedroom": a part of the count,
             # or a sum or product the caller left to us, is a guess; parts that add up leave
@@ -1333,12 +1328,6 @@ _NOT_THOSE = re.compile(
     r"^(?:(?:and|so|but|then|well)\s+)*(?:not|none of|neither of|neither)\s+"
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
-)
-# A product said whole: "one radiator in each of the six rooms", "two in each of the three
-# bedrooms" (the thing before "in each", the number of places after it).
-_EACH_OF = re.compile(
-    rf"\b(?P<n>a|an|{_NUMBER[1:-1]})\s+(?P<thing>[a-z]+(?: [a-z]+)?)\s+(?:in|on|for)\s+each of "
-    rf"(?:the|our|my|them|those)?\s*(?P<rooms>{_NUMBER[1:-1]})\b"
 )
 _THEIR_THING_CHANGED = re.compile(
     r"\b(?:(?:now|since|as|because|cos) )?(?:my|our|his|her|their|the) (?:\w+ )?\w+ "

@@ -224,6 +224,7 @@ _PART_PLACE = (
     r"study|porch|cellar|basement|en ?suite|toilet|loo|attic)|(?:ground|first|second|third|"
     r"top|1st|2nd|3rd) floor|ground|first|second|third|top))\b"
 )
+_PLACED = re.compile(rf"\s+{_PART_PLACE}")
 # Words that make a sum of parts something other than one: a product ("two in each bedroom"),
 # a part of a part ("one of them"), a guess or a choice, a correction.
 _NOT_A_SUM = re.compile(
@@ -244,7 +245,6 @@ def summed_parts(sentence: str, words: Equipment) -> dict[str, str]:
     nothing), a product, a guess or a correction leaves the sum to nobody: nothing here."""
     if _NOT_A_SUM.search(sentence):
         return {}
-    placed = re.compile(rf"\s+{_PART_PLACE}")
     things: dict[str, int] = {}  # thing → the sum so far
     units: dict[str, str] = {}
     parts: dict[str, int] = {}  # thing → how many parts
@@ -261,7 +261,7 @@ def summed_parts(sentence: str, words: Equipment) -> dict[str, str]:
             continue
         spans.append((start, end))
         thing = words.counted_thing(unit)
-        where = placed.match(sentence, end)
+        where = _PLACED.match(sentence, end)
         counts.append((end, thing, where is not None))
         if where is None:
             continue  # what follows a count with no place breaks it down, or is unknown
@@ -276,7 +276,7 @@ def summed_parts(sentence: str, words: Equipment) -> dict[str, str]:
             total and total.start() <= number.start() < total.end()
         ):
             continue
-        where = placed.match(sentence, number.end())
+        where = _PLACED.match(sentence, number.end())
         before = [c for c in counts if c[0] <= number.start()]
         if where is None or not before or not before[-1][2]:
             return {}  # a number of nothing said, or a part of a count that has no place
@@ -292,6 +292,31 @@ def summed_parts(sentence: str, words: Equipment) -> dict[str, str]:
         if len(summed) > 1 or said not in summed.values():
             return {}  # a total that is not the parts' sum: which is right is a guess
     return {thing: _count_value(str(n), units[thing]) for thing, n in summed.items()}
+
+
+# A product said whole: "one radiator in each of the six rooms", "two in each of the three
+# bedrooms" (the thing before "in each", the number of places after it).
+_EACH_OF = re.compile(
+    rf"\b(?P<n>a|an|{_NUMBER[1:-1]})\s+(?P<thing>[a-z]+(?: [a-z]+)?)\s+(?:in|on|for)\s+each of "
+    rf"(?:the|our|my|them|those)?\s*(?P<rooms>{_NUMBER[1:-1]})\b"
+)
+
+
+def product_said(sentence: str, words: Equipment) -> dict[str, str]:
+    """A count said as a product with nothing else counted beside it ("one radiator in each
+    of the six rooms" → the thing's one name → 6 radiators); otherwise nothing."""
+    each = _EACH_OF.search(sentence)
+    if each is None or re.search(
+        rf"\b{_NUMBER}\b", sentence[: each.start()] + sentence[each.end() :]
+    ):
+        return {}
+    of_each = re.match(rf"{words.units}\b", each.group("thing"))
+    if of_each is None:
+        return {}
+    thing = of_each.group(1)
+    per = 1 if each.group("n") in ("a", "an") else _number_said(each.group("n"))
+    total = per * _number_said(each.group("rooms"))
+    return {words.counted_thing(thing): _count_value(str(total), thing)}
 
 
 _ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")
