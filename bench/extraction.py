@@ -462,6 +462,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent16",
             "independent17",
             "independent18",
+            "independent19",
         ),
         default="tuning",
     )
