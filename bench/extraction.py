@@ -463,6 +463,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent17",
             "independent18",
             "independent19",
+            "independent20",
         ),
         default="tuning",
     )
