@@ -248,6 +248,15 @@ def read_call(
                 # was read before may no longer be true (a wrong fact is worse than none).
                 unsure(slot, stated, sentence)
                 break
+    for slot, item in list(by_slot.items()):
+        if item.kind == "preferred_day" and item.by_caller:
+            day = ("availability", _day_of(item))
+            against = by_slot.get(day)
+            if against is not None and against.by_caller and against.value == "unavailable":
+                # "Saturday's the only one, well, Saturday's out too": a day both favoured and
+                # not working is a misreading of one of them; neither is kept as a fact.
+                unsure(slot, item.sentence)
+                unsure(day, against.sentence)
     said_days = {
         _weekday(day)
         for turn in turns

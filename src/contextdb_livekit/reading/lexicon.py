@@ -417,6 +417,8 @@ _NEW_BEFORE = re.compile(
 _OLD_AFTER = re.compile(
     # "the baxi boiler was replaced": the thing may be named after the make.
     r"^\s*(?:(?!(?:and|but|or|so|then)\b)[a-z]+\s+)?(?:is gone|has gone|gone|is no more|"
+    # "the back boiler came out years ago": taken away.
+    r"came out|(?:was |were |got )?ripped out|"
     # "texts used to suit me": the value as the subject of what used to be.
     r"used to|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
@@ -618,7 +620,9 @@ _CHANGE = re.compile(
     rf"\b{_CORRECTION_WORDS}\b|"
     r"^(?:oh\s+|well\s+)?no\b|"
     r"\b(?:instead|now|any more|no longer|swapped|switched|changed|from now on|"
-    r"used to|these days|nowadays|going forward|before|new|old)\b"
+    r"used to|these days|nowadays|going forward|before|new|old|"
+    # "Six radiators. Oh, and two more upstairs, so eight altogether": the total said now.
+    r"altogether|in total|all told)\b"
 )
 # Words that show a turn is about a kind of fact, whether or not the reader can type it.
 _KIND_WORDS: dict[str, re.Pattern[str]] = {

@@ -216,6 +216,7 @@ class CallReader:
     _last_count: Statement | None = None  # the call's last count, sure when said
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
     _unavailable_days: set[str] = field(default_factory=set)  # said not to work, this call
+    _asking: bool = False  # the caller's last sentence in this turn asked or doubted
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -245,7 +246,7 @@ class CallReader:
         if self._this_turn:
             self._last_turn = self._this_turn
         self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
-        self._said_in_turn, self._doubted = [], set()
+        self._said_in_turn, self._doubted, self._asking = [], set(), False
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -265,6 +266,12 @@ class CallReader:
         if not text:
             return []
         question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        asking, self._asking = self._asking, False
+        if asking and text.startswith("or "):
+            # "It's possibly a Worcester? Or Vaillant.": the other answer to the caller's own
+            # question is as much a guess.
+            self._asking = True
+            return self._doubts(text)
         if question and (asked_channel := _CHANNEL_ASKED_INSTEAD.match(text)):
             # "Could you email me instead?", "can you call rather than text": asked as a
             # question, said as the way to reach the caller from now on.
@@ -278,6 +285,7 @@ class CallReader:
                 assert asked is not None  # the full match above contains a day
                 day = _weekday(asked.group(1))
                 self.antecedent = _Reading([day], None, echo=True)
+            self._asking = True
             return []
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
@@ -306,10 +314,16 @@ class CallReader:
             self._turn_opening = False
         parts = clauses(text)
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
-        if any(_is_pure_hedge(c.text) for c in parts) and not _ASSURED.search(text):
+        if (
+            any(_is_pure_hedge(c.text) for c in parts)
+            and not _ASSURED.search(text)
+            and not _said_again_sure(parts)
+        ):
+            self._asking = True
             return self._doubts(text)
         if _ASKS_ITSELF.search(text):
             # "we're on the fourth floor, or is it the fifth": the caller doubts it aloud.
+            self._asking = True
             return self._doubts(text)
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
@@ -333,6 +347,24 @@ class CallReader:
                 # "Tuesday's good." ... "Sorry, no, it isn't.": a correcting turn's bare denial
                 # is of the caller's last clause about days.
                 self.antecedent = self._last_reading
+            if (
+                clause.text == "well"
+                and index + 1 < len(parts)
+                and (
+                    {s.kind for s in self._previous}
+                    & kinds_mentioned(parts[index + 1].text, self.words)
+                    # "second floor, well, third really": a bare value of a one-value kind.
+                    or (
+                        {s.kind for s in self._previous} & {"floor", "flat"}
+                        and _VALUE_WORD.match(parts[index + 1].text)
+                    )
+                )
+                and not _restates(parts[index + 1].text, self._previous)
+            ):
+                # "We're on the ground floor, well, the basement technically": a "well" before
+                # another value of the kind just said puts it right ("... Monday to Monday,
+                # well, Mondays anyway" says the same again).
+                parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
@@ -425,6 +457,12 @@ class CallReader:
                     talked |= {"availability", "preferred_day"}
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
                 bare = not talked and bool(values)
+                after = parts[index + 1].text if index + 1 < len(parts) else ""
+                if not talked and not values and _names_a_value(after, self.words):
+                    # "Monday's out, no hang on, what am I saying, it's Friday that's out": a
+                    # correction that names nothing yet is made by the clause after it.
+                    parts[index + 1].corrects = True
+                    continue
                 for earlier in earlier_said:
                     if values & set(earlier.value.casefold().split()):
                         # "about a dozen ... actually exactly twelve": the same value, now sure.
@@ -530,6 +568,9 @@ class CallReader:
             # "we used to have three cats, we're down to one now": a count of nothing the line
             # counts is not a count of anything.
             found = [s for s in found if s not in unnamed]
+        # "three bathrooms' worth of towel rails": a measure of something else, not a count.
+        measures = {self.words.counted_thing(m.group("thing")) for m in _WORTH_OF.finditer(text)}
+        found = [s for s in found if s.kind != "equipment_count" or s.key not in measures]
         if _OUT_OF.search(text):
             # "only the one radiator working out of six": how many of them is a guess.
             found = self._in_doubt(
@@ -615,6 +656,9 @@ class CallReader:
 
     def _clause(self, clause: Clause) -> list[Statement]:
         text = clause.text
+        if clause.corrects:
+            # "second floor, well, third really": the value put right, said as it really is.
+            text = re.sub(r" (?:really|technically|strictly speaking|properly)$", "", text)
         particle = _PARTICLE.match(text)
         if (
             particle
@@ -640,7 +684,8 @@ class CallReader:
             return []
         self._guessed = False
         out = self._days(text, clause.corrects)
-        if self._guessed:
+        if self._guessed or _DAY_IS_OFF.fullmatch(text):
+            # "Saturdays are off": the caller's day off, or the day ruled out; a guess.
             # Not sure: the words are kept instead.
             out = self._in_doubt(out, out)
         for s in out:
@@ -1287,6 +1332,7 @@ _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
+_WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
 _ALTERNATIVES = re.compile(r"\b(?:either|whichever|or)\b")
 _TOTAL = re.compile(r"\b(?:altogether|all together|in total|in all|all told|so \d+)\b")
@@ -1448,8 +1494,10 @@ _ONLY_OF_A_DAY = re.compile(
 
 def _is_exclusive(text: str) -> bool:
     """Whether a clause makes its day the only one that works."""
-    # "Saturday's only just possible": barely, not the only day.
-    words = {m.group(0) for m in _EXCLUSIVE.finditer(re.sub(r"\bonly just\b", " ", text))}
+    # "Saturday's only just possible": barely, not the only day. "I'm just chilling at home
+    # Tuesdays": "just" before what the caller is doing is no "only".
+    text = re.sub(r"\bonly just\b|\bjust (?=(?!morning|evening)\w+ing\b)", " ", text)
+    words = {m.group(0) for m in _EXCLUSIVE.finditer(text)}
     if not words:
         return False
     return bool(words - {"only", "just"}) or bool(_ONLY_OF_A_DAY.search(text))
@@ -1470,10 +1518,16 @@ _NOT_A_VALUE = re.compile(
     r"\b(?:not|no|never|sorry|actually|mean|meant|wait|rather)\b|"
     r"\b(?:it|that|this|we|i|they|you|he|she) (?:is|are|am|was|were|will|would|have|has)\b"
 )
+_DAY_IS_OFF = re.compile(
+    rf"(?:(?:so|right|oh|ok|okay|and) )*{_DAY}(?: (?:and|or) {_DAY})* (?:is|are) off"
+)
 # A phone or an inbox of the caller's spoken of as a thing ("my mobile keeps dying").
 _DEVICE = re.compile(
     r"\bmy (?:phone|mobile|landline|email|emails|inbox|house phone|home phone) (?:is|has|was|"
     r"keeps|does|will|would|never|always|went|broke)\b"
+    # "I'm always losing my phone": the device handled, not a way to reach the caller.
+    r"|\b(?:lose|losing|lost|drop|dropped|dropping|forget|forgot|forgetting|leave|left|"
+    r"leaving|break|broke|broken|smashed|charge|charging) (?:my|the) (?:phone|mobile)\b"
 )
 
 
@@ -1481,6 +1535,32 @@ def _value_token(value: str) -> str:
     """A value as the words it is compared by ("3rd floor" and "third" are both "3")."""
     words = [str(_ORDINALS.get(w, w)) for w in value.casefold().split()]
     return " ".join(re.sub(r"^(\d+)(?:st|nd|rd|th)$", r"\1", w) for w in words)
+
+
+def _restates(text: str, said: list[Statement]) -> bool:
+    """Whether a clause names again a value, or the day, of what was said."""
+    named = {_value_token(m.group(0)) for m in _VALUE_WORD.finditer(text)}
+    return any(
+        (s.key and s.key in {_weekday(d) for d in _DAY_RE.findall(text)})
+        or named & set(_value_token(s.value).split())
+        for s in said
+    )
+
+
+def _names_a_value(text: str, words: Equipment) -> bool:
+    return bool(kinds_mentioned(text, words) or _VALUE_WORD.search(text))
+
+
+def _said_again_sure(parts: list[Clause]) -> bool:
+    """ "A combi, I think - yes, a combi": the hedged words said again after a yes."""
+    texts = [c.text for c in parts]
+    return any(
+        _is_pure_hedge(texts[i])
+        and i > 0
+        and re.match(r"(?:yes|yeah|yep) ?", " ".join(texts[i + 1 : i + 3]))
+        and texts[i - 1] in texts[i + 1 : i + 3]
+        for i in range(len(texts))
+    )
 
 
 def _is_pure_hedge(text: str) -> bool:

@@ -273,7 +273,7 @@ _AFTER_A_DAY = (
 )
 _SPLIT = re.compile(
     # A bracketed aside is a clause of its own ("cannot do Mondays (works at the hospital)").
-    r"\s*[,;:()]\s*|\s+-+\s+|\s+\u2014\s+"
+    r"\s*[,;:()]\s*|\s+-+\s+|\s+[\u2013\u2014]\s+"
     # "nothing but Saturdays" is one clause: the one day, not a day set against nothing.
     r"|(?<!\bnothing)\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
@@ -474,7 +474,10 @@ def clauses(sentence: str) -> list[Clause]:
             # A bare "no" answers a question, or corrects what comes next ("fine - no, sorry";
             # "no, the fifth").
             out.append(Clause(text, corrects))
-            pending = True
+            # "... and a towel rail - oh, and two valves": an "oh" before "and" adds.
+            pending = not (
+                text == "oh" and index + 1 < len(parts) and parts[index + 1].startswith("and ")
+            )
             continue
         pending = False
         # "no they aren't", "yes it is": an answer particle, not a negator of what follows.

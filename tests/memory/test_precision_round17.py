@@ -1,0 +1,145 @@
+"""Round 17: corrections made a clause late or with "well", clauses split at an en dash,
+"oh, and" adding, a hedge said again surely, and words that looked like facts but were not (a
+phone handled, a day "off", a guess offered as "or ..."). Phrased for these tests, not taken
+from any scored set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import days, of_kind, quoted, typed
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # The words after "no wait" name nothing; the clause after them is the correction.
+        (
+            "u: Tuesday's fine, no wait, what am I on about, it's Thursday that's fine.",
+            {("thursday", "available")},
+        ),
+        # "sorry" before a reason that names nothing of the kind corrects nothing, and "I'm
+        # organist" after it is no word about the day.
+        (
+            "u: Sundays are out, sorry, church all morning, and I'm organist.",
+            {("sunday", "unavailable")},
+        ),
+    ],
+)
+def test_a_correction_that_names_nothing_yet(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "wrong"),
+    [
+        ("u: We're on the first floor, well, the ground floor really.", "1st floor"),
+        ("u: I'm on the fifth floor, well, sixth really.", "5th floor"),
+    ],
+)
+def test_well_before_another_value_of_the_kind_corrects_it(conversation: str, wrong: str) -> None:
+    assert (None, wrong) not in of_kind(conversation, "floor")
+
+
+def test_a_value_put_right_really_is_read_and_no_later_floor_is_kept() -> None:
+    conversation = "u: I'm on the fourth floor, well, fifth really, the ground floor counts as one."
+    assert not of_kind(conversation, "floor")
+    assert quoted(conversation)
+
+
+def test_well_before_the_same_day_says_it_again() -> None:
+    conversation = "u: Mondays are no good, I'm in Leeds all day. Well, Mondays anyway."
+    assert days(conversation) == {("monday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Thursday won't work – I'm at my mum's all day.", {("thursday", "unavailable")}),
+        ("u: Monday – no, sorry – Tuesday is the one I can't do.", {("tuesday", "unavailable")}),
+    ],
+)
+def test_an_en_dash_ends_a_clause(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_correction_after_an_en_dash() -> None:
+    assert of_kind("u: Flat nine – no, nineteen.", "flat") == {(None, "Flat 19")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: Five radiators – oh, and a towel rail in the bathroom.",
+            {("radiator", "5 radiators"), ("towel rail", "1 towel rail")},
+        ),
+        (
+            "u: Eight radiators. Oh, and there's three more in the loft room, so eleven "
+            "altogether.",
+            {("radiator", "11 radiators")},
+        ),
+    ],
+)
+def test_oh_and_adds(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
+
+
+def test_a_hedge_said_again_with_a_yes_is_sure() -> None:
+    assert of_kind("u: A system boiler, I think – yes, a system boiler.", "boiler_type") == {
+        (None, "system")
+    }
+    assert not of_kind("u: A system boiler, I think.", "boiler_type")
+    # A yes to the caller's own guess, saying nothing again, is still the guess.
+    assert not of_kind("u: A system boiler, I think – yes.", "boiler_type")
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Email me please, I keep losing my phone.", "email"),
+        ("u: Text is best, I'm forever dropping my mobile in the bath.", "text message"),
+    ],
+)
+def test_a_phone_handled_is_no_way_to_reach_the_caller(conversation: str, expected: str) -> None:
+    assert of_kind(conversation, "contact_preference") == {(None, expected)}
+
+
+def test_an_or_after_the_callers_own_question_is_a_guess() -> None:
+    assert not of_kind("u: Is it an Ideal? Or Baxi.", "equipment_make")
+    assert of_kind("u: Is it an Ideal? Baxi, definitely Baxi.", "equipment_make") == {
+        (None, "Baxi")
+    }
+
+
+def test_a_day_that_is_off_is_a_guess() -> None:
+    # The caller's day off, or the day ruled out: the words are kept, no fact.
+    assert not days("u: Saturdays are off.")
+    assert quoted("u: Saturdays are off.")
+    assert days("u: I'm off on Saturdays.") == {("saturday", "available")}
+
+
+def test_a_boiler_that_came_out_is_not_the_one_there() -> None:
+    conversation = "u: It's a system boiler now, the back boiler came out years ago."
+    assert of_kind(conversation, "boiler_type") == {(None, "system")}
+
+
+def test_just_before_what_the_caller_is_doing_is_no_only() -> None:
+    conversation = "u: Wednesday suits me, I'm just pottering about at home Wednesdays."
+    assert not of_kind(conversation, "preferred_day")
+    assert days(conversation) == {("wednesday", "available")}
+    assert of_kind("u: Just Wednesdays.", "preferred_day") == {(None, "wednesday only")}
+
+
+def test_a_count_of_rooms_worth_is_no_count_of_rooms() -> None:
+    conversation = "u: Ten radiators and two bedrooms' worth of storage heaters."
+    assert of_kind(conversation, "equipment_count") == {("radiator", "10 radiators")}
+
+
+def test_a_day_both_the_only_one_and_out_is_neither() -> None:
+    conversation = "u: Friday's the only day I can do, actually no, Friday's out too."
+    assert not {
+        fact for fact in typed(conversation) if fact[0] in ("availability", "preferred_day")
+    }
