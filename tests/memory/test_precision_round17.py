@@ -143,3 +143,48 @@ def test_a_day_both_the_only_one_and_out_is_neither() -> None:
     assert not {
         fact for fact in typed(conversation) if fact[0] in ("availability", "preferred_day")
     }
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: The boiler's a combi, or at least that's what the last bloke said.",
+        "u: Mondays are out, or at least they were last I checked.",
+        "u: Apparently it's a system boiler.",
+    ],
+)
+def test_a_doubt_said_after_the_statement(conversation: str) -> None:
+    assert not typed(conversation)
+
+
+def test_at_least_a_number_in_words_is_a_guess() -> None:
+    assert not of_kind("u: At least two radiators need bleeding.", "equipment_count")
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Tuesday suits, although thinking about it, no, Tuesday's my pilates.", set()),
+        (
+            "u: Tuesday suits, although thinking about it, no, Tuesday's fine.",
+            {("tuesday", "available")},
+        ),
+    ],
+)
+def test_a_correction_naming_a_day_said_before_in_the_sentence(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Next week Sunday's no good, but usually it's fine.", set()),
+        ("u: Sunday next week is no good.", set()),
+        ("u: from next week sundays are out", {("sunday", "unavailable")}),
+        ("u: from next week monday is no good", {("monday", "unavailable")}),
+    ],
+)
+def test_a_day_of_next_week_is_one_day(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected

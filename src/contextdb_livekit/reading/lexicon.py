@@ -23,7 +23,14 @@ _HEDGE = re.compile(
     r"(?:would|will) not swear|not (?:a )?(?:hundred|100) (?:per ?cent|%)|if i remember|"
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
-    r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check)\b"
+    r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check|"
+    r"apparently|supposedly|i gather|from memory)\b"
+)
+# A doubt said after the statement, of the whole sentence: "It's a combi, or at least that's
+# what the last bloke said", "Mondays are out, last I checked".
+_AFTERTHOUGHT_DOUBT = re.compile(
+    r"\b(?:or at least|so i (?:am|was|have been) told|if memory serves|"
+    r"last (?:time )?i (?:looked|checked))\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -178,6 +185,9 @@ _SPECIFIC = re.compile(
     rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
     rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"
     rf"\b({_DAY})\s+(?:morning|afternoon|evening|night|week)\b(?!s)|"
+    # "next week Monday's no good", "Monday next week": one day, not every one.
+    rf"(?<!from )(?<!of )\b(?:next|this) week\s+({_DAY[:-2]})\b|"
+    rf"\b({_DAY[:-2]})\s+(?:next|this) week\b(?! or)|"
     rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+"
     rf"(?:last\s+|next\s+|the\s+)?"
     rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"

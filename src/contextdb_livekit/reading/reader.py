@@ -53,6 +53,7 @@ from contextdb_livekit.reading.equipment import Equipment
 from contextdb_livekit.reading.lexicon import (
     _ADDING,
     _ADDRESS,
+    _AFTERTHOUGHT_DOUBT,
     _BARE_ADDRESS,
     _BARE_COUNT,
     _BARE_DAYS,
@@ -321,7 +322,7 @@ class CallReader:
         ):
             self._asking = True
             return self._doubts(text)
-        if _ASKS_ITSELF.search(text):
+        if _ASKS_ITSELF.search(text) or _AFTERTHOUGHT_DOUBT.search(text):
             # "we're on the fourth floor, or is it the fifth": the caller doubts it aloud.
             self._asking = True
             return self._doubts(text)
@@ -444,6 +445,11 @@ class CallReader:
             # "Second floor. Sorry, I tell a lie, we're on the third": a sentence that opens
             # correcting corrects what the turn said last.
             earlier_said = self._previous or (self._said_in_turn if index == 0 else [])
+            if clause.corrects and not earlier_said:
+                # "Tuesday suits, although thinking about it, no, Tuesday's my pilates": a
+                # correction naming a day the sentence said before is of that day.
+                named = {_weekday(d) for d in _DAY_RE.findall(clause.text)}
+                earlier_said = [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in named]
             if clause.corrects and not said and earlier_said and not _ADDING.search(clause.text):
                 # "flat twelve, sorry, twenty one": a correction whose new value was not read
                 # still takes back the value it corrects (a wrong fact is worse than none).

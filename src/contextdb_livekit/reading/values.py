@@ -43,7 +43,7 @@ from contextdb_livekit.reading.turn_cues import about_someone_else
 # supposes ("if it's the flat on the fourth floor"): not sure.
 _GUESSED_COUNT = re.compile(
     r"\b(?:about|around|roughly|approximately|nearly|almost|at least|over|under) "
-    r"(\d+) (\w+(?: \w+)?)"
+    r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) (\w+(?: \w+)?)"
 )
 _GUESSED_COUNTS = re.compile(
     r"\b(?:or so|give or take|or thereabouts|more or less|or more|maybe more|-?ish)\b"
