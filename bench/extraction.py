@@ -203,8 +203,12 @@ def value_matches(kind: str, label: str, stored: str) -> bool:
         return _floor(label) is not None and _floor(label) == _floor(stored)
     if kind == "flat":
         return _flat(label) is not None and _flat(label) == _flat(stored)
-    # Free text (make, address, access, parking, pets, who_home): the labelled words appear.
-    return _words(label) in _words(stored)
+    # Free text (make, address, access, parking, pets, who_home, the meter): every labelled
+    # word appears in what was stored, in any order ("matched as words that must appear", as
+    # the corpus README's policy says: "outside wall front door" is in "on the outside wall by
+    # the front door").
+    kept = _words(stored)
+    return all(word in kept for word in _words(label).split())
 
 
 def _matches(label: Label, fact: CallerFact) -> bool:
@@ -464,6 +468,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent18",
             "independent19",
             "independent20",
+            "independent21",
         ),
         default="tuning",
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bench.extraction import Item, Label, load, rules, score_item, scorecard
+from bench.extraction import Item, Label, load, rules, score_item, scorecard, value_matches
 from memory.extract import Turn
 from memory.facts import CallerFact
 
@@ -57,6 +57,15 @@ def test_a_wrong_value_is_a_miss_and_a_false_fact_and_allowed_facts_are_neither(
     assert (card.by_kind["floor"].hit, card.by_kind["availability"].missed) == (1, 1)
     assert card.by_category["temporal"].false == 2 and card.by_category["temporal"].exact == 0
     assert card.off_topic == 1
+
+
+def test_worded_labels_match_by_their_words_in_any_order():
+    # The labelling policy: free-text kinds are "matched as words that must appear".
+    stored = "Our meter is in a white box on the outside wall by the front door"
+    assert value_matches("meter_location", "outside wall front door", stored)
+    assert value_matches("pets", "dog", "two dogs, both friendly")
+    assert not value_matches("meter_location", "back door", stored)
+    assert not value_matches("address", "Little Haddon", "Rose Cottage, Church Lane")
 
 
 def test_the_rules_hold_their_tuning_figures():

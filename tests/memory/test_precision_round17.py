@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import days, of_kind, quoted, typed
+from tests.memory.spoken_calls import days, facts, of_kind, quoted, typed
 
 
 @pytest.mark.parametrize(
@@ -188,3 +188,112 @@ def test_a_correction_naming_a_day_said_before_in_the_sentence(
 )
 def test_a_day_of_next_week_is_one_day(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: any day but monday er mondays are bad", {("monday", "unavailable")}),
+        (
+            "u: i can't do friday | a: Friday is out, noted. | u: oh no wait i can do friday it's "
+            "thursday i can't",
+            {("friday", "available"), ("thursday", "unavailable")},
+        ),
+        # A weekend day named, then "weekends" as its reason: not a word on the other day.
+        ("u: saturday's no good we're away most weekends", {("saturday", "unavailable")}),
+        ("u: weekends are out", {("saturday", "unavailable"), ("sunday", "unavailable")}),
+        # The weekdays named after "weekdays" are the ones meant.
+        (
+            "u: um the weekdays monday tuesday are a no no for me",
+            {("monday", "unavailable"), ("tuesday", "unavailable")},
+        ),
+        # "a big day in our house" is no "day in".
+        ("u: Sunday's a big day in our house.", set()),
+        ("u: Tuesday is my day in.", {("tuesday", "available")}),
+        ("u: Friday? Sorry, my hands are tied on a Friday.", {("friday", "unavailable")}),
+        ("u: Tuesday's a bit of a tall order.", {("tuesday", "unavailable")}),
+        (
+            "u: Thursdays are a bit hit and miss but Mondays are rock solid.",
+            {("monday", "available")},
+        ),
+        # A correction of what the call said before, not of the clause before it.
+        (
+            "u: Friday's fine. | a: Noted. | u: Monday's fine as well. Oh hold on, I can't do "
+            "Friday after all, I'm travelling.",
+            {("monday", "available"), ("friday", "unavailable")},
+        ),
+    ],
+)
+def test_days_said_again_and_their_reasons(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_feeling_is_a_hedge() -> None:
+    assert not typed("u: I've a feeling we're on the third floor, the numbering's odd here.")
+
+
+def test_somebody_at_homes_word_against_the_callers_boiler() -> None:
+    conversation = (
+        "u: it's a system boiler | a: System boiler, thanks. | u: my daughter says it's a combi"
+    )
+    assert not of_kind(conversation, "boiler_type")
+
+
+def test_make_that_a_channel_asked_as_a_question() -> None:
+    conversation = (
+        "u: Best to email me. | a: Email, noted. | u: Actually can you make that a text message?"
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "text message")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "expected"),
+    [
+        (
+            "u: there's five radiators | a: Five radiators, thanks. | u: er six actually there's "
+            "one in the loft room",
+            "equipment_count",
+            {("radiator", "6 radiators")},
+        ),
+        (
+            "u: it's flat seven | a: Flat 7, thanks. | u: no sorry seventeen i'm half asleep",
+            "flat",
+            {(None, "Flat 17")},
+        ),
+    ],
+)
+def test_a_value_put_right_with_the_correction_after_it(
+    conversation: str, kind: str, expected: set[tuple[str | None, str]]
+) -> None:
+    assert of_kind(conversation, kind) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A day, then an agreeing "no": not "a ... no" said of the day.
+        ("u: not on a wednesday no", {("wednesday", "unavailable")}),
+        ("u: Wednesday's a big no.", {("wednesday", "unavailable")}),
+        # "not for him" is said of somebody else.
+        ("u: saturdays are good for me not for him", {("saturday", "available")}),
+        ("u: Saturdays are good for me, not for my husband.", {("saturday", "available")}),
+        ("u: saturdays are not for me", {("saturday", "unavailable")}),
+        ("u: mondays are not with my shifts", {("monday", "unavailable")}),
+        # "she" as a new subject, the comma dropped: her days, not the caller's.
+        ("u: its my mums house im just calling for her she cant do mondays", set()),
+    ],
+)
+def test_whose_negation_it_is(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_pet_brought_by_somebody_staying_is_in_the_house() -> None:
+    conversation = "u: My aunt's staying with us and she's brought her dog, so it'll be here."
+    assert any(fact.kind == "pets" for fact in facts(conversation))
+
+
+def test_a_correction_in_the_sentence_takes_back_the_clause_before_it() -> None:
+    conversation = "u: thursdays work for me. mondays are a no go, sorry, never on a thursday"
+    assert days(conversation) == {("thursday", "unavailable")}

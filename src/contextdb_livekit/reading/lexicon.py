@@ -24,7 +24,8 @@ _HEDGE = re.compile(
     r"as far as i know|i believe|whether|(?:could|can) not tell you|no idea|not a clue|"
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
     r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check|"
-    r"apparently|supposedly|i gather|from memory)\b"
+    r"apparently|supposedly|i gather|from memory|i have (?:got )?a (?:funny )?feeling|"
+    r"hit and miss|touch and go)\b"
 )
 # A doubt said after the statement, of the whole sentence: "It's a combi, or at least that's
 # what the last bloke said", "Mondays are out, last I checked".
@@ -52,7 +53,8 @@ _NEG_ATOMS = re.compile(
     r"(?:run|rushed) off my feet|(?:a )?(?:\w+ )?bust|dead in the water|swamped|"
     r"not a (?:snowball'?s|hope|cat in hell'?s) (?:chance|hope)|not a hope|no hope|"
     r"(?:ai )?not (?:gonna|going to) happen|"
-    r"a (?:\w+ )?no|both a no|non starter|"
+    # "a big no", but "not on a wednesday no" is the day and an agreeing "no".
+    rf"a (?:(?!{_DAY}\b)\w+ )?no|both a no|non starter|"
     r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
     r"(?:do )?not bother(?: with)?|under no circumstances|"
     r"a (?:\w+ )?nightmare|a (?:\w+ )?problem|problems?|hopeless|impossible|unavailable|"
@@ -67,7 +69,8 @@ _NEG_ATOMS = re.compile(
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
     r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
     r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"
-    r"sacred|(?:a )?(?:right )?faff|rammed|out of bounds)\b"
+    r"sacred|(?:a )?(?:right )?faff|rammed|out of bounds|(?:my |our )?hands are tied|"
+    r"a (?:\w+ )?tall order)\b"
 )
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
@@ -94,7 +97,7 @@ _POS = re.compile(
     r"\b(?:(?<!for )works?|worked|working from home|work from home|suits?|suited|fine|good|ok|okay|"
     r"happens?|"
     r"alright|all right|great|perfect|best|ideal|better|free|available|possible|an option|"
-    r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|"
+    r"grand|lovely|brilliant|spot on|handy|sound|sorted|a safe bet|safe|nothing on|rock solid|"
     r"(?:is|are|completely|totally|wide|all) clear|"
     # Easy, said as an idiom ("a doddle", "a slam dunk", "golden", "nae bother").
     r"(?:a )?doddle|(?:a )?slam dunk|a breeze|a cinch|golden|wide open|nae bother|"
@@ -599,7 +602,10 @@ ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".
 _REPORTED = re.compile(
     r"^(?:the|a|our|my|your)\s+(?:[a-z]+\s+)?(?:engineer|plumber|fitter|electrician|technician|installer|"
-    r"chap|lad|bloke|man|woman|lady)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned)\b|"
+    r"chap|lad|bloke|man|woman|lady|"
+    # "my daughter says it's a combi": somebody at home's word against the caller's own.
+    r"wife|husband|partner|other half|son|daughter|mum|dad|mother|father|brother|sister|"
+    r"landlord|landlady|neighbou?r)\b(?:\s+\w+){0,4}?\s+(?:said|says|told|reckons|mentioned|thinks)\b|"
     # "Mrs Patel at number 12 asked me to mention she's got a cat": her words, her cat.
     r"^(?:\w+\s+){1,6}?asked (?:me|us) to (?:mention|say|tell you|pass on|let you know)\b"
 )

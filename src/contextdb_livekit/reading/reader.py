@@ -91,6 +91,7 @@ from contextdb_livekit.reading.lexicon import (
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
     _PAST,
+    _PERSON,
     _PHONE,
     _PHONE_PREFERRED,
     _PREFER,
@@ -279,6 +280,9 @@ class CallReader:
             # The verb's object is the caller, said or not ("can you call rather than text").
             ask = asked_channel.group("ask").rstrip(" ?")
             text, question = re.sub(r"^(\w+)\b(?! (?:me|us)\b)", r"\1 me", ask, count=1), False
+        if question and (made := _MAKE_IT_CHANNEL.match(text)):
+            # "Actually can you make that a text message?": the way to reach the caller, changed.
+            text, question = f"{made.group('channel')} is best for me", False
         if question:
             # "Tuesday? No way": a day asked back is what the next clause is about.
             if re.fullmatch(rf"(?:a |on a |on )?{_DAY}\s*\?", text):
@@ -431,7 +435,19 @@ class CallReader:
                 # that follow are theirs until the caller speaks of themself again ("but i
                 # can", "fine for me"); whose they are is a guess, so none is typed.
                 in_doubt |= {_day_of(s) for s in said if s.kind in _WHOSE_DAYS}
-            if said and clause.corrects and not re.search(r"\b(?:too|also|as well)\b", clause.text):
+            # "Friday's fine." ... "Monday's fine as well. Oh hold on, I can't do Friday after
+            # all": a correction of what the call said before, not of the clause before it.
+            of_earlier = (
+                bool(said)
+                and (index == 0 or "after all" in clause.text)
+                and all(self._stated.get((s.kind, s.key)) not in (None, s.value) for s in said)
+            )
+            if (
+                said
+                and clause.corrects
+                and not of_earlier
+                and not re.search(r"\b(?:too|also|as well)\b", clause.text)
+            ):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
                 if kinds & {"availability", "preferred_day"}:
@@ -709,6 +725,8 @@ class CallReader:
         # "I can do Tuesdays - my hours changed": what changed is the caller's reason, not a
         # negation of the day.
         text = _THEIR_THING_CHANGED.sub(" ", text)
+        # "saturdays are good for me not for him": the "not" is said of somebody else.
+        text = _NOT_FOR_THEM.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
@@ -1381,6 +1399,7 @@ _NOT_THOSE = re.compile(
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
 )
+_NOT_FOR_THEM = re.compile(rf"\b(?:but )?not (?:for|with) (?:him|her|them|{_PERSON})\b")
 _THEIR_THING_CHANGED = re.compile(
     r"\b(?:(?:now|since|as|because|cos) )?(?:my|our|his|her|their|the) (?:\w+ )?\w+ "
     r"(?:have |has |had |got )?changed\b"
@@ -1455,6 +1474,14 @@ _CALLER_AGAIN = re.compile(
 )
 
 
+# "Actually can you make that a text message?": the channel the caller's words are changed to.
+_MAKE_IT_CHANNEL = re.compile(
+    r"^(?:(?:actually|so|oh|and|sorry|but|well)\s+)*(?:can|could|would) you\s+"
+    r"(?:please\s+|just\s+)*"
+    r"(?:make|change|put|switch) (?:that|it)(?: down)? (?:to |as )?(?:an? |by )?"
+    r"(?P<channel>email|e mail|text(?: message)?|phone call|landline|mobile)\b"
+    r"(?: instead)?(?: please)?\s*\??$"
+)
 # A question that asks for a channel in place of another ("could you email me instead?",
 # "can you ring the landline rather than the mobile", "can you text me from now on").
 _CHANNEL_ASKED_INSTEAD = re.compile(

@@ -146,9 +146,19 @@ def _range_days(match: re.Match[str]) -> str:
 # said of Friday; what it says of the rest is left unsaid).
 _NO_EXCEPTION_AFTER = rf"(?![^.;]*\b(?:{_EXCEPTING}|not|only)\b)"
 _WEEKEND = re.compile(rf"\b(?:the )?weekend days\b{_NO_EXCEPTION_AFTER}")
+# "the weekdays monday tuesday are a no no": the days named after are the ones meant.
 _WEEKDAYS = re.compile(
     rf"\b(?:the )?(?:weekdays|week days|(?:any|every|each) weekday)\b{_NO_EXCEPTION_AFTER}"
+    rf"(?! (?:like |i mean |such as |especially )?{_DAY}\b)"
 )
+
+
+def _weekend_days(match: re.Match[str]) -> str:
+    """ "weekends" as the days themselves; after one weekend day named alone ("saturday's no
+    good we're away most weekends"), the reason for that day, not a word on the other."""
+    before = match.string[: match.start()]
+    named = {day for day in ("saturday", "sunday") if re.search(rf"\b{day}s?\b", before)}
+    return f"{named.pop()}s" if len(named) == 1 else "saturdays and sundays"
 
 
 # Speech-to-text writes "we're" as "were": with no subject before it and a place after it
@@ -230,7 +240,7 @@ def normal(text: str) -> str:
     )
     # "long weekends away" is a reason given for a Friday or a Monday, not a word on the
     # weekend days themselves.
-    text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", "saturdays and sundays", text)
+    text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", _weekend_days, text)
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
@@ -297,6 +307,10 @@ _SPLIT = re.compile(
     r"(?=(?:my|our) (?:wife|husband|partner|other half|mum|mother|dad|father|son|daughter|"
     r"brother|sister|neighbou?r|lodger|tenant|carer) (?:works?|can|will|does|"
     r"(?:is|are) (?:home|in|off|free|busy|away|out|around|there)\b))"
+    # "im just calling for her she cant do mondays": "she" or "he" as a new subject, the comma
+    # dropped by speech-to-text, starts a clause of their own.
+    r"|(?<=\w)\s+(?=(?:she|he) (?:can|cannot|could|will|would|works?|does|do|"
+    r"is (?:not |never )?(?:in|home|out|off|free|busy|away|at|working))\b)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were|got)\b)"
@@ -308,6 +322,8 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    # "i can do friday it's thursday i can't": after a day, the day put right.
+    rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? )?{_DAY}\b)"
     # "sundays are good for me used to work them": a "used to" with its subject dropped after
     # a finished predicate is a past clause of its own.
     r"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bfree)|(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\bme)|"
@@ -397,9 +413,27 @@ _DAY_THEN_NO = re.compile(
 )
 
 
+# "six actually there's one in the loft room", "seventeen sorry i'm half asleep": a value put
+# right, the correction word after it; what follows is a clause of its own.
+_VALUE_THEN_CORRECTION = re.compile(
+    r"^(?:(?:er|um|erm|no|oh)\s+)*(\d{1,4}[a-z]?)\s+(actually|sorry)\b[,\s]*"
+)
+_NUMBER_THEN_SUBJECT = re.compile(
+    r"^((?:(?:actually|sorry|no|oh)\s+)*\d{1,4}[a-z]?) (?=(?:i|we|there) (?:am|are|is|was|have)\b)"
+)
+# "any day but monday er mondays are bad": a day said again, the speaker starting over.
+_DAY_SAID_AGAIN = re.compile(
+    r"\b((monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) "
+    r"(?=\2s? (?:are|is|was|were)\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
+    sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
+    sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
+    sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)
     sentence = _DAY_THEN_NO.sub(r"\1, no, ", sentence)
     sentence = _NEGATED_DAY_RUN_ON.sub(r"\1, ", sentence)
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]

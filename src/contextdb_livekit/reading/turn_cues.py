@@ -298,7 +298,8 @@ def _predicate(text: str) -> tuple[int | None, int]:
                 rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+"
                 rf"(?:(?:ever|really|usually|normally|always|just|possibly|actually)\s+)?"
                 rf"{re.escape(word)}\b|"
-                rf"\b(?:day|days) {re.escape(word)}\b",
+                # "a big day in our house": a place after it, not the caller in.
+                rf"\b(?:day|days) {re.escape(word)}\b(?! (?:our|the|my|a|this|their|his|her)\b)",
                 rest,
             ):
                 continue
