@@ -297,3 +297,26 @@ def test_a_pet_brought_by_somebody_staying_is_in_the_house() -> None:
 def test_a_correction_in_the_sentence_takes_back_the_clause_before_it() -> None:
     conversation = "u: thursdays work for me. mondays are a no go, sorry, never on a thursday"
     assert days(conversation) == {("thursday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: um wensday is a non starter for me", {("wednesday", "unavailable")}),
+        ("u: tuseday is no good", {("tuesday", "unavailable")}),
+        ("u: thursdy works", {("thursday", "available")}),
+        ("u: saterdays are out", {("saturday", "unavailable")}),
+        ("u: friday's like a no go", {("friday", "unavailable")}),
+        ("u: I'm never not in on a Wednesday.", {("wednesday", "available")}),
+    ],
+)
+def test_days_as_speech_to_text_hears_them(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_value_said_anew_in_speech_to_text() -> None:
+    assert of_kind("u: we've moved it's twelve church street", "address") == {
+        (None, "12 Church Street")
+    }

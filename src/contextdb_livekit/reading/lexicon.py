@@ -78,6 +78,8 @@ _POS_ATOMS = re.compile(
     r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
     r"nothing (?:on|planned|booked|going on)|not that (?:i|we) mind|"
+    # "i'm never not in on tuesdays": always in.
+    r"never not (?:in|home|around|about|free)|"
     # Easy, said as an idiom with a "no" in it ("no skin off my nose", "no sweat").
     r"no skin off (?:my|our) nose|no sweat|at a loose end|"
     # At home all day, though a word of it is "working".

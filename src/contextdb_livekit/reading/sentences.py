@@ -212,10 +212,26 @@ _NEGATED_DAYS_THEN_REASON = re.compile(
 )
 
 
+# Days as speech-to-text mishears or callers misspell them ("wensday", "thursdy").
+_MISHEARD_DAY = re.compile(
+    r"\b(?:(wen(?:d|e)?s|wedns)|(tues|tuse?|tews)|(thirs|thurs|thrus|thur)|(sater|satu))"
+    r"(?:dy|day)(s?)\b"
+)
+_MISHEARD_AS = ("wednesday", "tuesday", "thursday", "saturday")
+
+
+def _day_heard(match: re.Match[str]) -> str:
+    said = next(i for i, group in enumerate(match.groups()[:4]) if group)
+    return _MISHEARD_AS[said] + match.group(5)
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
+    text = _MISHEARD_DAY.sub(_day_heard, text)
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
+    # "fridays are like a no go": "like" as a filler after a day's "is" or "are".
+    text = re.sub(rf"\b({_DAY} (?:is|are)) like (?=an? |totally |really |so )", r"\1 ", text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _SPOKEN_DIGITS.sub(
         lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in _digit_words(m.group(2)))} ",
@@ -311,6 +327,8 @@ _SPLIT = re.compile(
     # dropped by speech-to-text, starts a clause of their own.
     r"|(?<=\w)\s+(?=(?:she|he) (?:can|cannot|could|will|would|works?|does|do|"
     r"is (?:not |never )?(?:in|home|out|off|free|busy|away|at|working))\b)"
+    # "we've moved it's 12 church street": a value said anew, the comma dropped.
+    r"|(?<=\w)(?<!\bso)(?<!\band)\s+(?=it is (?:now )?\d)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were|got)\b)"
