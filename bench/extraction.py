@@ -469,6 +469,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent19",
             "independent20",
             "independent21",
+            "independent22",
         ),
         default="tuning",
     )

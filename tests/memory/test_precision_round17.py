@@ -320,3 +320,59 @@ def test_a_value_said_anew_in_speech_to_text() -> None:
     assert of_kind("u: we've moved it's twelve church street", "address") == {
         (None, "12 Church Street")
     }
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "I beg your pardon" puts right what was said before it.
+        ("u: I'm free Monday — I beg your pardon, Tuesday, Monday's my consultant.", set()),
+        (
+            "u: Friday, Saturday, Sunday are all a no for me.",
+            {("friday", "unavailable"), ("saturday", "unavailable"), ("sunday", "unavailable")},
+        ),
+        # "sorry" and a reason that agrees: an apology, no correction.
+        (
+            "u: er no monday and no tuesday sorry im working",
+            {("monday", "unavailable"), ("tuesday", "unavailable")},
+        ),
+        ("u: Fridays, well actually I can.", {("friday", "available")}),
+        ("u: Sunday I'm all yours.", {("sunday", "available")}),
+        ("u: Monday, I can't see why not.", {("monday", "available")}),
+        ("u: wednesday is fine by me no dramas", {("wednesday", "available")}),
+        (
+            "u: So you can scratch Monday and Friday, those are my dialysis days.",
+            {("monday", "unavailable"), ("friday", "unavailable")},
+        ),
+        ("u: Mondays, scratch that, Tuesdays are out.", {("tuesday", "unavailable")}),
+        ("u: aye monday nae chance", {("monday", "unavailable")}),
+        ("u: Tuesday's nae bother.", {("tuesday", "available")}),
+    ],
+)
+def test_more_ways_callers_say_a_day(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_floor_put_right_in_speech_to_text() -> None:
+    conversation = "u: its the ground floor flat er no basement its the basement one"
+    assert (None, "ground floor") not in of_kind(conversation, "floor")
+
+
+def test_rooms_listed_before_a_total_are_where_things_are() -> None:
+    conversation = "u: kitchen, lounge, three bedrooms, bathroom - that's seven radiators."
+    assert of_kind(conversation, "equipment_count") == {("radiator", "7 radiators")}
+    assert of_kind("u: Two bathrooms and six radiators.", "equipment_count") == {
+        ("bathroom", "2 bathrooms"),
+        ("radiator", "6 radiators"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: ring the house phone my son sorts the mobile", "landline"),
+        ("u: Please telephone me, I'm not one for these emails.", "phone call"),
+    ],
+)
+def test_whose_phone_and_how(conversation: str, expected: str) -> None:
+    assert of_kind(conversation, "contact_preference") == {(None, expected)}

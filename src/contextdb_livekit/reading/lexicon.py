@@ -70,12 +70,14 @@ _NEG_ATOMS = re.compile(
     r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
     r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"
     r"sacred|(?:a )?(?:right )?faff|rammed|out of bounds|(?:my |our )?hands are tied|"
-    r"a (?:\w+ )?tall order)\b"
+    r"a (?:\w+ )?tall order|scratch|rule out|cross off|strike off)\b"
 )
 # Positive predicates that carry their own negation ("I don't mind Thursdays").
 _POS_ATOMS = re.compile(
     r"\b(?:(?:do|does|would|will) not mind|not bothered|no problem|no trouble|not fussed|"
-    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no drama|"
+    r"not fussy|no bother|no[- ]brainer|no worries|no hassle|no issues?|no dramas?|"
+    # "I wouldn't say no to Monday", "I can't see why not", "Sunday I'm all yours".
+    r"(?:would|will) not say no to|(?:can not|cannot) see why not|all yours|"
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
     r"nothing (?:on|planned|booked|going on)|not that (?:i|we) mind|"
     # "i'm never not in on tuesdays": always in.
@@ -231,7 +233,7 @@ _TURN_CORRECTION = re.compile(
     r"^(?:(?:oh|no|well|ah|hmm|erm|um|er)\s+)*(?:sorry|actually|wait|hang on|hold on|my mistake|"
     r"i tell a lie|i tell you a lie|whoops|oops|my bad|"
     r"i got that wrong|i meant|i mean|correction|scratch that|on second thoughts?|no no|"
-    r"not quite|that is wrong|that is not right)\b"
+    r"not quite|that is wrong|that is not right|i beg your pardon|pardon me)\b"
 )
 _SWITCH = re.compile(
     r"\b(?:swapped|swapped over|switched|changed|changed over|instead|from now on|going forward|"
@@ -354,7 +356,7 @@ _CONTACT = [
     (re.compile(r"\b(?:email(?:ing|s)?|e mail|rather you emailed)\b"), "email"),
     # A call in the past ("nobody called me back", "they've called us into the office") is an
     # event, not a wish; "I'd rather you rang my mobile" is a wish.
-    (re.compile(r"\b(?:(?:call|ring|bell|you called|you rang|you phoned) (?:me|us|my|on)|"
+    (re.compile(r"\b(?:(?:call|ring|bell|telephone|you called|you rang|you phoned) (?:me|us|my|on)|"
                 r"rather you (?:rang|called|phoned|gave me a ring)|"
                 r"calling|calls|"
                 r"(?:call|ring|you called|you rang|you phoned) the (?:landline|mobile|house phone|"
@@ -618,7 +620,7 @@ _CORRECTION_WORDS = (
     r"(?:sorry|actually|wait|hang on|hold on|my mistake|i got that wrong|i meant|i mean|"
     r"correction|scratch that|scrap that|on second thoughts?|not quite|that is wrong|"
     r"that is not right|that is not it|let me recount|recount|recounted|thinking about it|"
-    r"or rather|come to think of it)"
+    r"or rather|come to think of it|i beg your pardon|pardon me|or should i say)"
 )
 _EARLY_CORRECTION = re.compile(
     rf"^(?:(?:oh|no|nope|wait|um|umm|er|erm|ah|well|sorry|actually|just|ok|okay|right|"
@@ -630,7 +632,8 @@ _VALUE_WORD = re.compile(rf"\b(?:\d{{1,4}}[a-z]?|{_ORDINAL_WORDS}|ground|top|bas
 # "actually I can", "well it does": a correction that only flips what was just said.
 _ELLIPSIS = re.compile(
     r"^(?:well |oh |no )*(?:i|we|it|they|that|he|she) (?:can|could|do|does|did|am|is|are|will|"
-    r"would|was|were)(?: not)?(?: \w+)?$"
+    # "no monday and no tuesday, sorry, i'm working": an apology and its reason, no flip.
+    r"would|was|were)(?: not)?(?: (?!working\b|busy\b|away\b|out\b)\w+)?$"
 )
 _ADDING = re.compile(r"\b(?:too|also|as well|another thing|one more thing)\b")
 # Markers that make a second, different value in the same turn a change, not a contradiction.

@@ -590,6 +590,12 @@ class CallReader:
             # "we used to have three cats, we're down to one now": a count of nothing the line
             # counts is not a count of anything.
             found = [s for s in found if s not in unnamed]
+        if _TALLIED.search(text) and any(
+            s.kind == "equipment_count" and s.key not in _ROOMS for s in found
+        ):
+            # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators": the rooms
+            # are where the things counted are, not a count of rooms.
+            found = [s for s in found if s.kind != "equipment_count" or s.key not in _ROOMS]
         # "three bathrooms' worth of towel rails": a measure of something else, not a count.
         measures = {self.words.counted_thing(m.group("thing")) for m in _WORTH_OF.finditer(text)}
         found = [s for s in found if s.kind != "equipment_count" or s.key not in measures]
@@ -1356,6 +1362,7 @@ _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
+_TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
 _ALTERNATIVES = re.compile(r"\b(?:either|whichever|or)\b")

@@ -228,6 +228,7 @@ def _day_heard(match: re.Match[str]) -> str:
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
+    text = re.sub(r"\bnae\b", "no", text)  # "nae chance", "nae bother"
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     # "fridays are like a no go": "like" as a filler after a day's "is" or "are".
@@ -282,7 +283,7 @@ _CORRECTION = (
     r"scrap that|actually|whoops|oops|or no|"
     r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no|i tell a lie|"
-    r"i tell you a lie)"
+    r"i tell you a lie|i beg your pardon|pardon me|what i meant was|or should i say)"
 )
 _CORRECTION_START = re.compile(
     rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
@@ -322,6 +323,8 @@ _SPLIT = re.compile(
     r"|(?<!\bat)(?<!\bto)(?<!\bround)(?<!\bover)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s+"
     r"(?=(?:my|our) (?:wife|husband|partner|other half|mum|mother|dad|father|son|daughter|"
     r"brother|sister|neighbou?r|lodger|tenant|carer) (?:works?|can|will|does|"
+    # "ring the house phone my son sorts the mobile": what they do is theirs.
+    r"sorts|deals|handles|uses|answers|checks|looks after|"
     r"(?:is|are) (?:home|in|off|free|busy|away|out|around|there)\b))"
     # "im just calling for her she cant do mondays": "she" or "he" as a new subject, the comma
     # dropped by speech-to-text, starts a clause of their own.
@@ -439,6 +442,14 @@ _VALUE_THEN_CORRECTION = re.compile(
 _NUMBER_THEN_SUBJECT = re.compile(
     r"^((?:(?:actually|sorry|no|oh)\s+)*\d{1,4}[a-z]?) (?=(?:i|we|there) (?:am|are|is|was|have)\b)"
 )
+_BARE_DAYS_RUN = re.compile(rf"(?:(?:and|or|nor)\s+)?{_DAY}(?:\s+(?:(?:and|or|nor)\s+)?{_DAY})*")
+_LIST_THEN_PREDICATE = re.compile(rf"(?:and |or )?{_DAY} (?:are|is) (?:all|both|each)\b")
+# "its the ground floor flat er no basement": a floor put right, the commas dropped.
+_FLOOR_PUT_RIGHT = re.compile(
+    r"(?:(?<=\bfloor)|(?<=\bflat)|(?<=\bone)|(?<=\d)) (no|sorry|i mean) "
+    r"(?=(?:the )?(?:basement|ground floor|top floor|"
+    r"\d{1,2}(?:st|nd|rd|th) floor)\b)"
+)
 # "any day but monday er mondays are bad": a day said again, the speaker starting over.
 _DAY_SAID_AGAIN = re.compile(
     r"\b((monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) "
@@ -450,6 +461,7 @@ def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
+    sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)
     sentence = _DAY_THEN_NO.sub(r"\1, no, ", sentence)
@@ -501,6 +513,16 @@ def clauses(sentence: str) -> list[Clause]:
         ):
             # "I can't do Monday, Tuesday or Wednesday any more": one clause over the list.
             out[-1].text += " " + text
+            continue
+        if (
+            out
+            and not pending
+            and not out[-1].corrects
+            and _BARE_DAYS_RUN.fullmatch(out[-1].text)
+            and _LIST_THEN_PREDICATE.match(text)
+        ):
+            # "Friday, Saturday, Sunday are all a no for me": the list, then what it is.
+            out[-1].text += " and " + text
             continue
         text = re.sub(
             r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
