@@ -470,6 +470,7 @@ def main(argv: list[str] | None = None) -> None:
             "independent20",
             "independent21",
             "independent22",
+            "independent23",
         ),
         default="tuning",
     )

@@ -376,3 +376,127 @@ def test_rooms_listed_before_a_total_are_where_things_are() -> None:
 )
 def test_whose_phone_and_how(conversation: str, expected: str) -> None:
     assert of_kind(conversation, "contact_preference") == {(None, expected)}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: friday is fine | a: Friday is fine, great. | u: actually no friday isnt fine "
+            "im working",
+            {("friday", "unavailable")},
+        ),
+        # A correction that ends its sentence naming nothing is made by the next one.
+        (
+            "u: Saturday's fine for me — oh hang on, no, it's my nephew's christening. "
+            "Not Saturday.",
+            {("saturday", "unavailable")},
+        ),
+        # ... but a make named in it is the correction, and the next sentence no change.
+        ("u: Not Saturdays. I do the car boot every Saturday.", {("saturday", "unavailable")}),
+    ],
+)
+def test_a_correction_across_the_sentence(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_correction_naming_the_value_leaves_nothing_open() -> None:
+    conversation = "u: It's a Worcester — sorry, a Vaillant. The Worcester's in the flat I rent."
+    assert (None, "Worcester Bosch") not in of_kind(conversation, "equipment_make")
+
+
+def test_somebody_else_in_instead() -> None:
+    conversation = (
+        "u: my mum will be in | a: Your mum will be home, okay. | u: oh no she's at the "
+        "hospital that day my uncle will be in instead"
+    )
+    home = [fact.value for fact in facts(conversation) if fact.kind == "who_home"]
+    assert home and all("uncle" in value for value in home)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "it's just Tuesday" after a day put right, the comma dropped: Tuesday as before.
+        (
+            "u: mondays and tuesdays are out | a: so not monday or tuesday | u: sorry monday's "
+            "fine it's just tuesday",
+            {("monday", "available"), ("tuesday", "unavailable")},
+        ),
+        # A shift given up is no shift worked; a shift changed by them says the day changed.
+        (
+            "u: Tuesday and Wednesday are out. | a: Not Tuesday or Wednesday. | u: Just Tuesday "
+            "actually, Wednesday I've swapped my shift.",
+            {("tuesday", "unavailable")},
+        ),
+        (
+            "u: wednesdays used to be my day off but they changed my shifts",
+            {("wednesday", "unavailable")},
+        ),
+        # What the old job had the caller doing is then, not now.
+        (
+            "u: Nowadays I can do Wednesdays; the old job had me out every Wednesday.",
+            {("wednesday", "available")},
+        ),
+        # "full stop" is emphasis, not a stop.
+        ("u: i'm only free fridays after work well fridays full stop", {("friday", "available")}),
+    ],
+)
+def test_days_in_corrections_and_changes(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_boiler_that_went_years_ago() -> None:
+    conversation = (
+        "u: It's a back boiler, sorry, no, it's a conventional one with the tank in the loft, "
+        "the back boiler went years ago."
+    )
+    assert of_kind(conversation, "boiler_type") == {(None, "conventional")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: We've got five smoke alarms, six if you count the one in the garage.", set()),
+        (
+            "u: We have 2 bathrooms each with a towel rail, so 2 towel rails.",
+            {("towel rail", "2 towel rails")},
+        ),
+        (
+            "u: three bedrooms each with a radiator plus one in the lounge so four radiators",
+            {("radiator", "4 radiators")},
+        ),
+        # A "so" that opens the sentence is no total.
+        ("u: so four radiators downstairs and three upstairs", set()),
+        # Only the count that is the total is sure, not "each with one radiator" beside it.
+        (
+            "u: Three bedrooms, each with one radiator, plus two in the lounge - five radiators "
+            "altogether.",
+            {("radiator", "5 radiators")},
+        ),
+    ],
+)
+def test_totals_and_counts_with_another_number(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
+
+
+def test_a_thing_moved_takes_back_where_it_was() -> None:
+    conversation = (
+        "u: The meter is in the hallway cupboard. | a: The hallway cupboard, thank you. | "
+        "u: Oh, they moved it. It's outside now, in a white box on the front wall."
+    )
+    assert not [fact for fact in facts(conversation) if fact.kind == "meter_location"]
+    kept = "u: The meter is in the hallway cupboard. | a: Thanks. | u: Oh, and it's by the boiler."
+    assert [fact for fact in facts(kept) if fact.kind == "meter_location"]
+
+
+def test_now_just_one_of_the_days_that_used_to_be_free() -> None:
+    free = "u: I used to be free on Fridays and Saturdays. Now it's just Saturdays."
+    assert days(free) == {("friday", "unavailable"), ("saturday", "available")}
+    # Said of days that used to be out, "just Saturdays" may be the one still out: a guess.
+    out = "u: I used to be out on Fridays and Saturdays. Now it's just Saturdays."
+    assert ("saturday", "available") not in days(out)

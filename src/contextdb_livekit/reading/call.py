@@ -45,6 +45,7 @@ from contextdb_livekit.reading.turn_cues import (
     _weekday,
     corrects_last_turn,
     kinds_mentioned,
+    leaves_correction_open,
     says_change,
 )
 from contextdb_livekit.reading.values import _all_current, _is_old
@@ -170,6 +171,7 @@ def read_call(
             continue
         reader.new_turn()
         this_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
+        change_pending = False
         contradicted: set[tuple[str, str | None]] = set()
         typed_here: set[str] = set()  # every kind the turn typed
         for sentence in _sentences(turn.text):
@@ -194,7 +196,10 @@ def read_call(
             typed_here.update(f.kind for f in found if f.kind != QUOTE)
             # The sentence's own last word per slot (the reader settles a sentence itself).
             said_here = {f.slot: f for f in found if f.kind not in several | WORDS}
-            changes = bool(said_here) and says_change(sentence)
+            # "Saturday's fine - oh hang on, no, it's the christening. Not Saturday.": a change
+            # said in the sentence before, in the same turn, is made by this one.
+            changes = bool(said_here) and (says_change(sentence) or change_pending)
+            change_pending = leaves_correction_open(sentence, reader.words)
             for slot, item in said_here.items():
                 earlier = this_turn.get(slot)
                 values = {f.value for f in found if f.slot == slot}

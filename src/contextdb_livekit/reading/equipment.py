@@ -115,7 +115,10 @@ class Equipment:
     def total_count(self) -> re.Pattern[str]:
         # A count said to be the whole ("so 7 radiators in total", "eleven rads altogether").
         return re.compile(
-            rf"\b{NUMBER} {self.units} (?:in total|altogether|all told|in all|total)\b"
+            rf"\b{NUMBER} {self.units} (?:in total|altogether|all told|in all|total)\b|"
+            # "2 bathrooms each with a towel rail, so 2 towel rails": the total drawn from them.
+            rf"(?:(?<=\w so )|(?<=\w, so )|(?<=\bthat is )|(?<=\bmakes )|(?<=\bmaking ))"
+            rf"{NUMBER} {self.units}\b"
         )
 
     @cached_property

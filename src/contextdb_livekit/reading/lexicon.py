@@ -138,6 +138,8 @@ _PAST = re.compile(
     r"^before (?:the|my|our) \w+(?: \w+)? (?:i|we)\b|"  # "before the move i could do mondays"
     r"\b(?:at one (?:point|time)|last year|years ago|a while back|until recently|"
     r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
+    # "the old job had me out every Wednesday": what the caller did then.
+    r"(?:the|my|our) (?:old|last|previous) (?:job|shift|shifts|rota|hours|work|boss)|"
     r"(?:i|we) (?:was|were)(?! (?:thinking|going|wondering|saying|told|just|meaning)))\b|"
     r"\bbefore(?:\s+(?:that|then|now))?\s*$"
 )
@@ -436,6 +438,7 @@ _OLD_AFTER = re.compile(
     r"^\s*(?:(?!(?:and|but|or|so|then)\b)[a-z]+\s+)?(?:is gone|has gone|gone|is no more|"
     # "the back boiler came out years ago": taken away.
     r"came out|(?:was |were |got )?ripped out|"
+    r"went (?:years|ages|months|a while|a long time|a few years) ago|"
     # "texts used to suit me": the value as the subject of what used to be.
     r"used to|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
@@ -526,7 +529,7 @@ _PRESENCE = re.compile(
     rf"(?:be\s+)?(?:in(?=\s*$|\s+(?:on|all|most|every|during|when|from|after|before|until|"
     rf"till|at|today|tomorrow|the (?:morning|afternoon|evening|day)|mornings?|afternoons?|"
     # A run-on's next subject: "my lodger will be in hes called tom".
-    rf"evenings?|{_DAY}|to let|and|so|anyway|but|if|he|she|hes|shes|they|i|im)\b)|"
+    rf"evenings?|{_DAY}|to let|and|so|anyway|but|if|he|she|hes|shes|they|i|im|instead)\b)|"
     rf"home|at home|there|around|about|"
     rf"in the house|with (?:me|us))|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"

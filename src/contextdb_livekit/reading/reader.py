@@ -119,6 +119,7 @@ from contextdb_livekit.reading.sentences import (
     _ANSWER_THEN_WORDS,
     _FILLER,
     _PARTICLE,
+    _SMALL,
     Clause,
     Statement,
     clauses,
@@ -733,6 +734,8 @@ class CallReader:
         text = _THEIR_THING_CHANGED.sub(" ", text)
         # "saturdays are good for me not for him": the "not" is said of somebody else.
         text = _NOT_FOR_THEM.sub(" ", text)
+        # "Wednesday I've swapped my shift": the shift is gone, not worked.
+        text = _SHIFT_GONE.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
@@ -824,6 +827,18 @@ class CallReader:
             # and is said of every other day.
             self.antecedent = _Reading(days, None, echo=True, excepted=True)
             return []
+        if (
+            base is None
+            and negators == 0
+            and exclusive
+            and self.antecedent is not None
+            and self.antecedent.past
+            and _PRESENT.search(text)
+            and re.search(rf"\b(?:it is|it will be) (?:just|only) {_DAY}", text)
+        ):
+            # "I used to be free Fridays and Saturdays. Now it's just Saturdays.": the
+            # predicate said before, now.
+            base = 1
         if base is None and negators == 0 and not exclusive and not exceptions:
             inherited = _said_of(self.antecedent)
             if self.antecedent is not None and self.antecedent.past and _PRESENT.search(text):
@@ -865,6 +880,15 @@ class CallReader:
             # "I used to keep Mondays free for this kind of thing": kept free for visits, or
             # kept clear of them? Either way round, then; which way now is a guess.
             or (past and bool(re.search(r"\bkeep (?:\w+ )?(?:clear|free)\b", text)))
+            # "I used to be out Fridays and Saturdays. Now it's just Saturdays.": just
+            # Saturdays out, or just Saturdays free? A guess.
+            or (
+                exclusive
+                and self.antecedent is not None
+                and self.antecedent.past
+                and self.antecedent.base == -1
+                and bool(_PRESENT.search(text))
+            )
         )
         if (
             past
@@ -1010,11 +1034,21 @@ class CallReader:
             # no number unexplained.
             sure = bool(summed) or not _partial_count(self._sentence, self.words)
             # "3 downstairs and 4 upstairs, so 7 radiators in total": the total is said, sure.
+            # Only the count that is the total: not "each with one radiator" beside it.
             totals = {
-                self.words.counted_thing(m.group(2)) for m in self.words.total_count.finditer(text)
+                (
+                    self.words.counted_thing(m.group(2) or m.group(4)),
+                    _SMALL.get(number := m.group(1) or m.group(3), number),
+                )
+                for m in self.words.total_count.finditer(self._sentence)
             }
             out += [
-                Statement("equipment_count", value, key=k, sure=sure or k in totals)
+                Statement(
+                    "equipment_count",
+                    value,
+                    key=k,
+                    sure=sure or (k, value.split()[0]) in totals,
+                )
                 for k, value in counts.items()
             ]
         elif (
@@ -1405,6 +1439,10 @@ _NOT_THOSE = re.compile(
     r"^(?:(?:and|so|but|then|well)\s+)*(?:not|none of|neither of|neither)\s+"
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
+)
+_SHIFT_GONE = re.compile(
+    r"\b(?:swapped|cancelled|dropped|got rid of|given up|gave up) "
+    r"(?:my|our|the) (?:\w+ )?(?:shift|shifts|class|classes|clinic|session|rota)\b"
 )
 _NOT_FOR_THEM = re.compile(rf"\b(?:but )?not (?:for|with) (?:him|her|them|{_PERSON})\b")
 _THEIR_THING_CHANGED = re.compile(

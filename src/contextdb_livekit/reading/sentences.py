@@ -229,6 +229,7 @@ def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
     text = re.sub(r"\bnae\b", "no", text)  # "nae chance", "nae bother"
+    text = re.sub(r"\b(?:full stop|period)\b", " ", text)  # "fridays full stop": emphasis
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     # "fridays are like a no go": "like" as a filler after a day's "is" or "are".
@@ -316,13 +317,15 @@ _SPLIT = re.compile(
     r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish)|"
     # ... and after a positive word negated: "wednesday won't be possible i'm at the allotment".
     r"(?<=\bnot be possible)|(?<=\bnot be around)|(?<=\bnot around)|(?<=\bnot free)|"
-    r"(?<=\bnot be in)|(?<=\bnot be home))"
+    r"(?<=\bnot be in)|(?<=\bnot be home)|(?<=\bnot fine)|(?<=\bnot good)|(?<=\bnot ok)|"
+    r"(?<=\bnot okay)|(?<=\bnot great)|(?<=\bnot ideal))"
     r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go)\b)"
     # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
     # comma dropped by speech-to-text, starts a clause of their own.
     r"|(?<!\bat)(?<!\bto)(?<!\bround)(?<!\bover)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s+"
     r"(?=(?:my|our) (?:wife|husband|partner|other half|mum|mother|dad|father|son|daughter|"
-    r"brother|sister|neighbou?r|lodger|tenant|carer) (?:works?|can|will|does|"
+    r"brother|sister|neighbou?r|lodger|tenant|carer|uncle|aunt|auntie|nan|nana|gran|grandad|"
+    r"grandma|grandson|granddaughter|niece|nephew|cousin|friend|mate) (?:works?|can|will|does|"
     # "ring the house phone my son sorts the mobile": what they do is theirs.
     r"sorts|deals|handles|uses|answers|checks|looks after|"
     r"(?:is|are) (?:home|in|off|free|busy|away|out|around|there)\b))"
@@ -342,7 +345,7 @@ _SPLIT = re.compile(
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
-    rf"\s+(?=it is (?:an? )?{_DAY}\b)"
+    rf"\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
     # "i can do friday it's thursday i can't": after a day, the day put right.
     rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? )?{_DAY}\b)"
     # "sundays are good for me used to work them": a "used to" with its subject dropped after

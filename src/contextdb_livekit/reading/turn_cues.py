@@ -33,6 +33,7 @@ from contextdb_livekit.reading.lexicon import (
     _SPECIFIC,
     _SWITCH,
     _TURN_CORRECTION,
+    _VALUE_WORD,
     _WEAK_POS,
     WEEKDAYS,
 )
@@ -52,7 +53,17 @@ def corrects_last_turn(turn: str) -> bool:
     first = " ".join(re.sub(r"[^\w\s']", " ", normal(re.split(r"(?<=[.!?])\s+", turn)[0])).split())
     # "no twenty six" to the agent's "Twenty.": a no and another value corrects it.
     answered = bool(_NO_THEN_VALUE.match(text))
-    return (opens or soon or answered) and not _ADDING.search(first)
+    # "Oh, they moved it. It's outside now": what the caller said it was is no longer so.
+    moved = bool(_MOVED_IT.match(text))
+    return (opens or soon or answered or moved) and not _ADDING.search(first)
+
+
+_MOVED_IT = re.compile(
+    r"^(?:(?:oh|ah|well|hmm|um|er)\s+)*(?:they|we|someone|somebody) (?:have |has )?"
+    r"(?:moved|changed|replaced|swapped) (?:it|that|them)\b|"
+    r"^(?:(?:oh|ah|well|hmm|um|er)\s+)*(?:it|that) (?:has been|was|got) "
+    r"(?:moved|changed|replaced)\b"
+)
 
 
 _NO_THEN_VALUE = re.compile(
@@ -81,6 +92,16 @@ def says_change(text: str) -> bool:
     """A sentence that marks a correction or a change, so its value replaces an earlier one."""
     normalised = normal(text)
     return bool(_CHANGE.search(normalised)) or any(c.corrects for c in clauses(normalised))
+
+
+def leaves_correction_open(text: str, words: Equipment) -> bool:
+    """A sentence that ends correcting and names no new value ("Saturday's fine - oh hang on,
+    no, it's my nephew's christening."): the next sentence says what it is now."""
+    parts = clauses(normal(text))
+    if not parts or not parts[-1].corrects:
+        return False
+    last = parts[-1].text
+    return not _VALUE_WORD.search(last) and not kinds_mentioned(last, words)
 
 
 def says_routine_changed(sentence: str) -> bool:

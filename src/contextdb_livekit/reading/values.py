@@ -62,7 +62,9 @@ _WANTS_FITTED = re.compile(
 _OTHER_NUMBER = re.compile(
     r"\b(?:well|or|actually|make that|more like|i mean|says|said|reckons|thinks)[\s,]+"
     r"(\d+|one|two)\b"
-    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)"
+    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|am|pm|o'?clock|ago|old)\b)|"
+    # "five smoke alarms, six if you count the one in the garage": which is the count is a guess.
+    r"\b(\d+) (?:if (?:you|we) (?:count|include)|including|counting)\b"
 )
 
 
@@ -74,7 +76,10 @@ def _said_in(texts: list[str], number: str) -> bool:
 
 def _other_number(text: str, count: str) -> bool:
     said = count.split()[0]
-    return any(_SMALL.get(m.group(1), m.group(1)) != said for m in _OTHER_NUMBER.finditer(text))
+    return any(
+        _SMALL.get(number := m.group(1) or m.group(2), number) != said
+        for m in _OTHER_NUMBER.finditer(text)
+    )
 
 
 # "a" counts one only in a list of what the caller has ("we've a combi and six radiators"),
