@@ -500,3 +500,40 @@ def test_now_just_one_of_the_days_that_used_to_be_free() -> None:
     # Said of days that used to be out, "just Saturdays" may be the one still out: a guess.
     out = "u: I used to be out on Fridays and Saturdays. Now it's just Saturdays."
     assert ("saturday", "available") not in days(out)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: Friday and Saturday are both no-goes.",
+            {("friday", "unavailable"), ("saturday", "unavailable")},
+        ),
+        (
+            "u: Monday, Tuesday, Wednesday are all taken.",
+            {("monday", "unavailable"), ("tuesday", "unavailable"), ("wednesday", "unavailable")},
+        ),
+        # Time taken off is free time.
+        ("u: I've taken Friday off work.", {("friday", "available")}),
+        ("u: Mondays are spoken for.", {("monday", "unavailable")}),
+        (
+            "u: I won't be home Monday, nor Tuesday for that matter.",
+            {("monday", "unavailable"), ("tuesday", "unavailable")},
+        ),
+    ],
+)
+def test_days_taken_and_lists_said_loosely(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: My grandson usually lets people in for me; he'll be here.",
+        "u: My partner will be the one at home to let you in; I'm at work most of the time.",
+    ],
+)
+def test_who_lets_the_engineer_in_said_loosely(conversation: str) -> None:
+    assert [fact for fact in facts(conversation) if fact.kind == "who_home"]

@@ -48,6 +48,7 @@ _NEG_ATOMS = re.compile(
     r"do not (?:be )?(?:offer\w*|giv\w+|book\w*|put\w*|send\w*|schedul\w+)|"
     r"over my dead body|(?:a )?non[- ]runner|"
     r"(?:a )?wash ?out|no dice|not happening|no use|not a chance|no chance|no way|no go|"
+    r"no[- ]goes|(?:is|are|all|both|already) taken|spoken for|"
     # Busy, said as an idiom ("up to my eyeballs", "snowed under", "chocka", "a total bust").
     r"up to my (?:eyeballs|eyes|neck|ears)|snowed under|chock(?:a|ablock|-a-block)|"
     r"(?:run|rushed) off my feet|(?:a )?(?:\w+ )?bust|dead in the water|swamped|"

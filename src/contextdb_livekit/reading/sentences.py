@@ -229,7 +229,8 @@ def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
     text = re.sub(r"\bnae\b", "no", text)  # "nae chance", "nae bother"
-    text = re.sub(r"\b(?:full stop|period)\b", " ", text)  # "fridays full stop": emphasis
+    # "fridays full stop", "nor Tuesday for that matter": emphasis, no words of the day's.
+    text = re.sub(r"\b(?:full stop|period|for that matter)\b", " ", text)
     for pattern, replacement in _CONTRACTIONS:
         text = pattern.sub(replacement, text)
     # "fridays are like a no go": "like" as a filler after a day's "is" or "are".

@@ -383,6 +383,10 @@ _LETS_IN = re.compile(
     r"(?:always|usually|normally|generally) (?:in|home|around|about|there))\b|"
     # "my landlady will be the one to let you in", "the manager who lets the engineer in".
     r"\bbe the one (?:to|who will) (?:let|open)\b|"
+    # "my partner will be the one at home to let you in", "my grandson usually lets people in".
+    r"\bbe the one (?:at home|in|home|there)\b|"
+    r"\b(?:usually|always|normally|generally) lets? "
+    r"(?:people|them|you|the engineer|engineers) in\b|"
     r"\bwho (?:will )?lets? (?:you|the engineer|them|him|her) in\b"
 )
 
