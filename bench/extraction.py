@@ -471,6 +471,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent21",
             "independent22",
             "independent23",
+            "independent24",
+            "independent25",
         ),
         default="tuning",
     )

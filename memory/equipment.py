@@ -58,7 +58,9 @@ BOILER_TYPES = EquipmentTypes(
         # "a conventional one", "the regular type": the kind of boiler, said without the noun.
         r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
         r"(?:boiler|system|one|type|sort|kind)|"
-        r"(?<!no )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? (?:up )?in the loft|"
+        # Not "expansion tanks in the loft": a sealed system's.
+        r"(?<!no )(?<!expansion )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? "
+        r"(?:up )?in the loft|"
         r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
     ),
     values=TYPE_VALUES,

@@ -537,3 +537,96 @@ def test_days_taken_and_lists_said_loosely(
 )
 def test_who_lets_the_engineer_in_said_loosely(conversation: str) -> None:
     assert [fact for fact in facts(conversation) if fact.kind == "who_home"]
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A day said twice in speech-to-text, the reason after it.
+        ("u: i can do any day except friday friday im away", {("friday", "unavailable")}),
+        ("u: wensdays are free now since my class finished", {("wednesday", "available")}),
+        # A question tag makes the sentence a question.
+        ("u: i used to do tuesdays for you lot didnt i", set()),
+        ("u: Mondays are good, aren't they?", set()),
+        # The agent's last question is the one a "no" answers, not the days read back before it.
+        (
+            "a: Which days don't suit? | u: I can't do Wednesdays or Thursdays. | a: Wednesdays "
+            "and Thursdays are out. And the boiler — is it a combi? | u: No, it's a system boiler.",
+            {("wednesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        # A yes to a read-back of two days said two ways is no sign for both.
+        (
+            "a: Which days can't you do? | u: I can't do Friday, or rather I can do Friday but "
+            "not Saturday. | a: So Friday's fine and Saturday's out? | u: Yes, that's right.",
+            {("friday", "available"), ("saturday", "unavailable")},
+        ),
+        # A time of the day out is not the day out; a time of the day that works says it does.
+        ("u: Wednesday mornings are bad but the afternoon's okay.", set()),
+        ("u: Saturday mornings are fine, I'm always home then.", {("saturday", "available")}),
+        # The "yes" ends the answer about the days before it.
+        (
+            "a: so monday tuesday and wednesday are out right | u: monday and wednesday yeah "
+            "tuesday i can do",
+            {("tuesday", "available")},
+        ),
+    ],
+)
+def test_read_backs_tags_and_times_of_day(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_the_one_day_and_another_said_to_work_after_it() -> None:
+    conversation = (
+        "a: which day can you do | u: thursday only | a: thursday only | u: actually friday's "
+        "fine as well now my mum can have the kids"
+    )
+    assert not of_kind(conversation, "preferred_day")
+    assert of_kind("u: just sat at home on mondays twiddling my thumbs", "preferred_day") == set()
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "expected"),
+    [
+        ("u: the couple in flat six they have the same boiler as us", "flat", set()),
+        (
+            "u: the key is in the key safe by the back door code is on the text",
+            "contact_preference",
+            set(),
+        ),
+        (
+            "a: What floor are you on? | u: Fourth floor, sorry, fifth — I always forget we count "
+            "the ground floor as zero.",
+            "floor",
+            {(None, "5th floor")},
+        ),
+        (
+            "u: One boiler, one hot water cylinder, and two expansion tanks in the loft.",
+            "boiler_type",
+            set(),
+        ),
+        ("u: there's a tank in the loft", "boiler_type", {(None, "conventional")}),
+        ("u: In my space, number 14 in the underground car park.", "address", set()),
+        ("u: Yes, flat fourteen oh two.", "flat", {(None, "Flat 1402")}),
+        ("u: eleventh floor flat eleven twelve", "flat", set()),
+        ("u: its flat fourteen forty two queens road", "flat", {(None, "Flat 14")}),
+    ],
+)
+def test_values_misread_before(
+    conversation: str, kind: str, expected: set[tuple[str | None, str]]
+) -> None:
+    assert of_kind(conversation, kind) == expected
+
+
+def test_the_callers_own_thing_compared_with_somebody_elses() -> None:
+    conversation = "u: my mums got a vaillant same as me actually mines a baxi"
+    assert of_kind(conversation, "equipment_make") == {(None, "Baxi")}
+
+
+def test_a_reason_after_please_is_its_own_clause() -> None:
+    conversation = (
+        "a: best way to get hold of you | u: phone call please i cant see the screen very well "
+        "for texts"
+    )
+    assert (None, "text message") not in of_kind(conversation, "contact_preference")

@@ -253,6 +253,20 @@ def read_call(
                 # was read before may no longer be true (a wrong fact is worse than none).
                 unsure(slot, stated, sentence)
                 break
+    order = list(by_slot)
+    for slot, item in list(by_slot.items()):
+        if item.kind == "preferred_day" and item.value.endswith(" only") and item.by_caller:
+            # "Thursday only." ... "actually Friday's fine as well": another day said to work
+            # after the one day makes "only" no longer so.
+            later = order[order.index(slot) + 1 :]
+            if any(
+                by_slot[other].kind == "availability"
+                and by_slot[other].value == "available"
+                and other[1] != _day_of(item)
+                for other in later
+                if other in by_slot
+            ):
+                unsure(slot, item.sentence)
     for slot, item in list(by_slot.items()):
         if item.kind == "preferred_day" and item.by_caller:
             day = ("availability", _day_of(item))

@@ -396,6 +396,8 @@ _PHONE_PREFERRED = re.compile(
 _ONE_OFF_CONTACT = re.compile(
     r"\b(?:the|that|this|your|my) (?:email|e mail|text|message|letter) (?:i|we|you|from|about|"
     r"with)\b|"
+    # "the code is on the text": a message sent, not how to reach the caller.
+    r"\b(?:is|was|are|were) (?:on|in) (?:the|that|your|my) (?:email|e mail|text|message|letter)\b|"
     r"\b(?:i|we) (?:will|can|shall|am going to|could) (?:text|email|e mail|call|ring|phone|"
     r"message|send)\b|"
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "

@@ -266,9 +266,16 @@ class CallReader:
         # "My son will be home, he's fifteen - is that okay?": a statement with a question
         # tagged on for the agent is still the statement.
         text = _TAG_QUESTION.sub("", normal(sentence))
+        # "we count the ground floor as zero": how floors are numbered, not the caller's floor.
+        text = " ".join(_FLOORS_NUMBERED.sub(" ", text).split())
         if not text:
             return []
-        question = text.endswith("?") or bool(_QUESTION_START.match(text))
+        # "i used to do tuesdays for you lot didnt i": a question tag makes it a question.
+        question = (
+            text.endswith("?")
+            or bool(_QUESTION_START.match(text))
+            or bool(_ASKED_BACK.search(text))
+        )
         asking, self._asking = self._asking, False
         if asking and text.startswith("or "):
             # "It's possibly a Worcester? Or Vaillant.": the other answer to the caller's own
@@ -597,6 +604,12 @@ class CallReader:
             # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators": the rooms
             # are where the things counted are, not a count of rooms.
             found = [s for s in found if s.kind != "equipment_count" or s.key not in _ROOMS]
+        if _TWO_NUMBERS_FOR_A_FLAT.search(text):
+            # "flat eleven twelve": 11, 12 or 1112? A guess.
+            found = self._in_doubt(found, [s for s in found if s.kind == "flat"])
+        # "In my space, number 14 in the underground car park": a parking space, no address.
+        spaces = {m.group(1) for m in _SPACE_NUMBER.finditer(text)}
+        found = [s for s in found if s.kind != "address" or s.value.split()[0] not in spaces]
         # "three bathrooms' worth of towel rails": a measure of something else, not a count.
         measures = {self.words.counted_thing(m.group("thing")) for m in _WORTH_OF.finditer(text)}
         found = [s for s in found if s.kind != "equipment_count" or s.key not in measures]
@@ -880,6 +893,15 @@ class CallReader:
             # "I used to keep Mondays free for this kind of thing": kept free for visits, or
             # kept clear of them? Either way round, then; which way now is a guess.
             or (past and bool(re.search(r"\bkeep (?:\w+ )?(?:clear|free)\b", text)))
+            # "Wednesday mornings are bad": a time of the day out, not the day ("Saturday
+            # mornings are fine" says the day works).
+            or (
+                (base is not None or negators > 0)
+                and (base or 1) * (-1) ** negators < 0
+                and bool(
+                    re.search(rf"\b{_DAY} (?:mornings?|afternoons?|evenings?|nights?)\b", text)
+                )
+            )
             # "I used to be out Fridays and Saturdays. Now it's just Saturdays.": just
             # Saturdays out, or just Saturdays free? A guess.
             or (
@@ -1483,6 +1505,22 @@ _HOUSE_NAME = re.compile(
     # The name is the whole clause: not "The Old Farm is where my mum lives".
     r"(?=\s*(?:[,.;!?\u2014\u2013-]|$))"
 )
+# Not "flat twenty twenty" (said twice) nor "flat 14 42 queens road" (the house number next).
+_TWO_NUMBERS_FOR_A_FLAT = re.compile(
+    r"\b(?:flat|apartment|unit) (\d{1,4}) (?!\1\b)\d{1,4}\b(?!\s*\w)"
+)
+_SPACE_NUMBER = re.compile(
+    r"\b(?:space|bay|spot|pitch|parking)\b[\s,]+(?:(?:is|it is|number|no)\s+)?(\d{1,4})\b"
+)
+_FLOORS_NUMBERED = re.compile(
+    r"\b(?:count|counts|counted|call|calls|called|number|numbers) (?:the )?ground(?: floor)? "
+    r"as (?:zero|0|one|1|the first(?: floor)?)\b|"
+    r"\b(?:the )?ground floor (?:counts|is counted|is called) as \w+\b"
+)
+_ASKED_BACK = re.compile(
+    r"\b(?:did|do|does|was|were|is|are|have|has|had|can|could|would|will) not "
+    r"(?:i|we|you|it|they|he|she)\s*\??$"
+)
 _TAG_QUESTION = re.compile(
     r"(?<=\w)\s*(?:[,;-]+|\u2014|\u2013)?\s*(?:is|would|will) (?:that|it|he|she) be "
     r"(?:ok|okay|all right|alright|fine|a problem)\s*\?$|"
@@ -1574,7 +1612,11 @@ def _is_exclusive(text: str) -> bool:
     """Whether a clause makes its day the only one that works."""
     # "Saturday's only just possible": barely, not the only day. "I'm just chilling at home
     # Tuesdays": "just" before what the caller is doing is no "only".
-    text = re.sub(r"\bonly just\b|\bjust (?=(?!morning|evening)\w+ing\b)", " ", text)
+    text = re.sub(
+        r"\bonly just\b|\bjust (?=(?!morning|evening)\w+ing\b|sat\b|at home\b|around\b|me\b)",
+        " ",
+        text,
+    )
     words = {m.group(0) for m in _EXCLUSIVE.finditer(text)}
     if not words:
         return False

@@ -225,6 +225,13 @@ def _day_heard(match: re.Match[str]) -> str:
     return _MISHEARD_AS[said] + match.group(5)
 
 
+_OH_DIGIT_WORD = re.compile(r"\b(\d{1,2}) oh (one|two|three|four|five|six|seven|eight|nine)\b")
+
+
+def _oh_digit(match: re.Match[str]) -> str:
+    return f"{match.group(1)}0{_DIGIT_WORDS[match.group(2)]}"
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
@@ -247,6 +254,8 @@ def normal(text: str) -> str:
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
     text = re.sub(r"\bits (?=\d)", "it is ", text)  # "so its eleven now"
+    # "flat fourteen oh two": the "oh" is a nought inside the number.
+    text = re.sub(r"\b(\d{1,2}) oh (\d)\b", r"\g<1>0\2", _OH_DIGIT_WORD.sub(_oh_digit, text))
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
@@ -311,6 +320,12 @@ _SPLIT = re.compile(
     # "sunday works for me yeah we are not church people": speech-to-text drops the comma
     # before a "yeah" that opens a new subject; the negator after it is not the day's.
     r"|\s+(?=(?:yeah|yes|yep) (?:i|we|i am|we are)\b)"
+    # "monday and wednesday yeah tuesday i can do": the yes ends the answer for the days
+    # before it; the next day starts its own clause.
+    rf"|(?:(?<=\byeah)|(?<=\byes)|(?<=\byep))\s+(?={_DAY}\b)"
+    # "phone call please i cant see the screen very well for texts": the reason after a
+    # request is a clause of its own.
+    r"|(?<=\bplease)\s+(?=(?:i|we) \w+)"
     # "thursdays don't work i'm at my sister's all day", "wednesday i can't i'm at the
     # allotment": after a finished negative predicate, the caller as a new subject is a new
     # clause (the reason), as speech-to-text drops the comma ("fine i'm never home before six"
@@ -338,7 +353,7 @@ _SPLIT = re.compile(
     r"|(?<=\w)(?<!\bso)(?<!\band)\s+(?=it is (?:now )?\d)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
-    r"(?:has|have|had|is|are|was|were|got)\b)"
+    r"(?:has|have|had|is|are|was|were|got|finished|ended|stopped|moved)\b)"
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
     rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme))"
@@ -457,7 +472,7 @@ _FLOOR_PUT_RIGHT = re.compile(
 # "any day but monday er mondays are bad": a day said again, the speaker starting over.
 _DAY_SAID_AGAIN = re.compile(
     r"\b((monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) "
-    r"(?=\2s? (?:are|is|was|were)\b)"
+    r"(?=\2s? (?:are|is|was|were|i|we)\b)"
 )
 
 

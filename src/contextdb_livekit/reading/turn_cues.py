@@ -111,7 +111,9 @@ def says_routine_changed(sentence: str) -> bool:
 
 _COMPARED_TO_MINE = re.compile(
     r"\b(?:mine|ours) (?:is|are|was|were) (?:the same|similar|about the same|just the same)\b|"
-    r"\b(?:same as|like|than|as) (?:mine|ours)\b"
+    r"\b(?:same as|like|than|as) (?:mine|ours)\b|"
+    # "they have the same boiler as us".
+    r"\b(?:same|similar) (?:\w+ ){1,3}as (?:us|me|ours|mine)\b"
 )
 
 
@@ -217,6 +219,21 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # and Thursdays as well?": the days read back before the question are not asked.
         tail = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)[-1]
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
+        if not asked and kinds_mentioned(tail, equipment) - {"availability", "preferred_day"}:
+            # "Wednesdays and Thursdays are out. And the boiler - is it a combi?": the question
+            # asked last is the one a yes or no answers, not the days read back before it.
+            if re.match(types.proposed, tail) and (kind := equipment.type_mention.search(tail)):
+                return Asked(topic=types.kind, proposed=equipment.type_value(kind))
+            return Asked()
+        said_each = {
+            _base(*_predicate(part.text), part.text)
+            for part in clauses(tail)
+            if _DAY_RE.search(part.text)
+        }
+        if len(asked) > 1 and len(said_each - {None}) > 1:
+            # "So Friday's fine and Saturday's out?": a yes confirms two things said two ways;
+            # which day goes which way is the read-back's, not a sign for every day.
+            return Asked(days=asked)
         if not asked and re.search(r"\b(?:other|else)\b", tail):
             # "Monday's out. Any other days that don't work?": the days read back are not
             # asked about; the sign is the question's own, or the read-back's ("So no
