@@ -253,29 +253,8 @@ def read_call(
                 # was read before may no longer be true (a wrong fact is worse than none).
                 unsure(slot, stated, sentence)
                 break
-    order = list(by_slot)
-    for slot, item in list(by_slot.items()):
-        if item.kind == "preferred_day" and item.value.endswith(" only") and item.by_caller:
-            # "Thursday only." ... "actually Friday's fine as well": another day said to work
-            # after the one day makes "only" no longer so.
-            later = order[order.index(slot) + 1 :]
-            if any(
-                by_slot[other].kind == "availability"
-                and by_slot[other].value == "available"
-                and other[1] != _day_of(item)
-                for other in later
-                if other in by_slot
-            ):
-                unsure(slot, item.sentence)
-    for slot, item in list(by_slot.items()):
-        if item.kind == "preferred_day" and item.by_caller:
-            day = ("availability", _day_of(item))
-            against = by_slot.get(day)
-            if against is not None and against.by_caller and against.value == "unavailable":
-                # "Saturday's the only one, well, Saturday's out too": a day both favoured and
-                # not working is a misreading of one of them; neither is kept as a fact.
-                unsure(slot, item.sentence)
-                unsure(day, against.sentence)
+    for slot, sentence in _favoured_days_undone(by_slot):
+        unsure(slot, sentence)
     said_days = {
         _weekday(day)
         for turn in turns
@@ -298,6 +277,31 @@ def read_call(
         typed = [f for f in typed if _day_of(f) not in said_days or f.slot in caller_slots]
         keep(typed or [kept_words(NOTE, note, by_caller=False)])
     return list(by_slot.values())[-MAX_SAID:]
+
+
+def _favoured_days_undone(
+    by_slot: dict[tuple[str, str | None], Said],
+) -> list[tuple[tuple[str, str | None], str]]:
+    """The caller's favoured days the call's other facts undo, each slot with its sentence:
+    "Thursday only." ... "actually Friday's fine as well" (another day said to work after the
+    one day); "Saturday's the only one, well, Saturday's out too" (a day both favoured and not
+    working: a misreading of one of them, so neither is kept as a fact)."""
+    order = list(by_slot)  # by_slot is in the order last said
+    undone = []
+    for slot, item in by_slot.items():
+        if item.kind != "preferred_day" or not item.by_caller:
+            continue
+        day = _day_of(item)
+        later = [by_slot[other] for other in order[order.index(slot) + 1 :]]
+        if item.value.endswith(" only") and any(
+            other.kind == "availability" and other.value == "available" and other.key != day
+            for other in later
+        ):
+            undone.append((slot, item.sentence))
+        against = by_slot.get(("availability", day))
+        if against is not None and against.by_caller and against.value == "unavailable":
+            undone += [(slot, item.sentence), (against.slot, against.sentence)]
+    return undone
 
 
 def _day_of(said: Said) -> str | None:
