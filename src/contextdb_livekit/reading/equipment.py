@@ -94,6 +94,18 @@ class Equipment:
         return re.compile(rf"\b{NUMBER} (?:(?:{self.count_words}) )?{self.units}\b")
 
     @cached_property
+    def vague_count(self) -> re.Pattern[str]:
+        # "a couple of thermostats": how many is left to a number said next.
+        return re.compile(
+            rf"\b(?:a couple of|a few|several|some) (?:(?:{self.count_words}) )?{self.units}"
+        )
+
+    @cached_property
+    def heading(self) -> re.Pattern[str]:
+        # "Radiators:": the thing named alone, as a heading for the number said next.
+        return re.compile(rf"(?:the\s+)?{self.units}")
+
+    @cached_property
     def count_mention(self) -> re.Pattern[str]:
         # "two more radiators": the talk is about radiators, but not how many there are.
         return re.compile(rf"\b{NUMBER} (?:more |extra |new |old )?{self.units}\b")

@@ -1020,14 +1020,10 @@ class CallReader:
                 counts[self.words.counted_thing(unit)] = _count_value(change.group(3), unit)
         for mentioned in self.words.count_mention.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
-        for guessed in re.finditer(
-            rf"\b(?:a couple of|a few|several|some) (?:(?:{self.words.count_words}) )?"
-            rf"{self.words.units}",
-            text,
-        ):
+        for guessed in self.words.vague_count.finditer(text):
             # "a couple of thermostats - two, I mean": the number said next is of these.
             self._mentioned("equipment_count", guessed.group(1))
-        if heading := re.fullmatch(rf"(?:the\s+)?{self.words.units}", text):
+        if heading := self.words.heading.fullmatch(text):
             # "Radiators: six.": the thing named alone, how many said next.
             self._mentioned("equipment_count", heading.group(1))
         for added in self.words.added_one.finditer(text):
