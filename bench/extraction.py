@@ -473,6 +473,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent23",
             "independent24",
             "independent25",
+            "independent26",
+            "independent27",
         ),
         default="tuning",
     )
