@@ -360,15 +360,15 @@ class CallReader:
                 # "Tuesday's good." ... "Sorry, no, it isn't.": a correcting turn's bare denial
                 # is of the caller's last clause about days.
                 self.antecedent = self._last_reading
+            previous_kinds = {s.kind for s in self._previous}
             if (
                 clause.text == "well"
                 and index + 1 < len(parts)
                 and (
-                    {s.kind for s in self._previous}
-                    & kinds_mentioned(parts[index + 1].text, self.words)
+                    previous_kinds & kinds_mentioned(parts[index + 1].text, self.words)
                     # "second floor, well, third really": a bare value of a one-value kind.
                     or (
-                        {s.kind for s in self._previous} & {"floor", "flat"}
+                        previous_kinds & {"floor", "flat"}
                         and _VALUE_WORD.match(parts[index + 1].text)
                     )
                 )
@@ -1656,11 +1656,8 @@ def _value_token(value: str) -> str:
 def _restates(text: str, said: list[Statement]) -> bool:
     """Whether a clause names again a value, or the day, of what was said."""
     named = {_value_token(m.group(0)) for m in _VALUE_WORD.finditer(text)}
-    return any(
-        (s.key and s.key in {_weekday(d) for d in _DAY_RE.findall(text)})
-        or named & set(_value_token(s.value).split())
-        for s in said
-    )
+    days = {_weekday(d) for d in _DAY_RE.findall(text)}
+    return any(s.key in days or named & set(_value_token(s.value).split()) for s in said)
 
 
 def _names_a_value(text: str, words: Equipment) -> bool:

@@ -225,11 +225,13 @@ def _day_heard(match: re.Match[str]) -> str:
     return _MISHEARD_AS[said] + match.group(5)
 
 
-_OH_DIGIT_WORD = re.compile(r"\b(\d{1,2}) oh (one|two|three|four|five|six|seven|eight|nine)\b")
+# "flat fourteen oh two" (or "14 oh 2"): the "oh" is a nought inside the number.
+_OH_INSIDE = re.compile(r"\b(\d{1,2}) oh (\d|one|two|three|four|five|six|seven|eight|nine)\b")
 
 
 def _oh_digit(match: re.Match[str]) -> str:
-    return f"{match.group(1)}0{_DIGIT_WORDS[match.group(2)]}"
+    last = match.group(2)
+    return f"{match.group(1)}0{_DIGIT_WORDS.get(last, last)}"
 
 
 def normal(text: str) -> str:
@@ -254,8 +256,7 @@ def normal(text: str) -> str:
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
     text = re.sub(r"\bits (?=\d)", "it is ", text)  # "so its eleven now"
-    # "flat fourteen oh two": the "oh" is a nought inside the number.
-    text = re.sub(r"\b(\d{1,2}) oh (\d)\b", r"\g<1>0\2", _OH_DIGIT_WORD.sub(_oh_digit, text))
+    text = _OH_INSIDE.sub(_oh_digit, text)
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
     text = _DAY_RANGE.sub(_range_days, text)
@@ -470,10 +471,7 @@ _FLOOR_PUT_RIGHT = re.compile(
     r"\d{1,2}(?:st|nd|rd|th) floor)\b)"
 )
 # "any day but monday er mondays are bad": a day said again, the speaker starting over.
-_DAY_SAID_AGAIN = re.compile(
-    r"\b((monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) "
-    r"(?=\2s? (?:are|is|was|were|i|we)\b)"
-)
+_DAY_SAID_AGAIN = re.compile(rf"\b(({_DAY[:-2]})s?) (?=\2s? (?:are|is|was|were|i|we)\b)")
 
 
 def clauses(sentence: str) -> list[Clause]:

@@ -225,12 +225,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if re.match(types.proposed, tail) and (kind := equipment.type_mention.search(tail)):
                 return Asked(topic=types.kind, proposed=equipment.type_value(kind))
             return Asked()
-        said_each = {
-            _base(*_predicate(part.text), part.text)
-            for part in clauses(tail)
-            if _DAY_RE.search(part.text)
-        }
-        if len(asked) > 1 and len(said_each - {None}) > 1:
+        if len(asked) > 1 and _said_two_ways(tail):
             # "So Friday's fine and Saturday's out?": a yes confirms two things said two ways;
             # which day goes which way is the read-back's, not a sign for every day.
             return Asked(days=asked)
@@ -257,6 +252,17 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         best = bool(_BEST_ASKED.search(t))
         return Asked(days=days, base=_base(sign, negators, t), best=best)
     return Asked()
+
+
+def _said_two_ways(read_back: str) -> bool:
+    """Whether the days of a read-back are said with more than one sign ("So Friday's fine and
+    Saturday's out?")."""
+    signs = {
+        _base(*_predicate(part.text), part.text)
+        for part in clauses(read_back)
+        if _DAY_RE.search(part.text)
+    }
+    return len(signs - {None}) > 1
 
 
 def _base(sign: int | None, negators: int, question: str) -> int | None:
