@@ -475,6 +475,9 @@ def main(argv: list[str] | None = None) -> None:
             "independent25",
             "independent26",
             "independent27",
+            "independent28",
+            "independent29",
+            "independent30",
         ),
         default="tuning",
     )

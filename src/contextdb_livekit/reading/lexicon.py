@@ -25,7 +25,9 @@ _HEDGE = re.compile(
     r"(?:have|has) not got a clue|(?:it is|it was|that is) either|either (?:is|one|will do)|"
     r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check|"
     r"apparently|supposedly|i gather|from memory|i have (?:got )?a (?:funny )?feeling|"
-    r"hit and miss|touch and go)\b"
+    r"hit and miss|touch and go|(?:i|we) would (?:guess|imagine)|at a guess|"
+    # "It's hard to say about Thursday": no sign said, whatever "hard" says elsewhere.
+    r"(?:hard|difficult|tricky) to (?:say|tell))\b"
 )
 # A doubt said after the statement, of the whole sentence: "It's a combi, or at least that's
 # what the last bloke said", "Mondays are out, last I checked".
@@ -67,6 +69,10 @@ _NEG_ATOMS = re.compile(
     r"(?!home\b)\w+|"
     r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session)|"
     r"(?:am|are|is) in work|"
+    # "now I do Tuesdays at the charity shop": the day given to something else.
+    rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
+    # "Monday and Friday are my work days": the days the caller works, not days that work.
+    r"(?:my|our) (?:[\w-]+?[ -])?(?:work|working|office) ?days?|"
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
     r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
     r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"
@@ -81,6 +87,7 @@ _POS_ATOMS = re.compile(
     r"(?:would|will) not say no to|(?:can not|cannot) see why not|all yours|"
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
     r"nothing (?:on|planned|booked|going on)|not that (?:i|we) mind|"
+    r"never anything (?:on|planned|booked|going on)|"
     # "i'm never not in on tuesdays": always in.
     r"never not (?:in|home|around|about|free)|"
     # Easy, said as an idiom with a "no" in it ("no skin off my nose", "no sweat").
@@ -111,7 +118,8 @@ _POS = re.compile(
     r"fair game|(?:a )?banker|tickety[- ]boo|cushty|"
     r"any ?time|find (?:me|us) in|catch (?:me|us)|"
     # "Saturday I can't": the verb left out, said or denied.
-    r"(?:i|we) (?:can|could)(?=(?: not| never)?(?: actually| too| as well| either| at all)?$)|"
+    r"(?:i|we) (?:actually |really |definitely |still )?(?:can|could)"
+    r"(?=(?: not| never)?(?: actually| too| as well| either| at all)?$)|"
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
@@ -138,6 +146,7 @@ _PAST = re.compile(
     r"^before (?:i|we)\b|"  # "before I could do Tuesdays": then, not now
     r"^before (?:the|my|our) \w+(?: \w+)? (?:i|we)\b|"  # "before the move i could do mondays"
     r"\b(?:at one (?:point|time)|last year|years ago|a while back|until recently|"
+    r"(?:up )?(?:until|till|to) last (?:week|month|year)|"
     r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
     # "the old job had me out every Wednesday": what the caller did then.
     r"(?:the|my|our) (?:old|last|previous) (?:job|shift|shifts|rota|hours|work|boss)|"
@@ -159,11 +168,12 @@ _EXCEPTING = (
 )
 _EXCEPTION = re.compile(
     rf"\b(?:{_EXCEPTING})\s+(?:on\s+)?(?:an?\s+|the\s+)?"
-    rf"({_DAY}(?:\s*(?:,|and|or|nor)\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
+    rf"({_DAY}(?:\s*(?:,|and|or|nor)?\s+(?:on\s+)?(?:an?\s+)?{_DAY})*)\b"
 )
 _EXCEPTION_WITH_PREDICATE = re.compile(
     rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
-    rf"(?:are|is|will be|would be|should be|do|does)\b"
+    # "I'm in most days, but Monday I'm at the lunch club": a subject and verb of its own.
+    rf"(?:are|is|will be|would be|should be|do|does|(?:i|we) (?:am|are|have|will|do|can)\b)\b"
 )
 # "Anything but a Thursday is fine": the universal is the subject, "but" excepts from it,
 # and the predicate after the day is said of the rest (not "any day's bad but Thursday's fine").

@@ -145,6 +145,7 @@ from contextdb_livekit.reading.values import (
     _COMPARED_TO,
     _CORRECTED_STREET,
     _DENIED_CALL,
+    _FAILS,
     _FLAT_IN_BUILDING,
     _GUESSED_COUNT,
     _GUESSED_COUNTS,
@@ -219,6 +220,7 @@ class CallReader:
     _last_count: Statement | None = None  # the call's last count, sure when said
     _stated: dict[tuple[str, str | None], str] = field(default_factory=dict)  # sure, this call
     _unavailable_days: set[str] = field(default_factory=set)  # said not to work, this call
+    _available_days: set[str] = field(default_factory=set)  # said to work, this call
     _asking: bool = False  # the caller's last sentence in this turn asked or doubted
 
     @cached_property
@@ -447,7 +449,11 @@ class CallReader:
             # all": a correction of what the call said before, not of the clause before it.
             of_earlier = (
                 bool(said)
-                and (index == 0 or "after all" in clause.text)
+                and (
+                    index == 0
+                    or "after all" in clause.text
+                    or all(_FILLER.fullmatch(c.text) for c in parts[:index])
+                )
                 and all(self._stated.get((s.kind, s.key)) not in (None, s.value) for s in said)
             )
             if (
@@ -512,7 +518,18 @@ class CallReader:
             elif not _FILLER.fullmatch(clause.text):
                 # A correction takes back only the clause right before it.
                 self._previous = []
-        if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
+        changes_earlier = any(
+            self._stated.get((s.kind, s.key)) not in (None, s.value) for s in found if s.sure
+        )
+        if changes_earlier:
+            self._correcting_turn = False  # the turn's correction is of the earlier statement
+        if (
+            self._correcting_turn
+            and not re.search(r"\b(?:too|also|as well)\b", text)
+            # "Oh, actually, Wednesday I can do now": what it puts right is what the call said
+            # of Wednesday earlier, not what the last turn said of Saturday.
+            and not changes_earlier
+        ):
             # What the caller's last turn said of the same kind, in another slot, is taken back;
             # not a slot this turn has already said again ("Fridays are fine after all. It's
             # Saturdays I'm working").
@@ -553,6 +570,15 @@ class CallReader:
                 and s.kind in _ONE_VALUE
                 and (s.kind != "equipment_count" or one_count)
                 and any(v not in _value_token(s.value).split() for v in corrected)
+                else s
+                for s in found
+            ]
+            # "ring the landline um no the mobile", "it's a back boiler no no sorry that's the
+            # old house this one's a system": a value, a correction, then another value of its
+            # kind; the first is put right, whatever the reader made of the rest.
+            found = [
+                dataclasses.replace(s, sure=False)
+                if s.sure and _put_right(text, s, self.words)
                 else s
                 for s in found
             ]
@@ -733,8 +759,8 @@ class CallReader:
         for s in out:
             if s.kind == "availability" and s.key and s.sure:
                 self._unavailable_days.discard(s.key)
-                if s.negative:
-                    self._unavailable_days.add(s.key)
+                self._available_days.discard(s.key)
+                (self._unavailable_days if s.negative else self._available_days).add(s.key)
         # "Hang on, I've counted again, it's eight": a bare value in a turn that corrects the
         # last one corrects the caller's last value of its kind.
         out += self._values(text, clause.corrects or self._correcting_turn)
@@ -793,6 +819,9 @@ class CallReader:
             kept = 1 if negators > 1 else 0
             negators = max(kept, negators - len(_LIST_NEGATOR.findall(text)))
         past = bool(_PAST.search(text)) or _plural_past(text)
+        if past and negators and _NOT_NOW.search(text):
+            # "we used to do saturdays not now": the "not now" agrees with the past.
+            negators -= 1
         if _day_was(text):
             if not _STANDING_PAST.search(text):
                 # "Monday was fine": maybe one Monday gone by, maybe every one; either way not
@@ -883,9 +912,12 @@ class CallReader:
                 and _predicate(_NEG_ATOMS.sub(" ", text)) == (1, 0)
             )
             or _sign_in_doubt(text, days, base, negators, exclusive, bool(exceptions))
+            # "i'm free monday tuesday wednesday well not wednesday monday and tuesday": a day
+            # said twice in one clause, with a sign each way; which is current is a guess.
+            or _said_both_ways(text, past)
             # "oh wait no, i meant thursdays fridays are fine": which day the correction names
             # and which the predicate is said of is a guess.
-            or (corrects and bool(re.match(rf"({_DAY}) (?!\1){_DAY}\b", text)))
+            or (corrects and bool(re.match(rf"(?:not )?({_DAY}) (?!\1){_DAY}\b", text)))
             or (self.antecedent is not None and self.antecedent.excepted and referring)
             # "no saturdays the wedding sunday instead i am free sunday": "instead" sets one
             # day against another, and which the predicate is said of is a guess.
@@ -976,8 +1008,10 @@ class CallReader:
             if (prefers or (self.asked.best and bare)) and len(days) == 1 and not past:
                 return [Statement("preferred_day", days[0])]
             replaced: list[Statement] = []
-            if self._switch_here:
+            if self._switch_here and not set(days) & self._unavailable_days:
                 # "we've swapped, it's Tuesdays from now on": Thursdays (said earlier) no longer.
+                # Not "Wednesday I can do now, my shift swapped": a day said not to work before
+                # now works, and the other days keep what was said of them.
                 replaced = [_availability(d, -1) for d in sorted(self._working_days - set(days))]
                 self._working_days -= {s.key or "" for s in replaced}
             self._working_days.update(days)
@@ -999,7 +1033,8 @@ class CallReader:
         for reading in (self.antecedent, self._last_reading):
             if reading is not None and (_said_of(reading) or 0) < 0:
                 days.update(reading.days)
-        return days
+        # "I'm working every day except Thursday": the clause's days include one said to work.
+        return days - self._available_days
 
     def _values(self, text: str, corrects: bool) -> list[Statement]:
         out: list[Statement] = []
@@ -1310,6 +1345,8 @@ class CallReader:
                     continue  # "a text is better than email": the channel compared against
                 if _AVERSE_TO.search(text[: match.start()]):
                     continue  # "a call is better, I don't get on with texts"
+                if _FAILS.match(text[match.end() :]):
+                    continue  # "emails go straight to spam": the channel that fails the caller
                 if any(start <= match.start() < end for start, end in devices):
                     continue  # "my phone's on its last legs": the device, not how to reach them
                 mentions.append((match.start(), channel))
@@ -1370,6 +1407,66 @@ class CallReader:
 # -- helpers ---------------------------------------------------------------------------------
 
 
+_PUT_RIGHT = re.compile(
+    r"\b(?:no(?! (?:good|use|fan|longer|idea|way|chance|problem|bother)\b)|nope|sorry|i mean|"
+    r"i meant|or rather|wait|hang on|hold on|scratch that|call it)\b"
+)
+_CHANNEL_MENTIONS = (
+    (re.compile(r"\b(?:landlines?|home phone|house phone)\b"), "landline"),
+    (re.compile(r"\b(?:mobiles?|cell)\b"), "mobile"),
+    (re.compile(r"\b(?:emails?|e mail)\b"), "email"),
+    (re.compile(r"\b(?:texts?|text message)\b"), "text message"),
+)
+
+
+def _value_mentions(text: str, kind: str, words: Equipment) -> list[tuple[int, int, str]]:
+    """Where the sentence names a value of `kind` (a way to reach the caller, a boiler type)."""
+    if kind == "contact_preference":
+        found = [(m.start(), m.end(), v) for p, v in _CHANNEL_MENTIONS for m in p.finditer(text)]
+    elif kind == words.types.kind:
+        found = [
+            (m.start(), m.end(), words.type_value(m)) for m in words.type_mention.finditer(text)
+        ]
+    else:
+        return []
+    return sorted(found)
+
+
+def _put_right(text: str, said: Statement, words: Equipment) -> bool:
+    """Whether the first mention of what `said` states is followed by a correction, and the
+    first value of its kind after that correction is another one."""
+    mentions = _value_mentions(text, said.kind, words)
+    first = next((m for m in mentions if m[2] == said.value), None)
+    cue = _PUT_RIGHT.search(text, first[1]) if first else None
+    if cue is None:
+        return False
+    later = [m for m in mentions if m[0] >= cue.end()]
+    # "text me, no emails": a "no" right before a value negates it; it does not correct.
+    return (
+        bool(later)
+        and later[0][2] != said.value
+        and not (cue.group(0) == "no" and later[0][0] == cue.end() + 1)
+    )
+
+
+def _said_both_ways(text: str, past: bool) -> bool:
+    """A day said in one clause, then again negated on its own ("free monday tuesday wednesday
+    well not wednesday"), or again now after the past ("used to do tuesdays and thursdays now
+    just thursdays"): the caller changing their mind mid-clause."""
+    seen: set[str] = set()
+    for match in _DAY_RE.finditer(text):
+        day, before = _weekday(match.group(1)), text[: match.start()]
+        # "no mondays are out": a "no" before a day with a verb of its own answers.
+        negated = bool(
+            re.search(r"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?$", before)
+        ) and not re.match(r"\s+(?:are|is|were|was|will|would|do|does|i|we)\b", text[match.end() :])
+        if day in seen and (negated or (past and _PRESENT.search(before))):
+            return True
+        if not negated:
+            seen.add(day)
+    return False
+
+
 def _said_of(reading: _Reading | None) -> int | None:
     """What a bare day after `reading` continues: the polarity the clause said (a question's
     base is already signed)."""
@@ -1414,6 +1511,7 @@ _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
+_NOT_NOW = re.compile(r"\bnot (?:now|any ?more|these days|nowadays)$")
 _TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
@@ -1635,7 +1733,8 @@ _NOT_A_VALUE = re.compile(
     r"\b(?:it|that|this|we|i|they|you|he|she) (?:is|are|am|was|were|will|would|have|has)\b"
 )
 _DAY_IS_OFF = re.compile(
-    rf"(?:(?:so|right|oh|ok|okay|and) )*{_DAY}(?: (?:and|or) {_DAY})* (?:is|are) off"
+    rf"(?:(?:so|right|oh|ok|okay|and) )*(?:{_DAY}(?: (?:and|or) {_DAY})*|those|they|them|that|"
+    r"it|those days|them days) (?:is|are) off"
 )
 # A phone or an inbox of the caller's spoken of as a thing ("my mobile keeps dying").
 _DEVICE = re.compile(

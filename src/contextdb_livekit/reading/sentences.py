@@ -116,7 +116,8 @@ _NUMBER_LETTER = re.compile(
     # "unit 7 b second floor": after a flat's number, "b" to "h" are never words of their own;
     # "a" is, so it joins only at the end.
     r"\b(?P<lead>(?:flat|apartment|unit|number) )(?P<n>\d{1,4}) "
-    r"(?P<l>[b-h]\b|a\b(?=\s*(?:[.,!?]|$)))|"
+    r"(?P<l>[b-h]\b|a\b(?=\s*(?:[.,!?]|$|(?:upstairs|downstairs|please|now|thanks|and|sorry|"
+    r"yeah|on|in|at|is|it is|we|i)\b)))|"
     rf"\b(?P<lead2>)(?P<n2>\d{{1,4}}) (?P<l2>[a-h]) (?=(?:[a-z'-]+ ){{0,3}}(?:{_STREET_WORDS})\b)"
 )
 
@@ -151,6 +152,10 @@ _WEEKDAYS = re.compile(
     rf"\b(?:the )?(?:weekdays|week days|(?:any|every|each) weekday)\b{_NO_EXCEPTION_AFTER}"
     rf"(?! (?:like |i mean |such as |especially )?{_DAY}\b)"
 )
+
+
+# "any day except the weekend and Wednesdays": every weekend, not the coming one.
+_WEEKEND_EXCEPTED = re.compile(rf"\b({_EXCEPTING}) (?:the |at the |on the )?weekends?\b")
 
 
 def _weekend_days(match: re.Match[str]) -> str:
@@ -271,6 +276,7 @@ def normal(text: str) -> str:
     # weekend days themselves.
     text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", _weekend_days, text)
     text = _WEEKEND.sub("saturdays and sundays", text)
+    text = _WEEKEND_EXCEPTED.sub(r"\1 saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # Speech-to-text's "shell be in", "my wifell let you in", "my husbands home all day".
@@ -295,7 +301,9 @@ _CORRECTION = (
     r"scrap that|actually|whoops|oops|or no|"
     r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no|i tell a lie|"
-    r"i tell you a lie|i beg your pardon|pardon me|what i meant was|or should i say)"
+    r"i tell you a lie|i beg your pardon|pardon me|what i meant was|or should i say|"
+    # "Fridays are fine - well, except they're not": the clause before, taken back.
+    r"except(?= (?:they|it|that) (?:are|is|do|does|will|would) not$))"
 )
 _CORRECTION_START = re.compile(
     rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
@@ -364,7 +372,15 @@ _SPLIT = re.compile(
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
     rf"\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
     # "i can do friday it's thursday i can't": after a day, the day put right.
-    rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? )?{_DAY}\b)"
+    rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
+    # "that's my old rota it's thursdays that are out": the day said anew after a reason.
+    rf"|(?<=\w)\s+(?=it is (?:just |only )?{_DAY} (?:that|i|we)\b)"
+    # "tuesday is fine i was looking at the wrong week": after a finished predicate, the
+    # caller's reason in the past is a clause of its own.
+    r"|(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bfree)|(?<=\balright))"
+    r"\s+(?=(?:i|we) (?:was|were|had|got)\b)"
+    # "just fridays actually wednesdays fine": a correction word after a day.
+    rf"|{_AFTER_A_DAY}\s+(?=actually {_DAY}\b)"
     # "sundays are good for me used to work them": a "used to" with its subject dropped after
     # a finished predicate is a past clause of its own.
     r"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bfree)|(?<=\bbusy)|(?<=\bok)|(?<=\bokay)|(?<=\bme)|"
@@ -386,8 +402,8 @@ _SPLIT = re.compile(
     # after the comma speech-to-text drops.
     r"|\s+(?=(?:everything|anything|any day|all the other days|every other day) else\b|"
     r"the rest (?:is|are)\b)"
-    r"|(?<!am)\s+(?=(?:no wait|sorry|i mean|i meant|or rather|scratch that|scrap that|hang on|"
-    r"hold on|no hang on|"
+    r"|(?<!am)\s+(?=(?:no wait|oh wait|sorry|i mean|i meant|or rather|scratch that|scrap that|"
+    r"hang on|hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
 )
 _DAY_LIST = re.compile(
@@ -411,7 +427,11 @@ _LEADING_NO_BEFORE_DAY = re.compile(
     rf"^no\s+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
 )
 # "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
-_ANSWER_THEN_WORDS = re.compile(r"^(yes|yeah|yep|no|nope|nah)\s+(?!(?:no|yes|yeah)\b)\w")
+_ANSWER_THEN_WORDS = re.compile(
+    # "no chance but fridays im free" to "So Monday and Tuesday are no good?": "no chance" is
+    # the predicate, agreeing, not an answer that turns the question round.
+    r"^(yes|yeah|yep|no|nope|nah)\s+(?!(?:no|yes|yeah|chance|way|good|can do|hope|joy)\b)\w"
+)
 # A clause that is only a value: a day, an ordinal or a number, maybe after "just".
 _BARE_VALUE = re.compile(
     rf"(?:(?:just|only|no|oh|er|um)\s+)*"
@@ -443,7 +463,10 @@ _TIME_ONLY = re.compile(
 # "no no": one emphatic no, which read alone as two would flip the day.
 _NEGATED_DAY_RUN_ON = re.compile(
     rf"(?<!\bno )\b((?:not|no|never)(?: (?:in|home|around|free|do))? (?:on )?(?:an? )?"
-    rf"{_DAY})\s+(?=(?:i|we|nobody|no one|noone) (?:am|are|is|do|can|will|would|have)\b)"
+    rf"{_DAY})\s+(?=(?:i|we|nobody|no one|noone) (?:am|are|is|do|can|will|would|have)\b|"
+    r"(?:they|them|those|that|it) (?:are|is)\b|"
+    # "not friday i mean not monday friday is okay": another day with a verb of its own.
+    rf"{_DAY} (?:is|are)\b)"
 )
 
 
@@ -474,10 +497,35 @@ _FLOOR_PUT_RIGHT = re.compile(
 _DAY_SAID_AGAIN = re.compile(rf"\b(({_DAY[:-2]})s?) (?=\2s? (?:are|is|was|were|i|we)\b)")
 
 
+_ASIDE = re.compile(
+    r"(?:oh )?(?:(?:i am|i am getting|i get|i have got|i have) (?:all )?(?:muddled|confused|"
+    r"mixed up|in a muddle|in a pickle|tongue tied|my days mixed up|it mixed up)|silly me|"
+    r"listen to me|bless me|where was i|my brain|what am i like|i am losing it|"
+    r"(?:i am|i am being) (?:daft|silly|an idiot|useless))"
+)
+
+
+# "just tuesdays wednesdays fine really": the one day, then another with its own predicate.
+_JUST_ONE_THEN_ANOTHER = re.compile(
+    rf"\b((?:just|only) {_DAY}) (?={_DAY} (?:(?:is|are) )?(?:fine|ok|okay|good|alright|all right|"
+    r"free)\b)"
+)
+
+
+# "i work sundays saturday i'm about": after a verb's day, a new day with a subject and verb of
+# its own (not a list of days before the subject: "thursday friday saturday i'm working").
+_ANOTHER_DAY_WITH_SUBJECT = re.compile(
+    rf"\b((?:work|works|working|do|can|free|busy|fine|okay|ok|good|out|off|away|about) {_DAY}) "
+    rf"(?={_DAY} (?:i|we) (?:am|are|will be|can|do)\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
+    sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
+    sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)
@@ -509,6 +557,13 @@ def clauses(sentence: str) -> list[Clause]:
         ):
             out[-1].text += " " + text  # "any day but Tuesday" is one clause
             continue
+        if (
+            out
+            and out[-1].corrects
+            and _BARE_VALUE.fullmatch(out[-1].text)
+            and re.fullmatch(rf"not (?:on )?(?:an? )?{_DAY}", text)
+        ):
+            continue  # "I mean Thursday, not Wednesday": the day put right, not a new negation
         if out and text in ("please", "thanks", "thank you"):
             out[-1].text += " " + text  # "Friday, please": one clause, a request
             continue
@@ -544,7 +599,9 @@ def clauses(sentence: str) -> list[Clause]:
         text = re.sub(
             r"^(?:but|although|though|however|whereas|so|because|cos|cause|and)\s+", "", text
         )
-        if not text:
+        if not text or _ASIDE.fullmatch(text):
+            # "Fridays are off limits - I'm getting muddled, I mean Wednesdays": the caller
+            # talking to themselves says nothing, and does not part a correction from its value.
             continue
         corrects = pending
         if (

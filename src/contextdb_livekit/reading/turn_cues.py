@@ -37,7 +37,7 @@ from contextdb_livekit.reading.lexicon import (
     _WEAK_POS,
     WEEKDAYS,
 )
-from contextdb_livekit.reading.sentences import clauses, normal
+from contextdb_livekit.reading.sentences import _ASIDE, clauses, normal
 
 
 def corrects_last_turn(turn: str) -> bool:
@@ -94,10 +94,21 @@ def says_change(text: str) -> bool:
     return bool(_CHANGE.search(normalised)) or any(c.corrects for c in clauses(normalised))
 
 
+_ENDS_TAKING_BACK = re.compile(
+    r"(?:^|[\s,—–-]+)(?:(?:oh|no|well)[\s,]+)*(?:no|wait|hang on|hold on|scratch that|"
+    r"scrap that|i tell a lie|my mistake|whoops|oops|i mean|i meant|what am i saying)[\s.!,]*$"
+)
+
+
 def leaves_correction_open(text: str, words: Equipment) -> bool:
     """A sentence that ends correcting and names no new value ("Saturday's fine - oh hang on,
     no, it's my nephew's christening."): the next sentence says what it is now."""
-    parts = clauses(normal(text))
+    said = normal(text)
+    parts = clauses(said)
+    said = re.sub(rf"[\s,]+{_ASIDE.pattern}[\s.!]*$", "", said)  # "no, I'm getting muddled."
+    if parts and _ENDS_TAKING_BACK.search(said) and not _ENDS_TAKING_BACK.fullmatch(said):
+        # "Wednesday's bad - no, hang on.": a statement, then the caller taking it back.
+        return True
     if not parts or not parts[-1].corrects:
         return False
     last = parts[-1].text
@@ -146,7 +157,10 @@ class Asked:
 _OFFER = re.compile(
     r"\bfor (?:the|this|your) (?:booking|visit|appointment|engineer|job)\b|"
     r"\b(?:shall i|should i|would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
-    r"there is a slot|how about|what about|i have|book|cancel)\b"
+    r"there is a slot|how about|what about|book|cancel)\b|"
+    # "Wednesday out, I've noted it": a read-back, not a slot offered.
+    r"\bi have(?! (?:noted|put|written|marked|made a note|taken|added|updated|recorded|got that"
+    r"|got you)\b)"
 )
 
 
@@ -169,6 +183,9 @@ _WHO_ASKED = re.compile(
 _BEST_ASKED = re.compile(r"\b(?:best|prefer|preferred|particularly good|favou?rite)\b")
 
 
+_CHANNEL_WORD = r"(?:mobile|landline|home phone|email|e-mail|text|text message|phone call|call)"
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -182,6 +199,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         t,
     ):
         return Asked(topic="contact_preference")
+    if asks and re.search(rf"\b{_CHANNEL_WORD},? or (?:an? |the |by )?{_CHANNEL_WORD}\b", t):
+        return Asked(topic="contact_preference")  # "Mobile or landline?"
     if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
     if _ADDRESS_ASKED.match(t):
@@ -340,7 +359,7 @@ def _predicate(text: str) -> tuple[int | None, int]:
             # "I can't really do Mondays", "can not ever do": an adverb between is still the verb's.
             if word in _WEAK_POS and not re.search(
                 rf"\b(?:{_COPULA}|i|we|can|could|to|will|would|at)\s+"
-                rf"(?:(?:ever|really|usually|normally|always|just|possibly|actually)\s+)?"
+                rf"(?:(?:ever|really|usually|normally|always|just|possibly|actually|now)\s+)?"
                 rf"{re.escape(word)}\b|"
                 # "a big day in our house": a place after it, not the caller in.
                 rf"\b(?:day|days) {re.escape(word)}\b(?! (?:our|the|my|a|this|their|his|her)\b)",

@@ -150,6 +150,14 @@ _AVERSE_TO = re.compile(
     r")\s+(?:(?:my|the|a|an|any|their|your)\s+)?$"
 )
 
+# A channel the caller says fails them, said after it ("emails go straight to spam", "texts
+# never come through").
+_FAILS = re.compile(
+    r"^\w*\s+(?:(?:always|just|all|usually|often|tend to)\s+)?(?:(?:go|goes|end up|ends up|land|"
+    r"lands|get|gets)\s+(?:straight\s+)?(?:in|into|to)\s+(?:my\s+|the\s+)?(?:spam|junk)|"
+    r"(?:never|do not|does not|rarely)\s+(?:get through|come through|arrive|reach me|work))"
+)
+
 
 def _old_span(text: str, match: re.Match[str]) -> str:
     """An old mention with the words that made it old ("do not check my texts")."""

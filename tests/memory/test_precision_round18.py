@@ -1,0 +1,248 @@
+"""Round 18: a caller changing their mind inside one run-on clause, asides between a correction
+and its value, days given to something else ("my office days", "I do Thursdays at the food
+bank"), read-backs the agent notes rather than offers, and a way to reach the caller put right
+in the same breath. Phrased for these tests, not taken from any scored set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import days, of_kind, quoted
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: Tuesday and Thursday are my office days.",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "u: Wednesday is our swim-and-work day so nobody's about.",
+            {("wednesday", "unavailable")},
+        ),
+        # A negated day, then the days restated as the caller's work days: one negation.
+        (
+            "u: not mondays not fridays them are my work days",
+            {("monday", "unavailable"), ("friday", "unavailable")},
+        ),
+        ("u: these days i do saturdays at the garden centre", {("saturday", "unavailable")}),
+    ],
+)
+def test_days_given_to_something_else_do_not_work(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: I can't manage Thursday or Friday - well, Friday I actually can, just not "
+            "Thursday.",
+            {("thursday", "unavailable"), ("friday", "available")},
+        ),
+        (
+            "u: Mondays suit me - well, except they don't, it's my pottery class.",
+            {("monday", "unavailable")},
+        ),
+        (
+            "u: Saturdays are a no - oh I'm all mixed up, I mean Sundays are a no.",
+            {("sunday", "unavailable")},
+        ),
+        (
+            "u: not tuesday i mean not wednesday tuesday is alright",
+            {("wednesday", "unavailable"), ("tuesday", "available")},
+        ),
+    ],
+)
+def test_a_day_put_right_in_one_breath(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_sentence_that_ends_taking_back_is_put_right_by_the_next() -> None:
+    conversation = (
+        "u: Thursday's no good - no, hold on. Thursday's fine, it's Monday that's no good."
+    )
+    assert days(conversation) == {("thursday", "available"), ("monday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # "it's <day> that ..." after a reason starts the day put right.
+        (
+            "a: Which days are out? | u: fridays are out no wait thats my old hours "
+            "its mondays that are out",
+            {("monday", "unavailable")},
+        ),
+        # "just <day>" then another day with its own predicate.
+        (
+            "u: mondays and fridays are no use | a: So Mondays and Fridays don't work? | "
+            "u: just mondays fridays fine really",
+            {("monday", "unavailable"), ("friday", "available")},
+        ),
+        # The reason after a finished predicate, in the past, is no word against the day.
+        (
+            "u: sorry saturday is fine i was thinking of next month",
+            {("saturday", "available")},
+        ),
+        ("u: i do thursdays sorry fridays i do fridays thursday im around", None),
+    ],
+)
+def test_run_on_clauses_are_split(conversation: str, expected: set[tuple[str, str]] | None) -> None:
+    if expected is None:
+        # "... fridays i do fridays thursday i'm around": Friday worked, Thursday free.
+        assert ("thursday", "available") in days(conversation)
+        assert ("thursday", "unavailable") not in days(conversation)
+    else:
+        assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: im around monday tuesday thursday well not thursday monday and tuesday",
+        "u: we used to do mondays and wednesdays now just wednesdays",
+    ],
+)
+def test_a_day_said_both_ways_in_one_clause_is_kept_as_words(conversation: str) -> None:
+    assert not days(conversation)
+    assert quoted(conversation)
+
+
+def test_not_now_after_the_past_agrees_with_it() -> None:
+    assert days("u: we used to do fridays not any more") == {("friday", "unavailable")}
+
+
+def test_the_weekend_excepted_is_every_weekend() -> None:
+    assert days("u: Any day works bar the weekend and Tuesdays.") == {
+        ("saturday", "unavailable"),
+        ("sunday", "unavailable"),
+        ("tuesday", "unavailable"),
+    }
+
+
+def test_an_exception_list_without_commas() -> None:
+    assert days("u: any day's fine except monday thursday and saturday") == {
+        ("monday", "unavailable"),
+        ("thursday", "unavailable"),
+        ("saturday", "unavailable"),
+    }
+
+
+def test_only_the_day_excepted_from_work_is_the_one_that_works() -> None:
+    conversation = (
+        "u: I'm at work every day except Wednesday | a: So Wednesday is your only free day? | "
+        "u: yes only wednesday"
+    )
+    assert ("wednesday", "available") in days(conversation)
+    assert ("wednesday", "unavailable") not in days(conversation)
+
+
+def test_an_excepted_day_with_a_subject_of_its_own_is_its_own_clause() -> None:
+    conversation = "u: I'm home most days now, but Thursday I'm at the day centre."
+    assert days(conversation) == {("thursday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: sundays theres never anything on", {("sunday", "available")}),
+        ("u: Tuesdays, which used to be hopeless, are now free.", {("tuesday", "available")}),
+        (
+            "u: I'm home Fridays now, but up until last year I couldn't do Fridays.",
+            {("friday", "available")},
+        ),
+        ("u: until last month i could do mondays", {("monday", "unavailable")}),
+    ],
+)
+def test_the_sign_said_now(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_no_chance_agrees_with_a_negative_read_back() -> None:
+    conversation = (
+        "u: wednesdays and thursdays im snowed under | a: So Wednesday and Thursday are no "
+        "good? | u: no chance"
+    )
+    assert days(conversation) == {("wednesday", "unavailable"), ("thursday", "unavailable")}
+
+
+def test_a_day_the_agent_noted_is_no_slot_offered() -> None:
+    conversation = (
+        "u: Fridays are out. | a: Friday out, I've written that down. | "
+        "u: Sorry, I mean Saturday, not Friday. Friday's fine."
+    )
+    assert days(conversation) == {("saturday", "unavailable"), ("friday", "available")}
+
+
+def test_a_day_that_now_works_after_a_swap_leaves_the_other_days_alone() -> None:
+    conversation = (
+        "u: Tuesdays are out. | a: Tuesday out. Any other days? | u: Sunday's fine. | "
+        "a: Sunday, lovely. | u: Oh, actually, Tuesday I can do now, we swapped rotas."
+    )
+    assert days(conversation) == {("tuesday", "available"), ("sunday", "available")}
+
+
+def test_those_are_off_is_a_guess() -> None:
+    conversation = "u: Monday and Tuesday are my days at the allotment, so those are off."
+    assert not days(conversation)
+    assert quoted(conversation)
+
+
+def test_a_bare_channel_answers_the_agents_either_or() -> None:
+    conversation = (
+        "a: How should we get in touch? | u: Ring me. | a: Mobile or landline? | "
+        "u: Landline. I haven't got a mobile."
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: email me er no the landline emails i never look at",
+        "a: Best way to reach you? | u: text is best no the mobile i mean a call",
+    ],
+)
+def test_a_channel_put_right_is_not_kept(conversation: str) -> None:
+    kept = of_kind(conversation, "contact_preference")
+    assert (None, "email") not in kept
+    assert (None, "text message") not in kept
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: The mobile's best, I'm no use with landlines.", "mobile"),
+        ("u: Text me please, no emails.", "text message"),
+        ("u: Emails end up in my junk, so a text is better.", "text message"),
+    ],
+)
+def test_a_no_that_is_no_correction(conversation: str, expected: str) -> None:
+    assert of_kind(conversation, "contact_preference") == {(None, expected)}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: we moved from flat six b to flat nine a upstairs", "flat 9a"),
+        ("u: flat 3 a week ago we had a leak", "flat 3"),
+    ],
+)
+def test_a_flat_letter_a(conversation: str, expected: str) -> None:
+    assert {value.casefold() for _, value in of_kind(conversation, "flat")} == {expected}
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: I would guess it's an Ideal, but don't quote me.",
+        "u: Difficult to say about Saturdays, really.",
+    ],
+)
+def test_guesses_store_nothing(conversation: str) -> None:
+    assert not of_kind(conversation, "equipment_make")
+    assert not days(conversation)
