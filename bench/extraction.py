@@ -478,6 +478,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent28",
             "independent29",
             "independent30",
+            "independent31",
+            "independent32",
         ),
         default="tuning",
     )

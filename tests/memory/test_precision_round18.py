@@ -246,3 +246,132 @@ def test_a_flat_letter_a(conversation: str, expected: str) -> None:
 def test_guesses_store_nothing(conversation: str) -> None:
     assert not of_kind(conversation, "equipment_make")
     assert not days(conversation)
+
+
+def test_otherwise_is_said_of_the_other_days() -> None:
+    conversation = "u: I'm at the clinic Tuesdays and Fridays, otherwise I'm about."
+    assert days(conversation) == {("tuesday", "unavailable"), ("friday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: tuesday no wednesday no thursday yeah",
+            {("tuesday", "unavailable"), ("wednesday", "unavailable"), ("thursday", "available")},
+        ),
+        (
+            "a: Saturday or Sunday? | u: saturday sunday both no",
+            {("saturday", "unavailable"), ("sunday", "unavailable")},
+        ),
+        # One "no" after a day, then a day with its own predicate: a day put right.
+        ("u: friday no thursday is the one i cant do", {("thursday", "unavailable")}),
+        # "no good" is the predicate, not an answer.
+        ("u: friday no friday no good", {("friday", "unavailable")}),
+    ],
+)
+def test_days_answered_in_turn(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_relative_clause_in_the_past_is_no_word_on_now() -> None:
+    assert days("u: Fridays, which were always hectic, are now free.") == {("friday", "available")}
+
+
+def test_a_bare_day_after_a_day_turned_round_is_a_guess() -> None:
+    conversation = "u: Tuesday suits. No, not Tuesday at all, that was my old job. Friday."
+    assert ("friday", "unavailable") not in days(conversation)
+    assert ("friday", "available") not in days(conversation)
+
+
+def test_a_bare_day_answering_the_agent_after_a_turnround_is_read() -> None:
+    conversation = (
+        "u: mondays are good | a: Monday then. | u: no wait mondays are out now | "
+        "a: Which day is your best day then? | u: thursday"
+    )
+    assert of_kind(conversation, "preferred_day") == {(None, "thursday")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: So that's Tuesdays out and Thursdays fine? | u: Yes, spot on.",
+            {("tuesday", "unavailable"), ("thursday", "available")},
+        ),
+        (
+            "a: Monday available, Saturday out? | u: Yes.",
+            {("monday", "available"), ("saturday", "unavailable")},
+        ),
+        ("a: So Wednesday's fine and Friday's out? | u: No.", set()),
+    ],
+)
+def test_a_read_back_said_two_ways_is_confirmed_day_by_day(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_read_back_without_its_question_mark() -> None:
+    conversation = "a: so thats wednesdays and fridays out | u: just wednesdays"
+    assert days(conversation) == {("wednesday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: They moved my rota, it's Mondays I'm off now, not Wednesdays.",
+            {("monday", "available"), ("wednesday", "unavailable")},
+        ),
+        (
+            "a: Which days can't you do? | u: Mondays. | a: Mondays out. Any others? | "
+            "u: Wednesdays. No, wait, that was last term. It's Wednesdays only now, not Mondays.",
+            {("wednesday", "unavailable")},  # Monday taken back, nothing new said of it
+        ),
+    ],
+)
+def test_the_day_a_new_one_replaces_is_the_other_way_round(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_fire_away_is_go_ahead() -> None:
+    assert days("u: wednesday to friday fire away") == {
+        ("wednesday", "available"),
+        ("thursday", "available"),
+        ("friday", "available"),
+    }
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: thursday off yeah and friday also off",
+        "u: Not Tuesdays - Thursdays.",
+        "u: weekdays no weekends only sunday or saturday",
+    ],
+)
+def test_signs_that_could_go_either_way_are_kept_as_words(conversation: str) -> None:
+    assert not days(conversation)
+    assert quoted(conversation)
+
+
+def test_a_day_after_a_finished_predicate_with_its_own_sign() -> None:
+    conversation = "u: weekends ok er sunday ok saturday no good"
+    # Saturday both ways in one breath is kept as words; Sunday is read.
+    assert days(conversation) == {("sunday", "available")}
+    assert quoted(conversation)
+
+
+def test_any_day_said_later_undoes_the_days_said_not_to_work() -> None:
+    conversation = (
+        "u: I could only ever do Mondays, but I've gone part time, so any day bar Friday works."
+    )
+    assert days(conversation) == {("monday", "available"), ("friday", "unavailable")}
+
+
+def test_any_day_said_later_leaves_somebody_elses_days_alone() -> None:
+    conversation = "u: my son can't do tuesdays but i can do any day except thursday"
+    assert ("tuesday", "available") not in days(conversation)

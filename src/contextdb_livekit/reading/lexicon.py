@@ -88,6 +88,8 @@ _POS_ATOMS = re.compile(
     # "I've got nothing on Thursday": free, though a word of it is "nothing".
     r"nothing (?:on|planned|booked|going on)|not that (?:i|we) mind|"
     r"never anything (?:on|planned|booked|going on)|"
+    # "monday to saturday fire away": go ahead, though a word of it is "away".
+    r"(?:fire|crack) away|"
     # "i'm never not in on tuesdays": always in.
     r"never not (?:in|home|around|about|free)|"
     # Easy, said as an idiom with a "no" in it ("no skin off my nose", "no sweat").

@@ -185,6 +185,7 @@ class _Reading:
     echo: bool = False  # "Tuesday?": the caller's next clause is about it
     excepted: bool = False  # "apart from Mondays, ...": what follows is said of the others
     past: bool = False  # "Tuesdays used to be busy": the polarity is the predicate's, flipped
+    turned: bool = False  # the clause turned round what the call said of its days before
 
 
 @dataclass
@@ -234,6 +235,7 @@ class CallReader:
         if (
             self.asked.base is None
             and self.asked.topic is None
+            and not self.asked.signs
             and _DAYS_ASKED.search(normal(text))
         ):
             # "Only Mondays?", "Any others?": a question about days with no predicate of its
@@ -737,6 +739,12 @@ class CallReader:
             return (
                 [] if particle.group(1) else [Statement(self.words.types.kind, self.asked.proposed)]
             )
+        if particle and self.asked.signs and not self._this_turn:
+            # "So Mondays out and Fridays fine?" "Yes": each day as read back; a "no" says
+            # which is wrong no more than it says which is right.
+            if particle.group(1):
+                return []
+            return [_availability(day, sign) for day, sign in self.asked.signs]
         if particle:
             antecedent = self.antecedent
             if antecedent is not None and antecedent.asked and self.asked.best:
@@ -756,8 +764,9 @@ class CallReader:
             # "Saturdays are off": the caller's day off, or the day ruled out; a guess.
             # Not sure: the words are kept instead.
             out = self._in_doubt(out, out)
+        theirs = about_someone_else(text) or _unknown_owner(text)
         for s in out:
-            if s.kind == "availability" and s.key and s.sure:
+            if s.kind == "availability" and s.key and s.sure and not theirs:
                 self._unavailable_days.discard(s.key)
                 self._available_days.discard(s.key)
                 (self._unavailable_days if s.negative else self._available_days).add(s.key)
@@ -776,6 +785,30 @@ class CallReader:
         # "Wednesday I've swapped my shift": the shift is gone, not worked.
         text = _SHIFT_GONE.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
+        if (
+            _RELATIVE_PAST.match(text)
+            and self.antecedent is not None
+            and self.antecedent.echo
+            and not _DAY_RE.search(text)
+        ):
+            # "Mondays, which were always out, are now in": what the days were, said in passing;
+            # the clause after it says what they are.
+            return []
+        if (
+            (old_day := _NOT_THE_OLD_DAY.fullmatch(text))
+            and self.antecedent is not None
+            and _weekday(old_day.group(1)) not in self.antecedent.days
+            and _NOW_INSTEAD.search(self._sentence)
+        ):
+            # "It's Thursdays I'm off now, not Tuesdays", "(days that don't suit:) it's Fridays
+            # only now, not Thursdays": the day the new one replaces is the other way round.
+            day = _weekday(old_day.group(1))
+            said = _said_of(self.antecedent)
+            if said is None:
+                self.retracted.append(("availability", day))
+                return []
+            self.antecedent = self._last_reading = _Reading([day], None, -said)
+            return [_availability(day, -said)]
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
         if moved := _MOVED_DAYS.search(text):
@@ -837,6 +870,7 @@ class CallReader:
             days = list(self.antecedent.days)
             self.antecedent = self._last_reading = _Reading(days, -1, -1)
             return [_availability(d, -1) for d in days]
+        after_turnround = False
         referring = not days and (
             bool(_PRONOUN_SUBJECT.match(text))
             or _is_remnant(text)
@@ -894,6 +928,15 @@ class CallReader:
             if bare and inherited is not None and not self._more_here:
                 # A bare day answers the agent's question or continues the last clause.
                 base = inherited
+                # "Wednesday's good. No, not Wednesday at all. Thursday.": after a day turned
+                # round, a bare day may be the one instead, or one more; which is a guess.
+                # Not a bare day that answers the agent's question ("Wednesday's your best day?"
+                # "yeah wednesday").
+                after_turnround = bool(
+                    self._last_reading
+                    and self._last_reading.turned
+                    and not (self.antecedent and self.antecedent.asked)
+                )
             elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
                 base = 1  # "now it's Tuesdays"
             elif bare:
@@ -915,6 +958,12 @@ class CallReader:
             # "i'm free monday tuesday wednesday well not wednesday monday and tuesday": a day
             # said twice in one clause, with a sign each way; which is current is a guess.
             or _said_both_ways(text, past)
+            or after_turnround
+            # "saturday off yeah": the caller's day off, or the day ruled out.
+            or bool(_DAY_THEN_OFF.search(text))
+            # "not mondays - wednesdays": the second day put in place of the first, or one
+            # more under the negation; which is a guess.
+            or (bool(re.fullmatch(rf"not (?:on )?{_DAY} {_DAY}", text)) and len(days) == 2)
             # "oh wait no, i meant thursdays fridays are fine": which day the correction names
             # and which the predicate is said of is a guess.
             or (corrects and bool(re.match(rf"(?:not )?({_DAY}) (?!\1){_DAY}\b", text)))
@@ -962,13 +1011,25 @@ class CallReader:
                 polarity = -polarity
         request = bool(_REQUEST.search(text))
         generic = bool(_GENERIC.search(text))
-        self.antecedent = self._last_reading = _Reading(days, base, polarity, past=past)
+        turned = polarity is not None and any(
+            d in (self._available_days if polarity < 0 else self._unavailable_days) for d in days
+        )
+        self.antecedent = self._last_reading = _Reading(
+            days, base, polarity, past=past, turned=turned
+        )
         if exceptions and not (past and polarity is None):
             rest = polarity if polarity is not None else 1
             out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
             others = [d for d in days if d not in exceptions]
             if polarity is not None and not request:
                 out += [_availability(d, polarity) for d in others]
+            if polarity is not None and polarity > 0 and _UNIVERSAL.search(text) and not past:
+                # "I used to only do Tuesdays, but I've retired, so any day except Sunday
+                # works": the days said not to work before now do, but for the exceptions.
+                out += [
+                    _availability(d, 1)
+                    for d in sorted(self._unavailable_days - set(exceptions) - set(days))
+                ]
             return out
         if polarity is None:
             # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
@@ -1454,17 +1515,30 @@ def _said_both_ways(text: str, past: bool) -> bool:
     well not wednesday"), or again now after the past ("used to do tuesdays and thursdays now
     just thursdays"): the caller changing their mind mid-clause."""
     seen: set[str] = set()
+    denied: dict[str, int] = {}  # day -> where its negated mention ends
     for match in _DAY_RE.finditer(text):
         day, before = _weekday(match.group(1)), text[: match.start()]
+        between = text[denied[day] : match.start()].split() if day in denied else []
+        if between and not _negated_here(before):
+            # "weekdays no saturdays and sundays only saturday or sunday": negated, then named
+            # again with other words between (not "not wednesdays wednesdays i've got...").
+            return True
         # "no mondays are out": a "no" before a day with a verb of its own answers.
-        negated = bool(
-            re.search(r"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?$", before)
-        ) and not re.match(r"\s+(?:are|is|were|was|will|would|do|does|i|we)\b", text[match.end() :])
+        negated = _negated_here(before) and not re.match(
+            r"\s+(?:are|is|were|was|will|would|do|does|i|we)\b", text[match.end() :]
+        )
         if day in seen and (negated or (past and _PRESENT.search(before))):
             return True
-        if not negated:
+        if negated:
+            denied.setdefault(day, match.end())
+        else:
             seen.add(day)
     return False
+
+
+def _negated_here(before: str) -> bool:
+    """Whether the words before a day end with its own negator ("not", "no", "never on a")."""
+    return bool(re.search(r"\b(?:not|no|never)\s+(?:on\s+)?(?:an?\s+)?$", before))
 
 
 def _said_of(reading: _Reading | None) -> int | None:
@@ -1511,6 +1585,12 @@ _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
+_DAY_THEN_OFF = re.compile(
+    rf"(?:^|\b(?:and|yeah|so|but)\s+){_DAY} (?:also |too )?off\b(?! (?:to|for|with|from|work)\b)"
+)
+_NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
+_NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
+_RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _NOT_NOW = re.compile(r"\bnot (?:now|any ?more|these days|nowadays)$")
 _TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
@@ -1719,7 +1799,7 @@ def _is_exclusive(text: str) -> bool:
 
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:(?:the )?rest of the (?:week|time)|the rest|the other days|(?:every|any) other day|"
-    r"other days|(?:everything|anything|any day|every day) else)\b"
+    r"other days|(?:everything|anything|any day|every day) else|otherwise)\b"
 )
 # The caller taking a hedge back: "I'm pretty sure, no, I'm certain".
 _ASSURED = re.compile(r"\b(?:i am certain|i am positive|definitely|i have (?:just )?checked)\b")

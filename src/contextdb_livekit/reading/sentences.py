@@ -366,7 +366,7 @@ _SPLIT = re.compile(
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
     rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme))"
-    rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was)\b)"
+    rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was|fine|ok|okay|good|not|no)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
@@ -512,6 +512,25 @@ _JUST_ONE_THEN_ANOTHER = re.compile(
 )
 
 
+# "monday no tuesday no wednesday yes": each day answered in turn (not "monday no tuesday is
+# the one", a day put right).
+_ANSWERED = r"(?:(?:no|nope|nah)(?! (?:good|use|chance|way|can do|bother|problem)\b)|yes|yeah|yep)"
+_DAYS_ANSWERED = re.compile(rf"(?<!\bno )(?<!\bnot )(?:\b{_DAY} {_ANSWERED}\b\s*){{2,}}")
+_DAY_ANSWER = re.compile(rf"\b({_DAY}) ({_ANSWERED})\b")
+# "sunday monday both no": the days, then one answer for them all.
+_ALL_ANSWERED_NO = re.compile(
+    rf"^((?:{_DAY} (?:and |or )?)+)(?:both|all|all of them|all three) (?:no|out)$"
+)
+
+
+def _answered_days(match: re.Match[str]) -> str:
+    said = [
+        f"not {day}" if answer in ("no", "nope", "nah") else f"{day} is fine"
+        for day, answer in _DAY_ANSWER.findall(match.group(0))
+    ]
+    return ", ".join(said) + ", "
+
+
 # "i work sundays saturday i'm about": after a verb's day, a new day with a subject and verb of
 # its own (not a list of days before the subject: "thursday friday saturday i'm working").
 _ANOTHER_DAY_WITH_SUBJECT = re.compile(
@@ -525,6 +544,8 @@ def clauses(sentence: str) -> list[Clause]:
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
+    sentence = _DAYS_ANSWERED.sub(_answered_days, sentence)
+    sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)

@@ -181,6 +181,10 @@ _THEIR_SUBJECT = re.compile(
     r"he|she|they)\b"
 )
 # A clause that says what was, or what changed: the reader's change rules read it, not this.
+_OF_THE_OTHERS = re.compile(
+    r"(?:otherwise|the rest|everything else|every other day|any other day|other days|"
+    r"other than that)\b"
+)
 _CLAUSE_CHANGE = re.compile(
     r"\b(?:used to|before|now|any ?more|no longer|these days|nowadays|since|until|again|"
     r"changed|swapped|moved|instead|was|were|had|days)\b"
@@ -234,7 +238,13 @@ def disagrees(clauses: list[Clause], index: int, sign: int) -> bool:
         return False
     with_day = [i for i, part in enumerate(parts) if _DAY_RE.search(part)]
     for other, text in enumerate(parts):
-        if other in with_day or _CLAUSE_CHANGE.search(text) or _THEIR_SUBJECT.match(text):
+        if (
+            other in with_day
+            or _CLAUSE_CHANGE.search(text)
+            or _THEIR_SUBJECT.match(text)
+            # "..., otherwise I'm in": said of the other days.
+            or _OF_THE_OTHERS.match(text)
+        ):
             continue
         # The clause refers back to the nearest day before it (or after it, when none is).
         before = [i for i in with_day if i < other]

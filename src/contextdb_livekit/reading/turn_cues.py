@@ -29,6 +29,7 @@ from contextdb_livekit.reading.lexicon import (
     _PHRASAL_OUT,
     _POS,
     _POS_ATOMS,
+    _PREFER,
     _REPORTED,
     _SPECIFIC,
     _SWITCH,
@@ -152,6 +153,8 @@ class Asked:
     offered: tuple[str, ...] = ()  # days in an offer or read-back: a yes is not a preference
     best: bool = False  # "Which days suit you best?": a day named in answer is the favourite
     proposed: str | None = None  # "Is it a combi?": the value a bare yes takes the agent's word for
+    # "So Mondays out and Fridays fine?": each day read back with its own sign.
+    signs: tuple[tuple[str, int], ...] = ()
 
 
 _OFFER = re.compile(
@@ -192,7 +195,12 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
     # "what floor are you on": a question, the question mark left off in the transcript.
-    asks = t.rstrip().endswith("?") or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
+    asks = (
+        t.rstrip().endswith("?")
+        or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
+        # "so thats mondays and tuesdays out": a read-back, the question mark left off.
+        or ("?" not in t and bool(re.match(rf"(?:(?:right|ok|okay)\s+)?so\b.*\b{_DAY}", t)))
+    )
     if asks and re.search(
         r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
         r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
@@ -244,10 +252,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if re.match(types.proposed, tail) and (kind := equipment.type_mention.search(tail)):
                 return Asked(topic=types.kind, proposed=equipment.type_value(kind))
             return Asked()
-        if len(asked) > 1 and _said_two_ways(tail):
+        if len(asked) > 1 and (signs := _read_back_signs(tail)):
             # "So Friday's fine and Saturday's out?": a yes confirms two things said two ways;
-            # which day goes which way is the read-back's, not a sign for every day.
-            return Asked(days=asked)
+            # which day goes which way is the read-back's, not one sign for every day.
+            return Asked(days=asked, signs=signs)
         if not asked and re.search(r"\b(?:other|else)\b", tail):
             # "Monday's out. Any other days that don't work?": the days read back are not
             # asked about; the sign is the question's own, or the read-back's ("So no
@@ -273,15 +281,31 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     return Asked()
 
 
-def _said_two_ways(read_back: str) -> bool:
-    """Whether the days of a read-back are said with more than one sign ("So Friday's fine and
-    Saturday's out?")."""
-    signs = {
-        _base(*_predicate(part.text), part.text)
-        for part in clauses(read_back)
-        if _DAY_RE.search(part.text)
-    }
-    return len(signs - {None}) > 1
+def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
+    """Each day of a read-back said with more than one sign, with its own ("So Mondays out and
+    Fridays fine?", "Saturday available, Sunday out?"); empty when the read-back says its days
+    one way, or a day's sign is not read."""
+    mentions = list(_DAY_RE.finditer(read_back))
+    segments = [
+        read_back[m.start() : mentions[i + 1].start() if i + 1 < len(mentions) else None]
+        for i, m in enumerate(mentions)
+    ]
+    said: list[int | None] = [
+        None if not (p := _predicate(s))[0] and not p[1] else _base(*p, s) for s in segments
+    ]
+    for i in range(len(said) - 2, -1, -1):
+        if said[i] is None:
+            said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
+    known = [sign for sign in said if sign is not None]
+    if len(known) < len(said) or len(set(known)) < 2 or _PREFER.search(read_back):
+        # "So Thursday's out and Friday's best?": a favourite is no plain sign.
+        return ()
+    signs: dict[str, int] = {}
+    for mention, sign in zip(mentions, known, strict=True):
+        day = _weekday(mention.group(1))
+        if signs.setdefault(day, sign) != sign:
+            return ()  # one day read back both ways
+    return tuple(signs.items())
 
 
 def _base(sign: int | None, negators: int, question: str) -> int | None:
