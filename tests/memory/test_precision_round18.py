@@ -375,3 +375,51 @@ def test_any_day_said_later_undoes_the_days_said_not_to_work() -> None:
 def test_any_day_said_later_leaves_somebody_elses_days_alone() -> None:
     conversation = "u: my son can't do tuesdays but i can do any day except thursday"
     assert ("tuesday", "available") not in days(conversation)
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: it's my lodger who can't do wednesdays, I'm easy",
+        "u: me i dont mind its my husband who cant do mondays",
+        "a: Which days are you home? | u: the young lad upstairs is only home on sundays",
+    ],
+)
+def test_somebody_elses_days_said_another_way(conversation: str) -> None:
+    assert not days(conversation)
+
+
+def test_they_were_answers_for_then() -> None:
+    conversation = (
+        "a: so thursdays suit you | u: they did but not any more, fridays i'm about these days"
+    )
+    assert ("thursday", "available") not in days(conversation)
+    conversation = "a: so thursdays are fine for you | u: they were but theyre not now"
+    assert days(conversation) == {("thursday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Monday's my favourite day, or rather Tuesday, Monday I've got yoga.", "tuesday"),
+        ("u: Wednesday is best, or rather Thursday.", "thursday"),
+    ],
+)
+def test_a_favourite_put_right(conversation: str, expected: str) -> None:
+    assert of_kind(conversation, "preferred_day") == {(None, expected)}
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: Could you call my daughter instead of me? She's better with texts.",
+        "u: my landlords number is on the lease ring him about the boiler not me",
+    ],
+)
+def test_a_channel_to_somebody_else_is_not_the_callers(conversation: str) -> None:
+    assert not of_kind(conversation, "contact_preference")
+
+
+def test_a_channel_the_caller_is_reached_on_is_theirs() -> None:
+    conversation = "u: text me, my grandson showed me how"
+    assert of_kind(conversation, "contact_preference") == {(None, "text message")}

@@ -587,6 +587,9 @@ _OTHER_SUBJECT = re.compile(
     # "Tom next door", "Jean at number 4": somebody named by where they live.
     r"(?!(?:i|we|me|us|it|there|that|this)\b|\d)\w+ (?:from |at )?(?:next door|upstairs|downstairs|"
     r"across the road|over the road|at number \d+\w?)(?:'s)?|"
+    # "the old boy next door", "the young lad upstairs": somebody named by where they live.
+    r"the (?:\w+ )?(?:boy|girl|lad|lass|fella|chap|gent|gentleman|dear|bloke|guy|couple|lady|"
+    r"man|woman)s? (?:next door|upstairs|downstairs|across the road|over the road)(?:'s)?|"
     r"the (?:lady|man|woman|bloke|guy|people|family|couple|folks?|"
     r"neighbou?rs?|tenants?|owners?|previous owners?|last owners?)(?:'s)?"
     r"(?: (?:upstairs|downstairs|next door|below|above|opposite|across the road))?|"

@@ -154,9 +154,11 @@ from contextdb_livekit.reading.values import (
     _NAMED_STREET,
     _NOT_A_STREET,
     _OWN_FLOOR,
+    _SOMEONE_ELSES_CHANNEL,
     _STREET_NAME,
     _SUPPOSED,
     _TO_ME,
+    _TO_SOMEONE_ELSE,
     _WANTS_FITTED,
     _all_current,
     _count_value,
@@ -370,6 +372,11 @@ class CallReader:
                 and index + 1 < len(parts)
                 and (
                     previous_kinds & kinds_mentioned(parts[index + 1].text, self.words)
+                    # "The best day is Monday - well, Tuesday really": a day after a favourite.
+                    or (
+                        "preferred_day" in previous_kinds
+                        and _BARE_DAYS.fullmatch(parts[index + 1].text.removesuffix(" really"))
+                    )
                     # "second floor, well, third really": a bare value of a one-value kind.
                     or (
                         previous_kinds & {"floor", "flat"}
@@ -851,7 +858,8 @@ class CallReader:
             # neither Monday nor Tuesday" is negative concord, a guess either way).
             kept = 1 if negators > 1 else 0
             negators = max(kept, negators - len(_LIST_NEGATOR.findall(text)))
-        past = bool(_PAST.search(text)) or _plural_past(text)
+        # "so mondays are okay for you?" "they were, but...": said of then, not now.
+        past = bool(_PAST.search(text) or _PAST_REMNANT.fullmatch(text)) or _plural_past(text)
         if past and negators and _NOT_NOW.search(text):
             # "we used to do saturdays not now": the "not now" agrees with the past.
             negators -= 1
@@ -915,6 +923,16 @@ class CallReader:
             # "I used to be free Fridays and Saturdays. Now it's just Saturdays.": the
             # predicate said before, now.
             base = 1
+        if (
+            corrects
+            and bare
+            and base is None
+            and len(days) == 1
+            and any(s.kind == "preferred_day" for s in self._previous)
+        ):
+            # "Thursday's my best day, or rather Friday": the favourite put right.
+            self.antecedent = self._last_reading = _Reading(days, 1, 1)
+            return [Statement("preferred_day", days[0])]
         if base is None and negators == 0 and not exclusive and not exceptions:
             inherited = _said_of(self.antecedent)
             if self.antecedent is not None and self.antecedent.past and _PRESENT.search(text):
@@ -1406,6 +1424,10 @@ class CallReader:
                     continue  # "a text is better than email": the channel compared against
                 if _AVERSE_TO.search(text[: match.start()]):
                     continue  # "a call is better, I don't get on with texts"
+                if _TO_SOMEONE_ELSE.match(text[match.end() :]) or _SOMEONE_ELSES_CHANNEL.search(
+                    text[: match.start()]
+                ):
+                    continue  # "ring my son rather than me", "the landlord's email": theirs
                 if _FAILS.match(text[match.end() :]):
                     continue  # "emails go straight to spam": the channel that fails the caller
                 if any(start <= match.start() < end for start, end in devices):
@@ -1497,7 +1519,8 @@ def _put_right(text: str, said: Statement, words: Equipment) -> bool:
     """Whether the first mention of what `said` states is followed by a correction, and the
     first value of its kind after that correction is another one."""
     mentions = _value_mentions(text, said.kind, words)
-    first = next((m for m in mentions if m[2] == said.value), None)
+    value = said.value
+    first = next((m for m in mentions if m[2] == value), None)
     cue = _PUT_RIGHT.search(text, first[1]) if first else None
     if cue is None:
         return False
@@ -1505,7 +1528,7 @@ def _put_right(text: str, said: Statement, words: Equipment) -> bool:
     # "text me, no emails": a "no" right before a value negates it; it does not correct.
     return (
         bool(later)
-        and later[0][2] != said.value
+        and later[0][2] != value
         and not (cue.group(0) == "no" and later[0][0] == cue.end() + 1)
     )
 
@@ -1591,6 +1614,7 @@ _DAY_THEN_OFF = re.compile(
 _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
+_PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")
 _NOT_NOW = re.compile(r"\bnot (?:now|any ?more|these days|nowadays)$")
 _TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")

@@ -358,6 +358,9 @@ _SPLIT = re.compile(
     # dropped by speech-to-text, starts a clause of their own.
     r"|(?<=\w)\s+(?=(?:she|he) (?:can|cannot|could|will|would|works?|does|do|"
     r"is (?:not |never )?(?:in|home|out|off|free|busy|away|at|working))\b)"
+    # "me im flexible its my flatmate who cant do tuesdays": somebody else as the subject of
+    # a cleft, the comma dropped.
+    r"|(?<=\w)\s+(?=(?:it is|its) (?:my|our) [a-z]+(?: [a-z]+)? who\b)"
     # "we've moved it's 12 church street": a value said anew, the comma dropped.
     r"|(?<=\w)(?<!\bso)(?<!\band)\s+(?=it is (?:now )?\d)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
@@ -599,8 +602,11 @@ def clauses(sentence: str) -> list[Clause]:
                     and not (_PAST.search(out[-1].text) and _PRESENT.search(text))
                 )
                 or (
-                    # "None of Monday, Tuesday or Wednesday work": the list runs on.
-                    _DAY_LIST_HEAD.match(text) and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+                    # "None of Monday, Tuesday or Wednesday work": the list runs on (not "or
+                    # rather Friday, Thursday I've got the dentist": a subject of its own).
+                    _DAY_LIST_HEAD.match(text)
+                    and _NEGATED_LIST_HEAD.fullmatch(out[-1].text)
+                    and not re.match(rf"{_DAY}\s+(?:i|we|he|she|they|my|our)\b", text)
                 )
             )
         ):

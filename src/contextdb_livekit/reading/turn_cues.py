@@ -129,9 +129,15 @@ _COMPARED_TO_MINE = re.compile(
 )
 
 
+_CLEFT = re.compile(r"(?:it is|its) (?=(?:my|our) [a-z]+(?: [a-z]+)? who\b)")
+
+
 def about_someone_else(clause: str) -> bool:
     if _REPORTED.match(clause):
         return True
+    if cleft := _CLEFT.match(clause):
+        # "it's my flatmate who can't do Tuesdays": the subject said in a cleft.
+        clause = clause[cleft.end() :]
     match = _OTHER_SUBJECT.match(clause)
     # "my wife and I", "he says I'm in": the caller is in it too. "mine's the same size",
     # "same as ours" compare a thing of the caller's with theirs: what is said is theirs.

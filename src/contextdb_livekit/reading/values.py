@@ -150,6 +150,17 @@ _AVERSE_TO = re.compile(
     r")\s+(?:(?:my|the|a|an|any|their|your)\s+)?$"
 )
 
+_PEOPLE = (
+    r"(?:son|daughter|husband|wife|partner|mum|mother|dad|father|brother|sister|landlord|"
+    r"landlady|tenant|neighbou?r|carer|friend|agent|letting agent|niece|nephew|grandson|"
+    r"granddaughter|boss)"
+)
+# A channel with somebody else as its object ("ring my son", "contact him not me") or owner
+# ("the landlord's email").
+_TO_SOMEONE_ELSE = re.compile(
+    rf"^\w*\s+(?:(?:my|our|the|his|her|their)\s+(?:\w+\s+)?{_PEOPLE}s?\b|(?:him|her|them)\b)"
+)
+_SOMEONE_ELSES_CHANNEL = re.compile(rf"\b{_PEOPLE}(?:'s|s)\s+$")
 # A channel the caller says fails them, said after it ("emails go straight to spam", "texts
 # never come through").
 _FAILS = re.compile(
