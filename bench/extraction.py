@@ -480,6 +480,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent30",
             "independent31",
             "independent32",
+            "independent33",
+            "independent34",
         ),
         default="tuning",
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import days, of_kind, quoted
+from tests.memory.spoken_calls import days, facts, of_kind, quoted
 
 
 @pytest.mark.parametrize(
@@ -423,3 +423,136 @@ def test_a_channel_to_somebody_else_is_not_the_callers(conversation: str) -> Non
 def test_a_channel_the_caller_is_reached_on_is_theirs() -> None:
     conversation = "u: text me, my grandson showed me how"
     assert of_kind(conversation, "contact_preference") == {(None, "text message")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: Which days are no good? | u: Wednesday, Friday - oh, and Sunday.",
+            {("wednesday", "unavailable"), ("friday", "unavailable"), ("sunday", "unavailable")},
+        ),
+        (
+            "a: Any days you can't do? | u: Tuesdays and Thursdays, because I'm at college.",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "a: Shall I note any days you can't do? | u: Yes - Mondays and Fridays.",
+            {("monday", "unavailable"), ("friday", "unavailable")},
+        ),
+    ],
+)
+def test_bare_days_answer_the_agents_days_question(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_new_question_after_a_read_back_asks_with_its_own_sign() -> None:
+    conversation = (
+        "a: So Mondays are out now. Is there another day that's good instead? | "
+        "u: Wednesdays, these days."
+    )
+    assert ("wednesday", "unavailable") not in days(conversation)
+
+
+def test_a_question_about_the_day_read_back_is_still_about_it() -> None:
+    conversation = (
+        "a: Last time we came on a Friday. Is that still good? | "
+        "u: Not any more, no. I'm at the gym on Fridays now."
+    )
+    assert days(conversation) == {("friday", "unavailable")}
+
+
+def test_a_correction_that_names_nothing_leaves_the_next_sentence_to_say_it() -> None:
+    conversation = (
+        "a: So Thursday's your best day? | u: Thursday, yes. Or - no, that's my pottery "
+        "class and I'm out all day. Put Friday down as my best day."
+    )
+    assert of_kind(conversation, "preferred_day") == {(None, "friday")}
+
+
+def worded(conversation: str, kind: str) -> list[str]:
+    """What the call kept under a worded kind (the caller's words, never a typed fact)."""
+    return [f.value for f in facts(conversation) if f.kind == kind]
+
+
+@pytest.mark.parametrize(
+    ("conversation", "words"),
+    [
+        ("a: Where's the gas meter? | u: Cupboard under the sink, at the back.", "sink"),
+        (
+            "a: Is the meter inside or outside? | u: Outside. | a: Whereabouts outside? | "
+            "u: On the side wall by the gate.",
+            "gate",
+        ),
+        ("a: whereabouts is the meter | u: in the cellar on the left", "cellar"),
+        ("a: so the meter is in the hall | u: no its in the porch by the mat", "porch"),
+    ],
+)
+def test_the_answer_to_where_the_meter_is(conversation: str, words: str) -> None:
+    kept = worded(conversation, "meter_location")
+    assert any(words in value.casefold() for value in kept)
+
+
+def test_only_the_first_place_answers_where_the_meter_is() -> None:
+    conversation = "a: And the meter? | u: Loft. Watch the ladder, it wobbles."
+    kept = [value.casefold() for value in worded(conversation, "meter_location")]
+    assert kept and all("ladder" not in value for value in kept)
+
+
+def test_somebody_elses_meter_is_not_the_callers() -> None:
+    conversation = "a: Where's the meter? | u: My sister's is in her garage, ours I'm not sure."
+    assert not worded(conversation, "meter_location")
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: So that's Monday and Wednesday out? | u: monday yes wednesday no",
+            {("monday", "unavailable"), ("wednesday", "available")},
+        ),
+        (
+            "a: So Wednesday and Friday out, Monday fine? | u: yeah thats right",
+            {("wednesday", "unavailable"), ("friday", "unavailable"), ("monday", "available")},
+        ),
+    ],
+)
+def test_answers_agree_with_the_read_back(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: saturdays we go to the allotment", {("saturday", "unavailable")}),
+        (
+            "u: monday doesnt work mondays i do the school run and then the shop",
+            {("monday", "unavailable")},
+        ),
+        # The caller's job, not the day: "I don't work Mondays" says Mondays are free.
+        ("u: I don't work Tuesdays, so Tuesday's good.", {("tuesday", "available")}),
+        (
+            "u: I'm home most days except Wednesday when we do the big shop.",
+            {("wednesday", "unavailable")},
+        ),
+    ],
+)
+def test_a_day_given_to_something_else(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_just_days_after_days_said_out_narrows_them() -> None:
+    conversation = (
+        "a: Which days are out? | u: monday tuesday thursday | a: Monday, Tuesday and "
+        "Thursday out. | u: no hang on tuesday is fine i was thinking of last month just monday "
+        "and thursday"
+    )
+    assert days(conversation) == {
+        ("tuesday", "available"),
+        ("monday", "unavailable"),
+        ("thursday", "unavailable"),
+    }

@@ -26,6 +26,9 @@ _HEDGE = re.compile(
     r"one of the two|not fussy|may (?:be|not|well)|up in the air|likely|double[- ]?check|"
     r"apparently|supposedly|i gather|from memory|i have (?:got )?a (?:funny )?feeling|"
     r"hit and miss|touch and go|(?:i|we) would (?:guess|imagine)|at a guess|"
+    # "no i never said that mondays are fine": the read-back denied, and what follows may
+    # be what was never said or what is so; a guess either way.
+    r"(?:never|did not|do not think i) said(?: that)?|"
     # "It's hard to say about Thursday": no sign said, whatever "hard" says elsewhere.
     r"(?:hard|difficult|tricky) to (?:say|tell))\b"
 )
@@ -71,6 +74,9 @@ _NEG_ATOMS = re.compile(
     r"(?:am|are|is) in work|"
     # "now I do Tuesdays at the charity shop": the day given to something else.
     rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
+    # "thursdays I do the food bank", "Monday we go to the allotment": the day taken up.
+    rf"{_DAY} (?:i|we) (?:do|run|go to|help at|help out at|volunteer at) (?:the |my |our )+"
+    r"(?!(?:visit|booking|appointment)\b)\w+|"
     # "Monday and Friday are my work days": the days the caller works, not days that work.
     r"(?:my|our) (?:[\w-]+?[ -])?(?:work|working|office) ?days?|"
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
@@ -98,7 +104,9 @@ _POS_ATOMS = re.compile(
     r"(?:working|work|works) from home|wfh)\b"
 )
 _NEGATED_POSITIVE = re.compile(
-    r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b"
+    r"\b(?:not|never)\s+(?:\w+\s+)?(?:do|free|around|in|home|available|make|manage|able)\b|"
+    # "wednesday doesn't work, wednesdays I do the food bank" (not "I don't work Mondays").
+    r"(?<!\bi )(?<!\bwe )\b(?:does|do|will|would) not (?:really )?(?:work|suit)\b"
 )
 # Removed before negators are counted: they carry their own sign, or none ("every Tuesday
 # without fail" is always, not a negation).
@@ -291,6 +299,13 @@ _WHERE = re.compile(
 _BARE_PLACE = re.compile(
     r"^(?:the |in the |it is in the )?(?:kitchen|hall|hallway|garage|cellar|basement|porch|"
     r"utility(?: room)?|pantry|loft|shed|garden|outside|downstairs|upstairs)$"
+)
+# A place in or around a home, named in answer to where the meter is.
+_PLACE_NOUN = re.compile(
+    r"\b(?:stairs|cupboard|garage|porch|cellar|basement|hall|hallway|landing|wall|garden|shed|"
+    r"box|outside|kitchen|utility|loft|bin store|cloakroom|larder|pantry|bathroom|lounge|"
+    r"front door|back door|drive|driveway|fence|gate|steps|plant room|meter room|airing "
+    r"cupboard|under the sink|side of the house|front of the house|back of the house)\b"
 )
 _WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next to|in the|at the)\b")
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"

@@ -94,6 +94,7 @@ from contextdb_livekit.reading.lexicon import (
     _PERSON,
     _PHONE,
     _PHONE_PREFERRED,
+    _PLACE_NOUN,
     _PREFER,
     _PRESENT,
     _PRONOUN_SUBJECT,
@@ -122,6 +123,7 @@ from contextdb_livekit.reading.sentences import (
     _SMALL,
     Clause,
     Statement,
+    answer_days,
     clauses,
     normal,
 )
@@ -218,6 +220,7 @@ class CallReader:
     _correcting_turn: bool = False
     _equipment_talk: bool = False  # this sentence is about equipment
     _more_here: bool = False  # more clauses follow in this sentence
+    _next_clause: str = ""  # the clause after this one in the sentence
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
@@ -233,7 +236,16 @@ class CallReader:
         return re.compile(rf"^(?:(?!{_NUMBER}\b)\w+\W+)*?(?:{units})\s+{_NUMBER}\s+(?:{units})\b")
 
     def agent_said(self, text: str) -> None:
-        self.asked = read_question(text, self.words)
+        before, self.asked = self.asked, read_question(text, self.words)
+        if (
+            self.asked == Asked()
+            and before.topic is not None
+            and re.match(
+                r"(?:and |so )?(?:whereabouts|where exactly|which bit|which side)\b", normal(text)
+            )
+        ):
+            # "Is the meter inside or outside?" "Outside." "Whereabouts outside?": the same topic.
+            self.asked = before
         if (
             self.asked.base is None
             and self.asked.topic is None
@@ -308,7 +320,10 @@ class CallReader:
             return []
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
-        if (
+        if answer and self._turn_opening and self.asked.signs and answer.group(1)[0] == "y":
+            # "Tuesday and Friday out, Thursday fine?" "yeah that's it": each day as read back.
+            found_first = [_availability(day, sign) for day, sign in self.asked.signs]
+        elif (
             answer
             and self._turn_opening
             and self.antecedent
@@ -331,7 +346,8 @@ class CallReader:
             opening = " ".join(re.sub(r"[^\w\s']", " ", text).split())
             self._correcting_turn = bool(_TURN_CORRECTION.match(opening))
             self._turn_opening = False
-        parts = clauses(text)
+        # "So Tuesday and Thursday out?" "tuesday yes thursday no": each answer agrees or not.
+        parts = clauses(answer_days(text, self.asked.base if self._this_turn == [] else None))
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
         if (
             any(_is_pure_hedge(c.text) for c in parts)
@@ -360,6 +376,7 @@ class CallReader:
         said_before: list[Statement] = []  # what the clause before said
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
+            self._next_clause = parts[index + 1].text if self._more_here else ""
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
             if self._correcting_turn and self.antecedent is None and _DENIED.fullmatch(clause.text):
@@ -943,7 +960,15 @@ class CallReader:
             if bare and re.search(r"\bplease\b", text):
                 self._requested_here.update(days)  # "Friday, please": a request for a visit
                 return []
-            if bare and inherited is not None and not self._more_here:
+            answers = (
+                # "Which days don't work?" "Monday, Tuesday - oh, and Friday.": bare days
+                # answer the agent's question, whatever follows without a sign of its own.
+                self.antecedent is not None
+                and self.antecedent.asked
+                and _predicate(self._next_clause) == (None, 0)
+                and not _NEG_ATOMS.search(self._next_clause)
+            )
+            if bare and inherited is not None and (not self._more_here or answers):
                 # A bare day answers the agent's question or continues the last clause.
                 base = inherited
                 # "Wednesday's good. No, not Wednesday at all. Thursday.": after a day turned
@@ -1052,10 +1077,11 @@ class CallReader:
         if polarity is None:
             # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
             own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
-            if exclusive and own and not past and len(days) == 1 and days[0] in denied:
+            if exclusive and own and not past and days and set(days) <= denied:
                 # "can't do Mondays or Tuesdays?" - "Just Mondays": the "just" narrows what
-                # does not work, it does not name the one day that does.
-                return [_availability(days[0], -1)]
+                # does not work, it does not name the one day that does ("just monday and
+                # wednesday" after three said out).
+                return [_availability(day, -1) for day in days]
             if exclusive and own and not past and len(days) == 1:
                 if corrects and said_before is not None:
                     # "Just Monday, sorry": of the days said before, this one, not "only"
@@ -1256,6 +1282,21 @@ class CallReader:
         ):
             # "In the garage." to "Where's your meter?"; "Kitchen, in the cupboard…".
             where = re.sub(r"^(?:it is|it's)\s+", "", self._sentence)
+        elif (
+            where is None
+            and self.asked.topic == self.words.fixture.kind
+            and fixture is None
+            # The first place said in answer ("Cellar. Mind the steps, they're steep.").
+            and not any(s.kind == self.words.fixture.kind for s in self._this_turn)
+            and _PLACE_NOUN.search(text)
+            and not _HEDGE.search(self._sentence)
+            and not was_there
+            and not _SOMEONE_ELSES.search(self._sentence)
+            and not _OTHER_SUBJECT.match(text)
+        ):
+            # "Hallway cupboard, the tall one by the front door." to "Where's the gas meter?":
+            # the caller's answer, in their own words (a worded kind, never a typed fact).
+            where = self._sentence
         if where is not None:
             where = re.sub(r"\s+(?:now|these days|then|actually|anyway)$", "", where.strip(" ."))
             out.append(Statement(self.words.fixture.kind, where.strip()))

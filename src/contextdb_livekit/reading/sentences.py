@@ -404,7 +404,13 @@ _SPLIT = re.compile(
     # "can't do monday can't do friday everything else is fine": the other days, said of
     # after the comma speech-to-text drops.
     r"|\s+(?=(?:everything|anything|any day|all the other days|every other day) else\b|"
-    r"the rest (?:is|are)\b)"
+    r"the rest(?: of the (?:week|time))? (?:is|are|i|we)\b)"
+    # "except saturday when i do the car boot": the reason for the day, a clause of its own.
+    rf"|{_AFTER_A_DAY}\s+(?=when (?:i|we|my|our|the)\b)"
+    # "i'm thinking of last week just monday and wednesday": the days put right after it.
+    r"|(?:(?<=\bweek)|(?<=\bmonth)|(?<=\byear))\s+(?=(?:just|only) )"
+    # "none really i'm in most days": the answer, then the caller's own clause.
+    r"|(?:(?<=\bnone really)|(?<=\bnot really)|(?<=\bnone))\s+(?=(?:i|we) (?:am|are)\b)"
     r"|(?<!am)\s+(?=(?:no wait|oh wait|sorry|i mean|i meant|or rather|scratch that|scrap that|"
     r"hang on|hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
@@ -526,12 +532,19 @@ _ALL_ANSWERED_NO = re.compile(
 )
 
 
-def _answered_days(match: re.Match[str]) -> str:
-    said = [
-        f"not {day}" if answer in ("no", "nope", "nah") else f"{day} is fine"
-        for day, answer in _DAY_ANSWER.findall(match.group(0))
-    ]
-    return ", ".join(said) + ", "
+def answer_days(sentence: str, asked: int | None = None) -> str:
+    """ "monday no tuesday no wednesday yes": each day answered in turn, written as what it says
+    of the day. A yes agrees with the agent's question (`asked`, its sign: "So Tuesday and
+    Thursday out?" "tuesday yes thursday no"); without one, a yes says the day works."""
+
+    def said(match: re.Match[str]) -> str:
+        out = []
+        for day, answer in _DAY_ANSWER.findall(match.group(0)):
+            sign = (-1 if answer in ("no", "nope", "nah") else 1) * (asked or 1)
+            out.append(f"{day} is fine" if sign > 0 else f"not {day}")
+        return ", ".join(out) + ", "
+
+    return _DAYS_ANSWERED.sub(said, sentence)
 
 
 # "i work sundays saturday i'm about": after a verb's day, a new day with a subject and verb of
@@ -547,7 +560,7 @@ def clauses(sentence: str) -> list[Clause]:
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
-    sentence = _DAYS_ANSWERED.sub(_answered_days, sentence)
+    sentence = answer_days(sentence)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)

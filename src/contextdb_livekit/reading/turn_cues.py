@@ -110,10 +110,12 @@ def leaves_correction_open(text: str, words: Equipment) -> bool:
     if parts and _ENDS_TAKING_BACK.search(said) and not _ENDS_TAKING_BACK.fullmatch(said):
         # "Wednesday's bad - no, hang on.": a statement, then the caller taking it back.
         return True
-    if not parts or not parts[-1].corrects:
+    # "Or - no, it's the bin day and I'm out early.": from the correction on, no new value.
+    start = next((i for i, part in enumerate(parts) if part.corrects), None)
+    if start is None:
         return False
-    last = parts[-1].text
-    return not _VALUE_WORD.search(last) and not kinds_mentioned(last, words)
+    rest = " ".join(part.text for part in parts[start:])
+    return not _VALUE_WORD.search(rest) and not kinds_mentioned(rest, words)
 
 
 def says_routine_changed(sentence: str) -> bool:
@@ -165,7 +167,10 @@ class Asked:
 
 _OFFER = re.compile(
     r"\bfor (?:the|this|your) (?:booking|visit|appointment|engineer|job)\b|"
-    r"\b(?:shall i|should i|would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
+    # Not "Shall I note any days you're unavailable?": a question about days, not a slot.
+    r"\b(?:(?:shall|should) i"
+    r"(?! (?:note|put (?:down|that)|write|make a note|take|mark|add|record)\b)|"
+    r"would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
     r"there is a slot|how about|what about|book|cancel)\b|"
     # "Wednesday out, I've noted it": a read-back, not a slot offered.
     r"\bi have(?! (?:noted|put|written|marked|made a note|taken|added|updated|recorded|got that"
@@ -205,7 +210,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         t.rstrip().endswith("?")
         or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
         # "so thats mondays and tuesdays out": a read-back, the question mark left off.
-        or ("?" not in t and bool(re.match(rf"(?:(?:right|ok|okay)\s+)?so\b.*\b{_DAY}", t)))
+        or ("?" not in t and bool(re.match(r"(?:(?:right|ok|okay)\s+)?so\b", t)))
     )
     if asks and re.search(
         r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
@@ -274,10 +279,21 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             # "Is your husband usually in on Mondays?": his days, not the caller's; a "yes"
             # says nothing of whether they work for the caller.
             return Asked(days=asked or days)
-        sign, negators = _predicate(tail if asked else t)
+        # "So Thursdays are out now. Is there a day that's good instead?": a question with a
+        # predicate of its own and no day asks for new days, with its own sign.
+        open_question = (
+            not asked
+            and _predicate(tail) != (None, 0)
+            and bool(re.search(r"\b(?:a|any|another|which|what|other) days?\b", tail))
+        )
+        sign, negators = _predicate(tail if asked or open_question else t)
         # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
         best = bool(_BEST_ASKED.search(tail))
-        return Asked(days=asked or days, base=_base(sign, negators, tail), best=best)
+        return Asked(
+            days=asked or (() if open_question else days),
+            base=_base(sign, negators, tail),
+            best=best,
+        )
     if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
@@ -327,7 +343,9 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
 # A question by its first words ("and how many thermostats are there", "which flat").
 _SPOKEN_QUESTION = re.compile(
     r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect)\s+)*"
-    r"(?:what|which|how many|where|will|would|is|are|do|does|can|could|have|has)\b"
+    r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has)\b|"
+    # "and the meter", "what about the parking": the topic alone, asked.
+    r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$"
 )
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(
