@@ -556,3 +556,50 @@ def test_just_days_after_days_said_out_narrows_them() -> None:
         ("monday", "unavailable"),
         ("thursday", "unavailable"),
     }
+
+
+def test_the_rest_of_the_week_is_a_clause_of_its_own() -> None:
+    # Once "the rest of the week I'm at work" is its own clause, said of the other days, the one
+    # day is read (round 17 kept the whole run-on line as words).
+    conversation = "u: it's only ever wednesdays for me the rest of the week i'm at work"
+    assert of_kind(conversation, "preferred_day") == {(None, "wednesday only")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: Any days that are tricky? | u: tuesday i'm i'm not here tuesdays at all | "
+            "a: Right, so no Tuesdays. | u: yep",
+            {("tuesday", "unavailable")},
+        ),
+        (
+            "a: Which days can't you do? | u: monday and er wednesday | "
+            "a: So Monday and Wednesday are out? | u: yeah and thursday as well actually",
+            {("monday", "unavailable"), ("wednesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        (
+            "a: Which days don't work? | u: Thursday, Friday. | a: Thursday and Friday out. | "
+            "u: Plus the weekend. | a: So Thursday, Friday, Saturday and Sunday are out? | "
+            "u: That's the size of it.",
+            {
+                ("thursday", "unavailable"),
+                ("friday", "unavailable"),
+                ("saturday", "unavailable"),
+                ("sunday", "unavailable"),
+            },
+        ),
+        (
+            "a: So Mondays and Tuesdays are good? | u: mondays yeah tuesdays not so much",
+            {("monday", "available"), ("tuesday", "unavailable")},
+        ),
+        ("a: Could Friday work? | u: Friday? Not on your nelly.", {("friday", "unavailable")}),
+        (
+            "a: Which days should we avoid? | u: Sunday. I'm never in Sundays. | "
+            "a: Sundays out. And Saturdays? | u: Oh, Saturdays are fine.",
+            {("sunday", "unavailable"), ("saturday", "available")},
+        ),
+    ],
+)
+def test_longer_calls_with_read_backs(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected

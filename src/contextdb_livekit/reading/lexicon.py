@@ -72,6 +72,8 @@ _NEG_ATOMS = re.compile(
     r"(?!home\b)\w+|"
     r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session)|"
     r"(?:am|are|is) in work|"
+    # "monday i'm not here": the caller away ("my carer isn't here" is said of the carer).
+    r"(?:i|we) (?:am|are) (?:not|never) here|"
     # "now I do Tuesdays at the charity shop": the day given to something else.
     rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
     # "thursdays I do the food bank", "Monday we go to the allotment": the day taken up.
@@ -80,7 +82,8 @@ _NEG_ATOMS = re.compile(
     # "Monday and Friday are my work days": the days the caller works, not days that work.
     r"(?:my|our) (?:[\w-]+?[ -])?(?:work|working|office) ?days?|"
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
-    r"(?:a )?dead duck|(?:will|would|does|do) not fly|(?:a )?non-?starter|not on your life|"
+    r"(?:a )?dead duck|(?:will|would|does|do) not fly|not on your nelly|(?:a )?non-?starter|"
+    r"not on your life|"
     r"no can do|(?:a )?nope|murder|(?:a )?(?:\w+ )?minefield|"
     r"sacred|(?:a )?(?:right )?faff|rammed|out of bounds|(?:my |our )?hands are tied|"
     r"a (?:\w+ )?tall order|scratch|rule out|cross off|strike off)\b"
@@ -227,10 +230,10 @@ _JOB = re.compile(
     rf"(?:every\s+)?(?:{_DAY}|day|days|weekdays?|week|all week|the week)\b"
 )
 _BARE_DAYS = re.compile(
-    rf"(?:(?:yes|yeah|and|or|also|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
+    rf"(?:(?:yes|yeah|and|or|also|plus|too|on|a|the|just|i mean|mostly|usually|well|is|are|"
     rf"same for|same goes for|same with|ditto)\s+)*"
     rf"{_DAY}(?:\s+(?:and|or|too|also|as well|please|then|again|mostly|usually|generally|"
-    rf"normally|mainly|now|these days|nowadays))*"
+    rf"normally|mainly|now|these days|nowadays|actually))*"
     rf"(?:\s+{_DAY}(?:\s+(?:and|or|too|also|as well|please|then))*)*"
 )
 # A change of routine: a day said to work now replaces the days that worked before.

@@ -155,6 +155,8 @@ _WEEKDAYS = re.compile(
 
 
 # "any day except the weekend and Wednesdays": every weekend, not the coming one.
+# "Monday, Tuesday. Plus the weekend.": every weekend, listed with the days.
+_WEEKEND_LISTED = re.compile(r"^((?:and|plus|also)(?: also)?) (?:the )?weekends?\b")
 _WEEKEND_EXCEPTED = re.compile(rf"\b({_EXCEPTING}) (?:the |at the |on the )?weekends?\b")
 
 
@@ -239,6 +241,12 @@ def _oh_digit(match: re.Match[str]) -> str:
     return f"{match.group(1)}0{_DIGIT_WORDS.get(last, last)}"
 
 
+# "monday i'm i'm not here": a subject and verb said twice as the caller starts over.
+_STUTTER = re.compile(
+    r"\b((?:i|we|it|he|she|they) (?:am|are|is|was|have|had|will|can|do)|i|we)(?: \1)+\b"
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
@@ -250,6 +258,7 @@ def normal(text: str) -> str:
     # "fridays are like a no go": "like" as a filler after a day's "is" or "are".
     text = re.sub(rf"\b({_DAY} (?:is|are)) like (?=an? |totally |really |so )", r"\1 ", text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
+    text = _STUTTER.sub(r"\1", text)
     text = _SPOKEN_DIGITS.sub(
         lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in _digit_words(m.group(2)))} ",
         text,
@@ -277,6 +286,7 @@ def normal(text: str) -> str:
     text = re.sub(r"(?<!\blong )\bweekends\b(?! \w+ing\b)", _weekend_days, text)
     text = _WEEKEND.sub("saturdays and sundays", text)
     text = _WEEKEND_EXCEPTED.sub(r"\1 saturdays and sundays", text)
+    text = _WEEKEND_LISTED.sub(r"\1 saturdays and sundays", text)
     text = _WEEKDAYS.sub("mondays tuesdays wednesdays thursdays and fridays", text)
     text = re.sub(r"\bthe only (?:thing|problem|issue) is\b", "", text)
     # Speech-to-text's "shell be in", "my wifell let you in", "my husbands home all day".
@@ -450,7 +460,10 @@ _FILLER = re.compile(
     r"(?:no|nope|nah|yes|yeah|yep|oh|well|ok|okay|right|thanks|thank you|cheers|please|"
     r"sorry|no no|not really|correct|that is right)"
 )
-_PARTICLE = re.compile(r"^(?:(no|nope|nah|not really)|(yes|yeah|yep|yup|correct|that is right))$")
+_PARTICLE = re.compile(
+    r"^(?:(no|nope|nah|not really)|(yes|yeah|yep|yup|correct|that is right|that is it|"
+    r"that is the size of it|spot on|exactly|that is correct|absolutely))$"
+)
 
 
 @dataclass
@@ -523,7 +536,10 @@ _JUST_ONE_THEN_ANOTHER = re.compile(
 
 # "monday no tuesday no wednesday yes": each day answered in turn (not "monday no tuesday is
 # the one", a day put right).
-_ANSWERED = r"(?:(?:no|nope|nah)(?! (?:good|use|chance|way|can do|bother|problem)\b)|yes|yeah|yep)"
+_ANSWERED = (
+    r"(?:(?:no|nope|nah)(?! (?:good|use|chance|way|can do|bother|problem)\b)|not so much|"
+    r"not really|yes|yeah|yep)"
+)
 _DAYS_ANSWERED = re.compile(rf"(?<!\bno )(?<!\bnot )(?:\b{_DAY} {_ANSWERED}\b\s*){{2,}}")
 _DAY_ANSWER = re.compile(rf"\b({_DAY}) ({_ANSWERED})\b")
 # "sunday monday both no": the days, then one answer for them all.
@@ -540,7 +556,7 @@ def answer_days(sentence: str, asked: int | None = None) -> str:
     def said(match: re.Match[str]) -> str:
         out = []
         for day, answer in _DAY_ANSWER.findall(match.group(0)):
-            sign = (-1 if answer in ("no", "nope", "nah") else 1) * (asked or 1)
+            sign = (-1 if answer.startswith("n") else 1) * (asked or 1)
             out.append(f"{day} is fine" if sign > 0 else f"not {day}")
         return ", ".join(out) + ", "
 
@@ -663,8 +679,10 @@ def clauses(sentence: str) -> list[Clause]:
             # "no, the fifth").
             out.append(Clause(text, corrects))
             # "... and a towel rail - oh, and two valves": an "oh" before "and" adds.
+            # An "oh" opening the sentence ("Oh, Sundays are fine.") is no correction either.
             pending = not (
-                text == "oh" and index + 1 < len(parts) and parts[index + 1].startswith("and ")
+                text == "oh"
+                and (index == 0 or (index + 1 < len(parts) and parts[index + 1].startswith("and ")))
             )
             continue
         pending = False
