@@ -482,6 +482,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent32",
             "independent33",
             "independent34",
+            "independent35",
+            "independent36",
         ),
         default="tuning",
     )

@@ -603,3 +603,85 @@ def test_the_rest_of_the_week_is_a_clause_of_its_own() -> None:
 )
 def test_longer_calls_with_read_backs(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: Any days you can't do? | u: not tuesday or thursday | "
+            "a: So Tuesday and Thursday are out. Anything else? | u: No, that's it.",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        # The read-back with "anything else" run on, as speech-to-text writes the agent too: a
+        # "nah" adds nothing and turns nothing round.
+        (
+            "a: are there days you cant do | u: um not tuesday or thursday | "
+            "a: so tuesday and thursday are out anything else | u: nah thats all",
+            {("tuesday", "unavailable"), ("thursday", "unavailable")},
+        ),
+        # "yeah that's it" confirms.
+        (
+            "a: Which days are out? | u: sundays we used to do but not any more | "
+            "a: So Sundays are out now? | u: yeah thats it",
+            {("sunday", "unavailable")},
+        ),
+    ],
+)
+def test_nothing_more_to_add_takes_nothing_back(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Fridays I'm off fishing with my brother, so that's a washout.", "unavailable"),
+        ("u: Fridays I'm off, so that works.", "available"),
+    ],
+)
+def test_off_somewhere_is_not_a_day_off(conversation: str, expected: str) -> None:
+    assert days(conversation) == {("friday", expected)}
+
+
+def test_a_favourite_in_a_read_back_is_not_a_plain_sign() -> None:
+    conversation = (
+        "a: What day's best? | u: Mondays. | a: Monday best then. | u: No - I've just started "
+        "Monday shifts. Thursdays are best now. | a: So Thursday best, Monday out? | u: Yes."
+    )
+    assert ("monday", "available") not in days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: days that suit | u: any day is fine except the monday monday no",
+            {("monday", "unavailable")},
+        ),
+        (
+            "a: any changes | u: well i used to be out sundays but im not now sundays im in",
+            {("sunday", "available")},
+        ),
+        # Without "now" set against it, the later value is the one kept (the corpus policy).
+        ("u: from march thursdays are out", {("thursday", "unavailable")}),
+        (
+            "u: book it for tuesday please but tuesdays are bad for me its just this once im off",
+            {("tuesday", "unavailable")},
+        ),
+        (
+            "a: so fridays are out | u: no fridays are in its mondays out",
+            {("friday", "available"), ("monday", "unavailable")},
+        ),
+    ],
+)
+def test_more_run_on_read_backs(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_later_change_set_against_now_is_not_typed_the_later_way() -> None:
+    conversation = (
+        "a: and thursdays | u: er from march thursdays wont work but right now theyre fine"
+    )
+    assert ("thursday", "unavailable") not in days(conversation)

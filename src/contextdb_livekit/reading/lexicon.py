@@ -74,6 +74,8 @@ _NEG_ATOMS = re.compile(
     r"(?:am|are|is) in work|"
     # "monday i'm not here": the caller away ("my carer isn't here" is said of the carer).
     r"(?:i|we) (?:am|are) (?:not|never) here|"
+    # "Thursdays I'm off gallivanting": off somewhere, not a day off; "that's a wash(out)".
+    r"off (?!work\b)\w+ing\b|a wash(?:out)?|"
     # "now I do Tuesdays at the charity shop": the day given to something else.
     rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
     # "thursdays I do the food bank", "Monday we go to the allotment": the day taken up.

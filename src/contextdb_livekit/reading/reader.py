@@ -288,6 +288,10 @@ class CallReader:
         text = " ".join(_FLOORS_NUMBERED.sub(" ", text).split())
         if not text:
             return []
+        if _NOTHING_MORE.fullmatch(text):
+            # "So Monday and Friday are out. Anything else?" "No, that's it.": nothing more to
+            # add, no correction of what was said.
+            return []
         # "i used to do tuesdays for you lot didnt i": a question tag makes it a question.
         question = (
             text.endswith("?")
@@ -809,6 +813,10 @@ class CallReader:
         # "Wednesday I've swapped my shift": the shift is gone, not worked.
         text = _SHIFT_GONE.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
+        # "all days ok except the friday friday no": the excepted day said again, agreeing.
+        text = _EXCEPTED_AGAIN.sub(r"\1", text)
+        if _ONE_OFF.search(text) and not _DAY_RE.search(text):
+            return []  # "it's just this once I'm off": a one-off, no word on the days said
         if (
             _RELATIVE_PAST.match(text)
             and self.antecedent is not None
@@ -1002,6 +1010,9 @@ class CallReader:
             # said twice in one clause, with a sign each way; which is current is a guess.
             or _said_both_ways(text, past)
             or after_turnround
+            # "starting january tuesdays won't work but right now they're fine": what will be,
+            # set against what is now (without "now", the later value is the one kept).
+            or bool(_FROM_LATER.search(text) and _NOW_CONTRAST.search(self._sentence))
             # "saturday off yeah": the caller's day off, or the day ruled out.
             or bool(_DAY_THEN_OFF.search(text))
             # "not mondays - wednesdays": the second day put in place of the first, or one
@@ -1651,6 +1662,27 @@ _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
 _DAY_THEN_OFF = re.compile(
     rf"(?:^|\b(?:and|yeah|so|but)\s+){_DAY} (?:also |too )?off\b(?! (?:to|for|with|from|work)\b)"
+)
+_FROM_LATER = re.compile(
+    r"\b(?:starting|from|after|come) (?:january|february|march|april|may|june|july|august|"
+    r"september|october|november|december|christmas|the new year|next (?:week|month|year))\b|"
+    r"\bin the new year\b"
+)
+_NOW_CONTRAST = re.compile(
+    r"\b(?:right now|for now|at the moment|currently|until then|till then)\b"
+)
+# "mondays are bad, it's just this once I'm off": a one-off, said of no standing day.
+_ONE_OFF = re.compile(r"\b(?:just |only )?this once\b|\bthis one time\b|\bone[- ]off\b")
+_EXCEPTED_AGAIN = re.compile(
+    r"\b((?:except|apart from|but|bar) (?:the |for )?"
+    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) \2s? (?:no|nope|not)$"
+)
+# Not "yeah that's it", which confirms a read-back.
+_NOTHING_MORE = re.compile(
+    r"(?:no|nope|nah|no no)\W+(?:that is|that will be|i think that is) "
+    r"(?:it|all|everything|the lot)(?:\W+(?:thanks|thank you|cheers))?\W*|"
+    r"(?:(?:no|nope|nah)\W+)?(?:nothing (?:else|more)|that is all)"
+    r"(?:\W+(?:thanks|thank you|cheers))?\W*"
 )
 _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")

@@ -382,7 +382,7 @@ _SPLIT = re.compile(
     rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was|fine|ok|okay|good|not|no)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
-    rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter))"
+    rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter)|(?<=\bin))"
     rf"\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
     # "i can do friday it's thursday i can't": after a day, the day put right.
     rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
@@ -415,6 +415,10 @@ _SPLIT = re.compile(
     # after the comma speech-to-text drops.
     r"|\s+(?=(?:everything|anything|any day|all the other days|every other day) else\b|"
     r"the rest(?: of the (?:week|time))? (?:is|are|i|we)\b)"
+    # "tuesdays are bad for me its just this once": the one-off, a clause of its own.
+    r"|(?<=\w)\s+(?=(?:it is|its) (?:just |only )?this once\b)"
+    # "i'm not now saturdays i'm in": the day said anew with its own subject.
+    rf"|(?<=\bnow)\s+(?={_DAY} (?:i|we) (?:am|are)\b)"
     # "except saturday when i do the car boot": the reason for the day, a clause of its own.
     rf"|{_AFTER_A_DAY}\s+(?=when (?:i|we|my|our|the)\b)"
     # "i'm thinking of last week just monday and wednesday": the days put right after it.

@@ -210,7 +210,12 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         t.rstrip().endswith("?")
         or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
         # "so thats mondays and tuesdays out": a read-back, the question mark left off.
-        or ("?" not in t and bool(re.match(r"(?:(?:right|ok|okay)\s+)?so\b", t)))
+        # Not "so monday and friday are out anything else": a "no" to that adds no days.
+        or (
+            "?" not in t
+            and bool(re.match(r"(?:(?:right|ok|okay)\s+)?so\b", t))
+            and not re.search(r"\b(?:else|other|others|more)\b", t)
+        )
     )
     if asks and re.search(
         r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
@@ -319,12 +324,14 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
         if said[i] is None:
             said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
     known = [sign for sign in said if sign is not None]
-    if len(known) < len(said) or len(set(known)) < 2 or _PREFER.search(read_back):
-        # "So Thursday's out and Friday's best?": a favourite is no plain sign.
+    favourite = any(_PREFER.search(segment) for segment in segments)
+    if len(known) < len(said) or (len(set(known)) < 2 and not favourite):
         return ()
     signs: dict[str, int] = {}
-    for mention, sign in zip(mentions, known, strict=True):
+    for mention, sign, segment in zip(mentions, known, segments, strict=True):
         day = _weekday(mention.group(1))
+        if _PREFER.search(segment):
+            continue  # "Wednesday best, Saturday out?": the favourite is no plain sign
         if signs.setdefault(day, sign) != sign:
             return ()  # one day read back both ways
     return tuple(signs.items())
