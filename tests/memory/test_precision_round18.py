@@ -685,3 +685,46 @@ def test_a_later_change_set_against_now_is_not_typed_the_later_way() -> None:
         "a: and thursdays | u: er from march thursdays wont work but right now theyre fine"
     )
     assert ("thursday", "unavailable") not in days(conversation)
+
+
+def test_a_day_taken_on_as_shifts_is_out() -> None:
+    conversation = (
+        "a: What day is best? | u: Sundays mostly. | a: Sunday best then. | u: Hmm, no, I've "
+        "just picked up Sunday shifts. Can we say Tuesday? Tuesdays are best now."
+    )
+    assert days(conversation) == {("sunday", "unavailable")}
+    assert of_kind(conversation, "preferred_day") == {(None, "tuesday")}
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: My next-door neighbour's got twelve radiators, would you believe.",
+        "u: my sister in law shes got nine radiators in her place",
+    ],
+)
+def test_somebody_elses_count_is_not_the_callers(conversation: str) -> None:
+    assert not of_kind(conversation, "equipment_count")
+
+
+def test_a_channel_asked_for_instead_after_or_actually() -> None:
+    conversation = "u: Texts are fine. Or, actually, could you email instead? I lose texts."
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: It's a Vaillant, I think it's a Vaillant.", set()),
+        (
+            "u: its a vaillant im fairly sure yeah ive just checked definitely vaillant",
+            {(None, "Vaillant")},
+        ),
+        # A doubt about the name of the thing, not about what it is.
+        ("u: A Glow-worm. I think the model's a Betacom.", {(None, "Glow-worm")}),
+    ],
+)
+def test_a_value_said_again_with_a_doubt(
+    conversation: str, expected: set[tuple[None, str]]
+) -> None:
+    assert of_kind(conversation, "equipment_make") == expected

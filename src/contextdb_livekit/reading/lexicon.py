@@ -76,6 +76,9 @@ _NEG_ATOMS = re.compile(
     r"(?:i|we) (?:am|are) (?:not|never) here|"
     # "Thursdays I'm off gallivanting": off somewhere, not a day off; "that's a wash(out)".
     r"off (?!work\b)\w+ing\b|a wash(?:out)?|"
+    # "I've just taken on Saturday shifts": the day worked.
+    rf"(?:taken on|take on|picked up|started|starting|doing|got) (?:the |some )?{_DAY} "
+    r"(?:shifts?|nights?|lates?|earlies)|"
     # "now I do Tuesdays at the charity shop": the day given to something else.
     rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
     # "thursdays I do the food bank", "Monday we go to the allotment": the day taken up.
@@ -629,11 +632,13 @@ _OTHER_SUBJECT = re.compile(
 )
 # Somebody else's something, anywhere in a clause ("... my sister's got a Baxi").
 _SOMEONE_ELSES = re.compile(
-    r"\b(?:(?:my|our|his|her|their|me)\s+(?:[a-z]+\s+)?(?:husband|wife|partner|son|daughter|mum|"
+    r"\b(?:(?:my|our|his|her|their|me)\s+(?:[a-z-]+\s+)?(?:husband|wife|partner|son|daughter|mum|"
     r"mom|mother|dad|father|brother|sister|gran|nan|grandma|grandad|neighbou?rs?|friend|mate|"
     r"landlord|landlady|auntie|aunt|uncle|cousin|in-laws?|mother-in-law|father-in-law|"
-    r"son-in-law|daughter-in-law|colleague|boss)|next door|the (?:flat|house|people) "
-    r"(?:above|below|upstairs|downstairs|next door))(?:'s| is| has| have| had| got)\b"
+    r"son-in-law|daughter-in-law|(?:brother|sister|mother|father|son|daughter) in law|"
+    r"colleague|boss)|next door|the (?:flat|house|people) "
+    r"(?:above|below|upstairs|downstairs|next door))"
+    r"(?:'s| is| has| have| had| got| (?:he|she)(?:s| is| has| had| got)?)\b"
 )
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|yes|yeah|no)\s+)*"

@@ -710,6 +710,20 @@ class CallReader:
                 pets_doubted=[c.text for c in parts if _pet_before_doubt(c.text)],
             )
         )
+        hedged_parts = [c.text for c in parts if _HEDGE.search(c.text)]
+        if hedged_parts and not _ASSURED.search(text):
+            # "It's a Baxi, I think it's a Baxi": the value said again with a doubt.
+            found = [
+                dataclasses.replace(s, sure=False)
+                if s.sure
+                and s.kind not in _WHOSE_DAYS
+                and any(
+                    re.search(rf"\bit is (?:an? )?{re.escape(s.value.casefold())}\b", part)
+                    for part in hedged_parts
+                )
+                else s
+                for s in found
+            ]
         self._this_turn.extend(found)
         self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
         return found
@@ -1839,7 +1853,7 @@ _MAKE_IT_CHANNEL = re.compile(
 # A question that asks for a channel in place of another ("could you email me instead?",
 # "can you ring the landline rather than the mobile", "can you text me from now on").
 _CHANNEL_ASKED_INSTEAD = re.compile(
-    r"^(?:(?:actually|so|oh|and|sorry|but|well)\s+)*(?:can|could|would|will) you\s+"
+    r"^(?:(?:actually|so|oh|and|sorry|but|well|or)[\s,]+)*(?:can|could|would|will) you\s+"
     r"(?:please\s+|just\s+|always\s+)*"
     r"(?P<ask>(?:email|e mail|text|ring|call|phone|message)\b"
     r"(?=.*\b(?:instead|rather than|from now on|in future|going forward)\b).*)$"
