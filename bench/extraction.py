@@ -484,6 +484,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent34",
             "independent35",
             "independent36",
+            "independent37",
+            "independent38",
         ),
         default="tuning",
     )

@@ -85,7 +85,7 @@ def test_a_sentence_that_ends_taking_back_is_put_right_by_the_next() -> None:
         ),
         # The reason after a finished predicate, in the past, is no word against the day.
         (
-            "u: sorry saturday is fine i was thinking of next month",
+            "u: sorry saturday is fine i was reading the wrong calendar",
             {("saturday", "available")},
         ),
         ("u: i do thursdays sorry fridays i do fridays thursday im around", None),
@@ -150,7 +150,7 @@ def test_an_excepted_day_with_a_subject_of_its_own_is_its_own_clause() -> None:
     ("conversation", "expected"),
     [
         ("u: sundays theres never anything on", {("sunday", "available")}),
-        ("u: Tuesdays, which used to be hopeless, are now free.", {("tuesday", "available")}),
+        ("u: Tuesdays, which used to be hopeless, are now in.", {("tuesday", "available")}),
         (
             "u: I'm home Fridays now, but up until last year I couldn't do Fridays.",
             {("friday", "available")},
@@ -187,7 +187,7 @@ def test_a_day_that_now_works_after_a_swap_leaves_the_other_days_alone() -> None
 
 
 def test_those_are_off_is_a_guess() -> None:
-    conversation = "u: Monday and Tuesday are my days at the allotment, so those are off."
+    conversation = "u: Monday and Tuesday, those are off."
     assert not days(conversation)
     assert quoted(conversation)
 
@@ -204,6 +204,7 @@ def test_a_bare_channel_answers_the_agents_either_or() -> None:
     "conversation",
     [
         "u: email me er no the landline emails i never look at",
+        "u: call the landline um no the mobile the landlines always engaged",
         "a: Best way to reach you? | u: text is best no the mobile i mean a call",
     ],
 )
@@ -728,3 +729,69 @@ def test_a_value_said_again_with_a_doubt(
     conversation: str, expected: set[tuple[None, str]]
 ) -> None:
     assert of_kind(conversation, "equipment_make") == expected
+
+
+def test_a_correction_word_after_a_day_starts_the_day_put_right() -> None:
+    conversation = (
+        "u: mondays and thursdays im busy | a: Mondays and Thursdays unavailable. | "
+        "u: just thursdays actually mondays fine now"
+    )
+    # Whole, the run-on clause read Thursday as the one day that works.
+    assert ("monday", "available") in days(conversation)
+    assert ("thursday", "available") not in days(conversation)
+
+
+def test_a_later_sentence_changing_an_earlier_day_is_no_correction_of_the_last_turn() -> None:
+    conversation = (
+        "u: Tuesdays are out. | a: Tuesday out. Any other days? | u: Sunday's fine. | "
+        "a: Sunday, lovely. | u: Sorry, one thing. Tuesday I can do now, we swapped rotas."
+    )
+    assert days(conversation) == {("tuesday", "available"), ("sunday", "available")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: so wednesday no friday and saturday yes | u: yeah thats it",
+            {("wednesday", "unavailable"), ("friday", "available"), ("saturday", "available")},
+        ),
+        (
+            "a: tuesday and thursday are both out yeah | u: tuesday yes thursday no",
+            {("tuesday", "unavailable"), ("thursday", "available")},
+        ),
+        (
+            "a: still friday as your best day | u: no not since i changed jobs monday's best now",
+            set(),
+        ),
+        (
+            "a: any days to avoid | u: yeah monday i cant monday is a nightmare | "
+            "a: okay so monday is no good anything else | u: nope thats it just monday",
+            {("monday", "unavailable")},
+        ),
+        (
+            "a: ive written down fridays unavailable is that right | u: no i said maybe "
+            "fridays i dont know yet",
+            set(),
+        ),
+    ],
+)
+def test_run_on_read_backs_from_the_agent(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_day_after_a_changed_job_is_its_own_clause() -> None:
+    conversation = (
+        "a: still friday as your best day | u: no not since i changed jobs monday's best now"
+    )
+    assert of_kind(conversation, "preferred_day") == {(None, "monday")}
+
+
+def test_a_sentence_left_in_doubt_is_not_what_a_later_only_narrows() -> None:
+    conversation = (
+        "a: what days are good | u: only day i can do is a tuesday i work the other four and "
+        "saturday i'm at the match | a: tuesday only then | u: tuesday only yeah"
+    )
+    assert ("tuesday", "unavailable") not in days(conversation)

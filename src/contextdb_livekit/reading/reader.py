@@ -330,6 +330,8 @@ class CallReader:
         elif (
             answer
             and self._turn_opening
+            # "no i said maybe mondays": the answer takes back a read-back, it says no sign.
+            and not _HEDGE.search(text)
             and self.antecedent
             and self.antecedent.asked
             # "Is Wednesday your best day?" "yes wednesdays are best": the words after say it.
@@ -726,6 +728,14 @@ class CallReader:
             ]
         self._this_turn.extend(found)
         self._stated.update({(s.kind, s.key): s.value for s in found if s.sure})
+        for s in found:
+            if s.kind == "availability" and s.key and not s.sure:
+                # A day the sentence left in doubt is no day said to work or not, nor one a
+                # later clause refers back to.
+                self._unavailable_days.discard(s.key)
+                self._available_days.discard(s.key)
+                if self._last_reading is not None and s.key in self._last_reading.days:
+                    self._last_reading = None
         return found
 
     def _doubts(self, text: str, reported: bool = False) -> list[Statement]:

@@ -378,7 +378,8 @@ _SPLIT = re.compile(
     r"(?:has|have|had|is|are|was|were|got|finished|ended|stopped|moved)\b)"
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
-    rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme))"
+    # "thursday i can't thursday is a nightmare": after a finished negated verb too.
+    rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme)|(?<=\bcan not))"
     rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was|fine|ok|okay|good|not|no)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
@@ -575,6 +576,13 @@ _ANOTHER_DAY_WITH_SUBJECT = re.compile(
 )
 
 
+# "no not since i moved shifts tuesday's best now": the day said after the change.
+_DAY_AFTER_A_CHANGE = re.compile(
+    rf"\b((?:moved|changed|swapped|switched|new) (?:my |our )?(?:shifts?|rota|jobs?|hours)) "
+    rf"(?={_DAY}\b)"
+)
+
+
 def clauses(sentence: str) -> list[Clause]:
     out: list[Clause] = []
     pending = False
@@ -583,6 +591,7 @@ def clauses(sentence: str) -> list[Clause]:
     sentence = answer_days(sentence)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
+    sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)

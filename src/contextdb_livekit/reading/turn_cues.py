@@ -210,6 +210,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         t.rstrip().endswith("?")
         or ("?" not in t and bool(_SPOKEN_QUESTION.match(t)))
         # "so thats mondays and tuesdays out": a read-back, the question mark left off.
+        # "monday and tuesday are both out yeah": a read-back with a tag, asked.
+        or ("?" not in t and bool(re.search(r"\b(?:yeah|yes|right|correct)\W*$", t)))
         # Not "so monday and friday are out anything else": a "no" to that adds no days.
         or (
             "?" not in t
@@ -308,6 +310,16 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     return Asked()
 
 
+def _segment_sign(segment: str) -> int | None:
+    """The sign a read-back gives one day ("tuesday no", "friday yes", "mondays out")."""
+    sign, negators = _predicate(segment)
+    if sign is not None or negators:
+        return _base(sign, negators, segment)
+    if re.search(r"\b(?:yes|yeah|in)\W*$", segment):
+        return 1  # "so tuesday no thursday and friday yes", "wednesdays in"
+    return None
+
+
 def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
     """Each day of a read-back said with more than one sign, with its own ("So Mondays out and
     Fridays fine?", "Saturday available, Sunday out?"); empty when the read-back says its days
@@ -317,9 +329,7 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
         read_back[m.start() : mentions[i + 1].start() if i + 1 < len(mentions) else None]
         for i, m in enumerate(mentions)
     ]
-    said: list[int | None] = [
-        None if not (p := _predicate(s))[0] and not p[1] else _base(*p, s) for s in segments
-    ]
+    said = [_segment_sign(s) for s in segments]
     for i in range(len(said) - 2, -1, -1):
         if said[i] is None:
             said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
