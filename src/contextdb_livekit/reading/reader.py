@@ -554,14 +554,10 @@ class CallReader:
             self._stated.get((s.kind, s.key)) not in (None, s.value) for s in found if s.sure
         )
         if changes_earlier:
-            self._correcting_turn = False  # the turn's correction is of the earlier statement
-        if (
-            self._correcting_turn
-            and not re.search(r"\b(?:too|also|as well)\b", text)
-            # "Oh, actually, Wednesday I can do now": what it puts right is what the call said
-            # of Wednesday earlier, not what the last turn said of Saturday.
-            and not changes_earlier
-        ):
+            # "Oh, actually, Wednesday I can do now": what the turn puts right is what the call
+            # said of Wednesday earlier, not what the last turn said of Saturday.
+            self._correcting_turn = False
+        if self._correcting_turn and not re.search(r"\b(?:too|also|as well)\b", text):
             # What the caller's last turn said of the same kind, in another slot, is taken back;
             # not a slot this turn has already said again ("Fridays are fine after all. It's
             # Saturdays I'm working").
@@ -1920,7 +1916,7 @@ def _is_exclusive(text: str) -> bool:
 
 _THE_OTHER_DAYS = re.compile(
     r"\b(?:(?:the )?rest of the (?:week|time)|the rest|the other days|(?:every|any) other day|"
-    r"other days|(?:everything|anything|any day|every day) else|otherwise)\b"
+    r"other days|(?:everything|anything|any day|every day) else)\b"
 )
 # The caller taking a hedge back: "I'm pretty sure, no, I'm certain".
 _ASSURED = re.compile(r"\b(?:i am certain|i am positive|definitely|i have (?:just )?checked)\b")
