@@ -486,6 +486,8 @@ def main(argv: list[str] | None = None) -> None:
             "independent36",
             "independent37",
             "independent38",
+            "independent39",
+            "independent40",
         ),
         default="tuning",
     )
