@@ -39,7 +39,36 @@ def faketime(offset: str) -> list[str]:
     binary = shutil.which("faketime")
     if binary is None:
         raise RuntimeError("faketime not found: install the Debian package `faketime`")
+    _clear_stale_faketime_state()
     return [binary, "-f", offset]
+
+
+def _clear_stale_faketime_state() -> None:
+    """libfaketime names its semaphore and shared memory after the process id and removes them
+    when the process exits; a process killed under it (these tests kill hosts) leaves them
+    behind, and a later process given the same id fails with "sem_open: File exists". Those of
+    processes that no longer run are removed before another process starts under it."""
+    for entry in Path("/dev/shm").glob("*faketime_s[eh]m_*"):
+        pid = entry.name.rsplit("_", 1)[-1]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            entry.unlink(missing_ok=True)
+
+
+def test_state_left_by_a_killed_process_is_cleared_before_the_next_starts() -> None:
+    # A process id that no longer runs (the kernel's pid_max is far below it): what libfaketime
+    # left under it must not stop the next process given that id.
+    stale = [Path("/dev/shm/faketime_shm_4999999"), Path("/dev/shm/sem.faketime_sem_4999999")]
+    for entry in stale:
+        entry.write_bytes(b"")
+    mine = Path(f"/dev/shm/faketime_shm_{os.getpid()}")
+    mine.write_bytes(b"")  # a live process's state stays
+    try:
+        faketime("-1s")
+        assert not any(entry.exists() for entry in stale)
+        assert mine.exists()
+    finally:
+        for entry in [*stale, mine]:
+            entry.unlink(missing_ok=True)
 
 
 def clock_env(**extra: str) -> dict[str, str]:
