@@ -123,7 +123,6 @@ from contextdb_livekit.reading.sentences import (
     _SMALL,
     Clause,
     Statement,
-    answer_days,
     clauses,
     normal,
 )
@@ -353,7 +352,7 @@ class CallReader:
             self._correcting_turn = bool(_TURN_CORRECTION.match(opening))
             self._turn_opening = False
         # "So Tuesday and Thursday out?" "tuesday yes thursday no": each answer agrees or not.
-        parts = clauses(answer_days(text, self.asked.base if self._this_turn == [] else None))
+        parts = clauses(text, self.asked.base if not self._this_turn else None)
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
         if (
             any(_is_pure_hedge(c.text) for c in parts)
@@ -697,7 +696,8 @@ class CallReader:
         counts = [s for s in found if s.kind == "equipment_count" and s.sure]
         if counts:
             self._last_count = counts[-1]
-        kept = [c.text for c in parts if not _HEDGE.search(c.text)]
+        hedged_parts = [c.text for c in parts if _HEDGE.search(c.text)]
+        kept = [c.text for c in parts if c.text not in hedged_parts]
         # Parking and pets of somebody else are not the caller's; who lets the engineer in is.
         found.extend(
             _free_text(
@@ -708,7 +708,6 @@ class CallReader:
                 pets_doubted=[c.text for c in parts if _pet_before_doubt(c.text)],
             )
         )
-        hedged_parts = [c.text for c in parts if _HEDGE.search(c.text)]
         if hedged_parts and not _ASSURED.search(text):
             # "It's a Baxi, I think it's a Baxi": the value said again with a doubt.
             found = [
@@ -808,9 +807,9 @@ class CallReader:
             return []
         self._guessed = False
         out = self._days(text, clause.corrects)
-        if self._guessed or _DAY_IS_OFF.fullmatch(text):
-            # "Saturdays are off": the caller's day off, or the day ruled out; a guess.
-            # Not sure: the words are kept instead.
+        if self._guessed or _DAY_IS_OFF.fullmatch(text) or _DAY_THEN_OFF.search(text):
+            # "Saturdays are off", "saturday off yeah": the caller's day off, or the day ruled
+            # out; a guess. Not sure: the words are kept instead.
             out = self._in_doubt(out, out)
         theirs = about_someone_else(text) or _unknown_owner(text)
         for s in out:
@@ -1033,8 +1032,6 @@ class CallReader:
             # "starting january tuesdays won't work but right now they're fine": what will be,
             # set against what is now (without "now", the later value is the one kept).
             or bool(_FROM_LATER.search(text) and _NOW_CONTRAST.search(self._sentence))
-            # "saturday off yeah": the caller's day off, or the day ruled out.
-            or bool(_DAY_THEN_OFF.search(text))
             # "not mondays - wednesdays": the second day put in place of the first, or one
             # more under the negation; which is a guess.
             or (bool(re.fullmatch(rf"not (?:on )?{_DAY} {_DAY}", text)) and len(days) == 2)
@@ -1613,13 +1610,14 @@ def _said_both_ways(text: str, past: bool) -> bool:
     denied: dict[str, int] = {}  # day -> where its negated mention ends
     for match in _DAY_RE.finditer(text):
         day, before = _weekday(match.group(1)), text[: match.start()]
+        negated_here = _negated_here(before)
         between = text[denied[day] : match.start()].split() if day in denied else []
-        if between and not _negated_here(before):
+        if between and not negated_here:
             # "weekdays no saturdays and sundays only saturday or sunday": negated, then named
             # again with other words between (not "not wednesdays wednesdays i've got...").
             return True
         # "no mondays are out": a "no" before a day with a verb of its own answers.
-        negated = _negated_here(before) and not re.match(
+        negated = negated_here and not re.match(
             r"\s+(?:are|is|were|was|will|would|do|does|i|we)\b", text[match.end() :]
         )
         if day in seen and (negated or (past and _PRESENT.search(before))):
@@ -1680,9 +1678,6 @@ _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
-_DAY_THEN_OFF = re.compile(
-    rf"(?:^|\b(?:and|yeah|so|but)\s+){_DAY} (?:also |too )?off\b(?! (?:to|for|with|from|work)\b)"
-)
 _FROM_LATER = re.compile(
     r"\b(?:starting|from|after|come) (?:january|february|march|april|may|june|july|august|"
     r"september|october|november|december|christmas|the new year|next (?:week|month|year))\b|"
@@ -1694,8 +1689,7 @@ _NOW_CONTRAST = re.compile(
 # "mondays are bad, it's just this once I'm off": a one-off, said of no standing day.
 _ONE_OFF = re.compile(r"\b(?:just |only )?this once\b|\bthis one time\b|\bone[- ]off\b")
 _EXCEPTED_AGAIN = re.compile(
-    r"\b((?:except|apart from|but|bar) (?:the |for )?"
-    r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?) \2s? (?:no|nope|not)$"
+    rf"\b((?:except|apart from|but|bar) (?:the |for )?({_DAY[:-2]})s?) \2s? (?:no|nope|not)$"
 )
 # Not "yeah that's it", which confirms a read-back.
 _NOTHING_MORE = re.compile(
@@ -1932,6 +1926,10 @@ _NOT_A_VALUE = re.compile(
 _DAY_IS_OFF = re.compile(
     rf"(?:(?:so|right|oh|ok|okay|and) )*(?:{_DAY}(?: (?:and|or) {_DAY})*|those|they|them|that|"
     r"it|those days|them days) (?:is|are) off"
+)
+# "saturday off yeah", "and sunday also off": the day, then "off", with no verb between.
+_DAY_THEN_OFF = re.compile(
+    rf"(?:^|\b(?:and|yeah|so|but)\s+){_DAY} (?:also |too )?off\b(?! (?:to|for|with|from|work)\b)"
 )
 # A phone or an inbox of the caller's spoken of as a thing ("my mobile keeps dying").
 _DEVICE = re.compile(

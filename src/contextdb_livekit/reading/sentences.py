@@ -553,7 +553,7 @@ _ALL_ANSWERED_NO = re.compile(
 )
 
 
-def answer_days(sentence: str, asked: int | None = None) -> str:
+def _answer_days(sentence: str, asked: int | None = None) -> str:
     """ "monday no tuesday no wednesday yes": each day answered in turn, written as what it says
     of the day. A yes agrees with the agent's question (`asked`, its sign: "So Tuesday and
     Thursday out?" "tuesday yes thursday no"); without one, a yes says the day works."""
@@ -583,12 +583,14 @@ _DAY_AFTER_A_CHANGE = re.compile(
 )
 
 
-def clauses(sentence: str) -> list[Clause]:
+def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
+    """The sentence's clauses. `asked`: the sign of the agent's yes/no question about days, if
+    the sentence opens the caller's answer to it (see `_answer_days`)."""
     out: list[Clause] = []
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
-    sentence = answer_days(sentence)
+    sentence = _answer_days(sentence, asked)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)

@@ -95,6 +95,7 @@ def says_change(text: str) -> bool:
     return bool(_CHANGE.search(normalised)) or any(c.corrects for c in clauses(normalised))
 
 
+_ASIDE_AT_END = re.compile(rf"[\s,]+{_ASIDE.pattern}[\s.!]*$")
 _ENDS_TAKING_BACK = re.compile(
     r"(?:^|[\s,—–-]+)(?:(?:oh|no|well)[\s,]+)*(?:no|wait|hang on|hold on|scratch that|"
     r"scrap that|i tell a lie|my mistake|whoops|oops|i mean|i meant|what am i saying)[\s.!,]*$"
@@ -106,7 +107,7 @@ def leaves_correction_open(text: str, words: Equipment) -> bool:
     no, it's my nephew's christening."): the next sentence says what it is now."""
     said = normal(text)
     parts = clauses(said)
-    said = re.sub(rf"[\s,]+{_ASIDE.pattern}[\s.!]*$", "", said)  # "no, I'm getting muddled."
+    said = _ASIDE_AT_END.sub("", said)  # "no, I'm getting muddled."
     if parts and _ENDS_TAKING_BACK.search(said) and not _ENDS_TAKING_BACK.fullmatch(said):
         # "Wednesday's bad - no, hang on.": a statement, then the caller taking it back.
         return True
@@ -334,13 +335,13 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
         if said[i] is None:
             said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
     known = [sign for sign in said if sign is not None]
-    favourite = any(_PREFER.search(segment) for segment in segments)
-    if len(known) < len(said) or (len(set(known)) < 2 and not favourite):
+    favourites = [bool(_PREFER.search(segment)) for segment in segments]
+    if len(known) < len(said) or (len(set(known)) < 2 and not any(favourites)):
         return ()
     signs: dict[str, int] = {}
-    for mention, sign, segment in zip(mentions, known, segments, strict=True):
+    for mention, sign, favourite in zip(mentions, known, favourites, strict=True):
         day = _weekday(mention.group(1))
-        if _PREFER.search(segment):
+        if favourite:
             continue  # "Wednesday best, Saturday out?": the favourite is no plain sign
         if signs.setdefault(day, sign) != sign:
             return ()  # one day read back both ways
