@@ -65,6 +65,15 @@ class FakeCtx:
     def __init__(self) -> None:
         self.room = FakeRoom()
         self.shutdowns: list[str] = []
+        # The LiveKit server's view: identity -> the sid holding it. It can run ahead of the
+        # room's (a join the worker has not heard of yet); an Exception value: no answer.
+        self.server: dict[str, str | Exception] = {}
+
+    async def server_connection(self, identity: str) -> str | None:
+        holder = self.server.get(identity)
+        if isinstance(holder, Exception):
+            raise holder
+        return holder
 
     def shutdown(self, reason: str = "") -> None:
         self.shutdowns.append(reason)
@@ -124,10 +133,16 @@ def setup(tmp_path, local_engine, authenticate, *, already_in_room=(), started=T
     ctx, session = FakeCtx(), FakeSession(call.context)
     linked = FakeParticipant(identity.participant_identity)
     ctx.room.remote_participants[linked.identity] = linked
+    ctx.server[linked.identity] = linked.sid
     for other in already_in_room:
         ctx.room.remote_participants[other.identity] = other
     guard = CallerGuard(  # type: ignore[arg-type]
-        ctx, session, linked, authenticate, revoked_instructions=REVOKED
+        ctx,
+        session,
+        linked,
+        authenticate,
+        revoked_instructions=REVOKED,
+        server_connection=ctx.server_connection,
     )
     guard.attach()
     if started:

@@ -140,3 +140,32 @@ async def test_an_aborted_stream_is_dropped(tmp_path, local_engine):
     typed.on_stream(stream, linked.identity)  # type: ignore[arg-type]
     await asyncio.wait_for(settled(typed), 10)
     assert delivered == [] and stream.closed
+
+
+async def test_a_replacement_the_worker_has_not_heard_of_yet_is_not_the_caller(
+    tmp_path, local_engine
+):
+    """The server hands the caller's identity to a new connection and relays its data before
+    the worker hears of the join: the room still shows the caller, the message names only
+    the identity. The server's answer decides, and it fails closed."""
+    _, _, ctx, session, linked, guard = setup(tmp_path, local_engine, None)
+    delivered: list[str] = []
+
+    async def on_text(_session, event) -> None:  # type: ignore[no-untyped-def]
+        delivered.append(event.text)
+
+    typed = TypedInput(Room(linked), session, guard, on_text)  # type: ignore[arg-type]
+    ctx.server[linked.identity] = "PA_impostor"
+    typed.on_stream(EndlessStream("yes", chunks=1), linked.identity)  # type: ignore[arg-type]
+    await asyncio.wait_for(settled(typed), 10)
+    ctx.server[linked.identity] = RuntimeError("server unreachable")
+    typed.on_stream(EndlessStream("yes", chunks=1), linked.identity)  # type: ignore[arg-type]
+    await asyncio.wait_for(settled(typed), 10)
+    del ctx.server[linked.identity]  # nobody holds it now
+    typed.on_stream(EndlessStream("yes", chunks=1), linked.identity)  # type: ignore[arg-type]
+    await asyncio.wait_for(settled(typed), 10)
+    assert delivered == []
+    ctx.server[linked.identity] = linked.sid  # the caller's own connection holds it again
+    typed.on_stream(EndlessStream("yes please", chunks=1), linked.identity)  # type: ignore[arg-type]
+    await asyncio.wait_for(settled(typed), 10)
+    assert delivered == ["yes please"]

@@ -35,7 +35,7 @@ from contextdb_livekit.worker.job import (
 from contextdb_livekit.worker.metrics import attach_call_metrics
 from contextdb_livekit.worker.profile import LineProfile
 from contextdb_livekit.worker.ring import RingOutcome, is_ringing, wait_until_answered
-from contextdb_livekit.worker.room_guard import CallerGuard
+from contextdb_livekit.worker.room_guard import CallerGuard, server_connection
 from contextdb_livekit.worker.room_surface import start_in_room
 from contextdb_livekit.worker.session import build_session
 from contextdb_livekit.worker.settings import WorkerSettings
@@ -139,6 +139,7 @@ async def run_call(
         participant,
         authenticate,
         revoked_instructions=line.instructions(None, verified=False),
+        server_connection=server_connection(ctx),
     )
     guard.attach()  # anyone but the caller, before or after this, ends the call with nothing
     if ringing:

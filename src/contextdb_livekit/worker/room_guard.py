@@ -30,7 +30,7 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from livekit import rtc
+from livekit import api, rtc
 from livekit.agents import AgentSession, JobContext
 
 from contextdb_livekit.identity import CallerIdentity, IdentityError
@@ -41,12 +41,17 @@ log = logging.getLogger("contextdb_livekit.worker.room_guard")
 Authenticate = Callable[
     [rtc.RemoteParticipant], Awaitable[tuple[CallerIdentity | None, IdentityError | None]]
 ]
+# Identity -> the sid of the connection the LiveKit server holds under it now; None when
+# nobody holds it. `server_connection` asks the server's room API.
+ServerConnection = Callable[[str], Awaitable[str | None]]
 
 EXTRA_PARTICIPANT_LINE = (
     "Someone else has joined this line, so for your privacy I'm ending the call. "
     "Please call back when you're on your own."
 )
 FAILED_RECHECK_LINE = "I couldn't confirm who is on the line, so I'm ending the call."
+# How long typed input waits for the server to say who holds the caller's identity.
+_SERVER_CHECK_S = 5.0
 # How long a closing line waits for the session to be running (a participant seen before
 # the session started) and for its playout.
 _SAY_WAIT_S = 10.0
@@ -61,8 +66,10 @@ class CallerGuard:
         authenticate: Authenticate,
         *,
         revoked_instructions: str,
+        server_connection: ServerConnection,
     ) -> None:
         self._ctx = ctx
+        self._server_connection = server_connection
         # What the agent is told once the call's memory is revoked (the line's unverified
         # instructions: LineProfile.instructions(None, verified=False)).
         self._revoked_instructions = revoked_instructions
@@ -96,6 +103,23 @@ class CallerGuard:
             and participant.identity == self._caller_identity
             and participant.sid == self._admitted_sid
         )
+
+    async def admits_sender(self, participant: rtc.Participant | None) -> bool:
+        """`admits` for data, which names its sender by identity only. The server hands an
+        identity to a new connection (and relays that connection's data) before this worker
+        hears of the join, so until then data from a replacement looks like the admitted
+        caller's: the server is asked which connection holds the identity now. Fails closed:
+        no answer, no admission."""
+        if participant is None or not self.admits(participant):
+            return False
+        try:
+            holder = await asyncio.wait_for(
+                self._server_connection(participant.identity), timeout=_SERVER_CHECK_S
+            )
+        except Exception as exc:
+            log.warning("could not ask the server who holds the caller's identity: %r", exc)
+            return False
+        return holder == participant.sid and self.admits(participant)
 
     def transcript_destination(self) -> str | None:
         """The identity transcripts may be sent to now, or None (send nothing)."""
@@ -238,6 +262,22 @@ class CallerGuard:
         """The agent's instructions lose the recalled snapshot as well."""
         with contextlib.suppress(Exception):
             await self._session.current_agent.update_instructions(self._revoked_instructions)
+
+
+def server_connection(ctx: JobContext) -> ServerConnection:
+    """The room API's answer to "which connection holds this identity now?"."""
+
+    async def holder(identity: str) -> str | None:
+        request = api.RoomParticipantIdentity(room=ctx.room.name, identity=identity)
+        try:
+            info = await ctx.api.room.get_participant(request)
+        except api.ServerError as exc:
+            if exc.code == api.ServerErrorCode.NOT_FOUND:
+                return None
+            raise
+        return info.sid
+
+    return holder
 
 
 def revoke(call: CallContext, reason: str) -> None:

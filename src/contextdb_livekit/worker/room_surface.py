@@ -9,19 +9,23 @@ nobody else in the room:
 | session RPC `lk.agent.session`            | off (`session_host=False`): no get_agent_info,       |
 | (SessionHost over RoomSessionTransport)   | get_chat_history, run_input or event stream for      |
 |                                           | anyone, the caller included                          |
-| text input `lk.chat`                      | the admitted caller's connection only, read by the   |
-|                                           | worker with a byte bound (RoomIO's reads a stream    |
-|                                           | whole: `worker.typed_input`); then normalised and    |
-|                                           | bounded before the model or any store                |
+| text input `lk.chat`                      | the admitted caller's connection only (the server is |
+|                                           | asked per message: data names only an identity),     |
+|                                           | read by the worker with a byte bound (RoomIO's reads |
+|                                           | a stream whole: `worker.typed_input`); then          |
+|                                           | normalised and bounded before the model or any store |
 | agent transcript `lk.transcription`       | sent to the admitted caller's identity only          |
 |                                           | (`destination_identities`), nothing while the gate   |
 |                                           | is closed; no legacy broadcast transcription packets |
+|                                           | (same window as the audio track below)               |
 | caller's own transcript `lk.transcription`| not published (RoomIO's user transcript is off)      |
 | audio input (caller's microphone track)   | the linked identity, only while its connection is    |
 |                                           | admitted (off while a replacement re-authenticates)  |
 | pre-connect audio                         | off: any participant could send a buffer for the     |
 | `lk.agent.pre-connect-audio-buffer`       | caller's track id                                    |
 | agent audio track                         | subscribable by the admitted caller's identity only  |
+|                                           | (a replacement the worker has not heard of yet holds |
+|                                           | that identity: the one window left open)             |
 | agent attribute `lk.agent.state`          | readable by the room (listening/thinking/speaking;   |
 |                                           | no caller data)                                      |
 | RPC methods                               | none registered by the worker                        |

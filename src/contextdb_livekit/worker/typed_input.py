@@ -5,7 +5,10 @@ any callback sees it, so a stream that never closes is held in the job's memory 
 as the sender keeps writing, and the cut to a turn's 2,000 characters comes only after. The
 worker therefore turns RoomIO's text input off and reads lk.chat itself, here:
 
-- a stream from anyone but the admitted caller is closed unread;
+- a stream from anyone but the admitted caller is closed unread; a stream names its sender by
+  identity only, so before the text goes on, the server is asked whether the admitted
+  connection still holds that identity (`CallerGuard.admits_sender`): a replacement's data
+  can arrive before this worker hears that it joined;
 - a stream is read chunk by chunk and kept up to `MAX_TYPED_BYTES` (UTF-8); the moment it
   goes past that, the kept part is the caller's turn (cut, as any long message is) and the
   reader is closed, so whatever the sender writes after that is never kept;
@@ -115,6 +118,9 @@ class TypedInput:
             reader.close()  # past the bound: nothing more of it is read or kept
         if not bounded.complete:
             log.info("typed message longer than %d bytes: the rest is not read", self._max_bytes)
+        if not await self._guard.admits_sender(participant):
+            log.warning("typed input dropped: the caller's identity is held by another connection")
+            return
         event = room_io.TextInputEvent(text=bounded.text, info=reader.info, participant=participant)
         try:
             await self._on_text(self._session, event)
