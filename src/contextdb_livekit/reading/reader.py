@@ -849,7 +849,9 @@ class CallReader:
             (old_day := _NOT_THE_OLD_DAY.fullmatch(text))
             and self.antecedent is not None
             and _weekday(old_day.group(1)) not in self.antecedent.days
-            and _NOW_INSTEAD.search(self._sentence)
+            # The new day said "now" before it (not "thursday no, monday yeah, but actually
+            # monday is now ...": a "now" after the old day is about something else).
+            and _NOW_INSTEAD.search(self._sentence[: self._sentence.rfind(old_day.group(1))])
         ):
             # "It's Thursdays I'm off now, not Tuesdays", "(days that don't suit:) it's Fridays
             # only now, not Thursdays": the day the new one replaces is the other way round.

@@ -583,6 +583,17 @@ _DAY_AFTER_A_CHANGE = re.compile(
 )
 
 
+# "now im on nights mondays are actually fine": a clause with a subject and verb of its own,
+# then a day with its own predicate; read as one, the day went with "on nights".
+_DAY_PREDICATE_AFTER_SUBJECT = re.compile(
+    rf"\b((?:i|we) (?:am|are|work|do|have)\b"
+    # Not a doubt about the day ("I'm not sure if Fridays are free").
+    rf"(?:(?!\b(?:{_DAY[:-2]}|sure|if|whether|think|know)\b).)*?) "
+    rf"(?={_DAY} (?:are|is) (?:actually |now |all |still |really )?"
+    r"(?:fine|ok|okay|good|free|alright|all right)\b)"
+)
+
+
 def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     """The sentence's clauses. `asked`: the sign of the agent's yes/no question about days, if
     the sentence opens the caller's answer to it (see `_answer_days`)."""
@@ -594,6 +605,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
+    sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)

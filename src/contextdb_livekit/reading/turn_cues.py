@@ -271,9 +271,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if re.match(types.proposed, tail) and (kind := equipment.type_mention.search(tail)):
                 return Asked(topic=types.kind, proposed=equipment.type_value(kind))
             return Asked()
-        if len(asked) > 1 and (signs := _read_back_signs(tail)):
+        if len(asked) > 1 and (signs := _read_back_signs(tail)) is not None:
             # "So Friday's fine and Saturday's out?": a yes confirms two things said two ways;
-            # which day goes which way is the read-back's, not one sign for every day.
+            # which day goes which way is the read-back's, not one sign for every day. Said
+            # two ways with a day's sign not read: no sign for a yes to confirm.
             return Asked(days=asked, signs=signs)
         if not asked and re.search(r"\b(?:other|else)\b", tail):
             # "Monday's out. Any other days that don't work?": the days read back are not
@@ -316,32 +317,76 @@ def _segment_sign(segment: str) -> int | None:
     sign, negators = _predicate(segment)
     if sign is not None or negators:
         return _base(sign, negators, segment)
-    if re.search(r"\b(?:yes|yeah|in)\W*$", segment):
+    # "... thursday yes and ": what the day was read back as, before the next day's "and".
+    segment = re.sub(r"(?:\W+(?:and|or|but))+\W*$", "", segment)
+    if re.search(r"\b(?:yes|yeah|in|definitely)\W*$", segment):
         return 1  # "so tuesday no thursday and friday yes", "wednesdays in"
     return None
 
 
-def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...]:
+_UNDECIDED = re.compile(
+    r"\b(?:tbc|tba|to be confirmed|not sure|unsure|maybe|not known|unknown|undecided|"
+    r"to be decided|pending|possibly|iffy)\b"
+)
+
+
+# "mondays and " in "mondays and tuesdays out": a day listed under the next one's predicate.
+_BARE_LISTED_DAY = re.compile(rf"{_DAY}(?:,|\s+and|\s+or)?")
+_RATHER = re.compile(r"\b(?:would|had) rather\b")
+_FAVOURITE_LEAD = re.compile(
+    r"\b(?:and|but)\b(?:(?!\b(?:and|but)\b).)*\b(?:prefer|rather|ideally|best is)\b"
+    r"(?:(?!\b(?:and|but)\b).)*$"
+)
+
+
+def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...] | None:
     """Each day of a read-back said with more than one sign, with its own ("So Mondays out and
-    Fridays fine?", "Saturday available, Sunday out?"); empty when the read-back says its days
-    one way, or a day's sign is not read."""
+    Fridays fine?", "Saturday available, Sunday out?"); None when the read-back says its days
+    one way; empty when it says them both ways but a day's sign is not read (one sign for
+    every day would turn some of them round)."""
     mentions = list(_DAY_RE.finditer(read_back))
     segments = [
         read_back[m.start() : mentions[i + 1].start() if i + 1 < len(mentions) else None]
         for i, m in enumerate(mentions)
     ]
-    said = [_segment_sign(s) for s in segments]
+    for i in range(len(segments) - 1):
+        # "thursdays no good and you'd prefer a monday": the favourite said before a day is
+        # that day's, not the day before's.
+        if (lead := _FAVOURITE_LEAD.search(segments[i])) is not None:
+            segments[i], segments[i + 1] = (
+                segments[i][: lead.start()],
+                segments[i][lead.start() :] + segments[i + 1],
+            )
+    # "... thursday yes and friday tbc": a day read back as not known yet has no sign, and
+    # gives none to the days listed before it.
+    undecided = [bool(_UNDECIDED.search(segment)) for segment in segments]
+    said = [
+        None if open_ else _segment_sign(segment)
+        for segment, open_ in zip(segments, undecided, strict=True)
+    ]
     for i in range(len(said) - 2, -1, -1):
-        if said[i] is None:
+        if (
+            said[i] is None
+            and not undecided[i]
+            and not undecided[i + 1]
+            and _BARE_LISTED_DAY.fullmatch(segments[i].strip())
+        ):
             said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
     known = [sign for sign in said if sign is not None]
-    favourites = [bool(_PREFER.search(segment)) for segment in segments]
-    if len(known) < len(said) or (len(set(known)) < 2 and not any(favourites)):
-        return ()
+    favourites = [bool(_PREFER.search(segment) or _RATHER.search(segment)) for segment in segments]
+    if len(set(known)) < 2 and not any(favourites):
+        return None
+    # A favourite needs no sign of its own ("... and you'd rather a wednesday").
+    unsigned = sum(
+        sign is None and (open_ or favourite)
+        for sign, open_, favourite in zip(said, undecided, favourites, strict=True)
+    )
+    if len(known) < len(said) - unsigned:
+        return () if len(set(known)) == 2 else None
     signs: dict[str, int] = {}
-    for mention, sign, favourite in zip(mentions, known, favourites, strict=True):
+    for mention, sign, favourite in zip(mentions, said, favourites, strict=True):
         day = _weekday(mention.group(1))
-        if favourite:
+        if favourite or sign is None:
             continue  # "Wednesday best, Saturday out?": the favourite is no plain sign
         if signs.setdefault(day, sign) != sign:
             return ()  # one day read back both ways

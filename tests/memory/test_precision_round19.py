@@ -1,0 +1,74 @@
+"""Round 19: run-on read-backs that say days both ways, with a day left open ("friday tbc"),
+answered "monday no tuesday yes" or with a favourite said before its day; a run-on clause with
+a subject of its own before a day's own predicate; and a "now" that belongs to a later clause.
+Phrased for these tests, not taken from any scored set."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.memory.spoken_calls import days
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        # A day read back as not known yet: the other days keep their own signs.
+        (
+            "a: right so to recap tuesday no wednesday yes friday yes and monday to be confirmed"
+            " | u: yep that's right",
+            {("tuesday", "unavailable"), ("wednesday", "available"), ("friday", "available")},
+        ),
+        (
+            "a: so sunday yes saturday maybe and thursday no | u: spot on",
+            {("sunday", "available"), ("thursday", "unavailable")},
+        ),
+        # "definitely" says the day works.
+        (
+            "a: so that's tuesday definitely and thursday no | u: yes",
+            {("tuesday", "available"), ("thursday", "unavailable")},
+        ),
+    ],
+)
+def test_a_read_back_with_a_day_left_open(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_read_back_said_both_ways_whose_signs_are_not_all_read_confirms_nothing() -> None:
+    # "mondays whatever" has no sign the reader knows: a yes must not give every day one sign.
+    assert days("a: so fridays out mondays whatever and tuesdays good | u: yeah") == set()
+
+
+def test_a_favourite_said_before_its_day_is_that_days() -> None:
+    conversation = (
+        "a: so that's tuesdays and fridays no good and you'd rather a wednesday is that right"
+        " | u: yeah"
+    )
+    assert days(conversation) == {("tuesday", "unavailable"), ("friday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: tuesdays were a no before but now i am on nights tuesdays are actually fine",
+            {("tuesday", "available")},
+        ),
+        ("u: we have the grandkids thursdays are fine though", {("thursday", "available")}),
+        # A doubt about the day is not a clause of its own.
+        ("u: I'm not sure if Tuesdays are free yet.", set()),
+    ],
+)
+def test_a_day_with_its_own_predicate_after_a_clause_with_a_subject(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_now_after_the_old_day_does_not_turn_it_round() -> None:
+    conversation = (
+        "u: friday no saturday no sunday yeah but actually sunday is now when my son visits"
+    )
+    assert days(conversation) == {("friday", "unavailable"), ("saturday", "unavailable")}
