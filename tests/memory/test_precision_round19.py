@@ -72,3 +72,53 @@ def test_a_now_after_the_old_day_does_not_turn_it_round() -> None:
         "u: friday no saturday no sunday yeah but actually sunday is now when my son visits"
     )
     assert days(conversation) == {("friday", "unavailable"), ("saturday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "u: saturday is best oh no wait sunday sunday is best saturday i am at work",
+            {("saturday", "unavailable")},
+        ),
+        (
+            "u: mondays are fine tuesdays we are at the caravan",
+            {("monday", "available"), ("tuesday", "unavailable")},
+        ),
+    ],
+)
+def test_a_days_predicate_then_another_day_with_a_subject_of_its_own(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_a_bare_not_day_set_against_days_said_not_to_work_is_not_read_either_way() -> None:
+    assert days("u: It's Monday and Friday we can't do, not Wednesday.") == {
+        ("monday", "unavailable"),
+        ("friday", "unavailable"),
+    }
+    # A list of negated days is still one list.
+    assert days("u: Not Monday, not Wednesday.") == {
+        ("monday", "unavailable"),
+        ("wednesday", "unavailable"),
+    }
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "a: So your husband has the key, and he can't do Thursdays? | u: That's right.",
+        "a: so your daughter cannot do saturdays | u: yeah",
+    ],
+)
+def test_a_yes_to_somebody_elses_days_read_back_stores_nothing(conversation: str) -> None:
+    assert days(conversation) == set()
+
+
+def test_a_yes_to_who_will_be_home_on_a_day_still_says_the_day_works() -> None:
+    assert days("a: so your partner will be in on wednesdays to let us in | u: yes") == {
+        ("wednesday", "available")
+    }
+    # "your mondays" are the caller's own.
+    assert days("a: so your mondays are out? | u: yes") == {("monday", "unavailable")}

@@ -220,6 +220,7 @@ class CallReader:
     _equipment_talk: bool = False  # this sentence is about equipment
     _more_here: bool = False  # more clauses follow in this sentence
     _next_clause: str = ""  # the clause after this one in the sentence
+    _clause_before: str | None = None  # the clause before this one in the sentence
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
     _last_count: Statement | None = None  # the call's last count, sure when said
@@ -382,6 +383,7 @@ class CallReader:
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
             self._next_clause = parts[index + 1].text if self._more_here else ""
+            self._clause_before = parts[index - 1].text if index else None
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
             if self._correcting_turn and self.antecedent is None and _DENIED.fullmatch(clause.text):
@@ -804,6 +806,17 @@ class CallReader:
                 # An answer to the agent's yes/no question about days.
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
                 return [_availability(d, sign) for d in antecedent.days]
+            return []
+        if (
+            (contrast := _NOT_THE_OLD_DAY.fullmatch(text))
+            and self._previous
+            and self._clause_before is not None
+            and _CONTRASTED_WITH.search(self._clause_before)
+            and all(s.kind == "availability" and s.negative for s in self._previous)
+            and _weekday(contrast.group(1)) not in {s.key for s in self._previous}
+        ):
+            # "It's Wednesday and Tuesday I can't do, not Thursday": set against the days said
+            # not to work, Thursday may be the one that does, or one more that does not.
             return []
         self._guessed = False
         out = self._days(text, clause.corrects)
@@ -1701,6 +1714,11 @@ _NOTHING_MORE = re.compile(
     r"(?:\W+(?:thanks|thank you|cheers))?\W*"
 )
 _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
+# "I can't do Tuesday, not Thursday": a clause with a verb of its own saying days do not
+# work, which a bare "not DAY" after it may be set against (not "not Monday, not Tuesday").
+_CONTRASTED_WITH = re.compile(
+    r"^(?!not\b).*\b(?:i|we) (?:can not|cannot|do not|will not) (?:do|make|manage)\b"
+)
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")

@@ -572,7 +572,10 @@ def _answer_days(sentence: str, asked: int | None = None) -> str:
 # its own (not a list of days before the subject: "thursday friday saturday i'm working").
 _ANOTHER_DAY_WITH_SUBJECT = re.compile(
     rf"\b((?:work|works|working|do|can|free|busy|fine|okay|ok|good|out|off|away|about) {_DAY}) "
-    rf"(?={_DAY} (?:i|we) (?:am|are|will be|can|do)\b)"
+    rf"(?={_DAY} (?:i|we) (?:am|are|will be|can|do)\b)|"
+    # "thursday is best friday i have got the dentist": a day's predicate, then another day
+    # with a subject and verb of its own.
+    rf"\b((?:is|are) (?:best|fine|good|okay|ok|better)) (?={_DAY} (?:i|we) (?:am|are|have|can)\b)"
 )
 
 
@@ -603,7 +606,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
     sentence = _answer_days(sentence, asked)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
-    sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(r"\1, ", sentence)
+    sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(lambda m: f"{m.group(1) or m.group(2)}, ", sentence)
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
     sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)

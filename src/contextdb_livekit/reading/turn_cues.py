@@ -284,7 +284,13 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if sign is None and not negators:
                 sign, negators = _predicate(t)
             return Asked(base=_base(sign, negators, t))
-        if _ASKED_OF_SOMEONE.match(tail):
+        said_of = next((piece for piece in re.split(r",\s*", tail) if _DAY_RE.search(piece)), tail)
+        said_of = re.sub(r"^(?:(?:and|so|but|then|ok|okay|right)\s+)+", "", said_of)
+        if (
+            _ASKED_OF_SOMEONE.match(tail)
+            or about_someone_else(said_of)
+            or _THEIRS_READ_BACK.match(said_of)
+        ):
             # "Is your husband usually in on Mondays?": his days, not the caller's; a "yes"
             # says nothing of whether they work for the caller.
             return Asked(days=asked or days)
@@ -411,6 +417,13 @@ _SPOKEN_QUESTION = re.compile(
     r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$"
 )
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
+# "So your wife can't do Fridays?": the agent reading back somebody else's days.
+_THEIRS_READ_BACK = re.compile(
+    rf"(?:your|his|her|their) (?!(?:{_DAY}|days?|diary|rota|shifts?|work|job|hours)\b)\w+ "
+    r"(?:can|can not|cannot|is|is not|are|are not|will|will not|does not|do not|works?)\b"
+    # Not "your wife will be home tuesdays to let us in": who lets the engineer in.
+    r"(?! (?:be )?(?:home|in|there|around|about)\b)"
+)
 _ASKED_OF_SOMEONE = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|has|"
     r"have)\s+(?:(?:your|his|her|their)\s+\w+|he|she|they)\b"
