@@ -122,3 +122,26 @@ def test_a_yes_to_who_will_be_home_on_a_day_still_says_the_day_works() -> None:
     }
     # "your mondays" are the caller's own.
     assert days("a: so your mondays are out? | u: yes") == {("monday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: Saturdays are no use, that's our church day.", {("saturday", "unavailable")}),
+        ("u: thursday is my golf day", {("thursday", "unavailable")}),
+    ],
+)
+def test_a_day_given_over_to_something_else(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert days(conversation) == expected
+
+
+def test_something_in_for_a_service_is_not_the_caller_at_home() -> None:
+    conversation = (
+        "u: Tuesday works. | a: Tuesday, great. | u: Sorry, not Tuesday, Tuesday the van is in"
+        " for a service and I'll be stuck."
+    )
+    assert days(conversation) == {("tuesday", "unavailable")}
+    # The caller's own "can't" beside it still counts.
+    assert days("u: i cant do monday the car is in for its service") == {("monday", "unavailable")}

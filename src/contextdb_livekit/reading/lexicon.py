@@ -86,6 +86,9 @@ _NEG_ATOMS = re.compile(
     r"(?!(?:visit|booking|appointment)\b)\w+|"
     # "Monday and Friday are my work days": the days the caller works, not days that work.
     r"(?:my|our) (?:[\w-]+?[ -])?(?:work|working|office) ?days?|"
+    # "sundays are family day": the day given over to something else.
+    r"(?:(?:a|the|my|our) )?(?:family|church|golf|gym|football|shopping|market|laundry|"
+    r"washing|cleaning|pamper) days?|"
     # Ruled out, said as an idiom ("a dead duck", "that won't fly", "not on your life").
     r"(?:a )?dead duck|(?:will|would|does|do) not fly|not on your nelly|(?:a )?non-?starter|"
     r"not on your life|"

@@ -818,6 +818,10 @@ class CallReader:
             # "It's Wednesday and Tuesday I can't do, not Thursday": set against the days said
             # not to work, Thursday may be the one that does, or one more that does not.
             return []
+        if _IN_FOR.search(text) and not re.search(r"\b(?:not|no|never|cannot)\b", text):
+            # "Friday my car's in for its MOT": in the garage, not the caller at home (not
+            # "i cant thursday the car's in for its mot": the caller says so first).
+            return []
         self._guessed = False
         out = self._days(text, clause.corrects)
         if self._guessed or _DAY_IS_OFF.fullmatch(text) or _DAY_THEN_OFF.search(text):
@@ -1719,6 +1723,7 @@ _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
 _CONTRASTED_WITH = re.compile(
     r"^(?!not\b).*\b(?:i|we) (?:can not|cannot|do not|will not) (?:do|make|manage)\b"
 )
+_IN_FOR = re.compile(r"\b(?:is|are|goes|going|go|went|was) in for (?:its|a|an|the|her|his|my)\b")
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")
