@@ -416,7 +416,6 @@ _SPOKEN_QUESTION = re.compile(
     # "and the meter", "what about the parking": the topic alone, asked.
     r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$"
 )
-# A question asked of somebody else: "is your husband in", "does she work Mondays".
 # "So your wife can't do Fridays?": the agent reading back somebody else's days.
 _THEIRS_READ_BACK = re.compile(
     rf"(?:your|his|her|their) (?!(?:{_DAY}|days?|diary|rota|shifts?|work|job|hours)\b)\w+ "
@@ -424,6 +423,7 @@ _THEIRS_READ_BACK = re.compile(
     # Not "your wife will be home tuesdays to let us in": who lets the engineer in.
     r"(?! (?:be )?(?:home|in|there|around|about)\b)"
 )
+# A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|has|"
     r"have)\s+(?:(?:your|his|her|their)\s+\w+|he|she|they)\b"
