@@ -36,7 +36,9 @@ _HEDGE = re.compile(
 # what the last bloke said", "Mondays are out, last I checked".
 _AFTERTHOUGHT_DOUBT = re.compile(
     r"\b(?:or at least|so i (?:am|was|have been) told|if memory serves|"
-    r"last (?:time )?i (?:looked|checked))\b"
+    r"last (?:time )?i (?:looked|checked)|"
+    # "Thursdays could work, but I'm not promising": the whole sentence is not sure.
+    r"(?:i am )?not promising|no promises|(?:i|we) would (?:have|need) to check|not yet)\b"
 )
 _QUESTION_START = re.compile(
     r"^(?:(?:can|could|would|will|shall|should|do|does|did|is|are|am|have|has|may)\s+"
@@ -67,10 +69,13 @@ _NEG_ATOMS = re.compile(
     r"busy|tied up|away|out|at work|working|on nights|on shifts?|bad|terrible|awful|"
     r"rubbish|awkward|difficult|tricky|avoid|forget|keep (?:\w+ )?(?:clear|free)|dreadful|horrible|"
     r"hard|inconvenient|unworkable|a (?:\w+ )?pain|a (?:\w+ )?struggle|hectic|manic|chaotic|"
-    r"packed|fully booked|booked up|tough|a (?:\w+ )?bad shout|stuck at \w+|"
+    r"packed(?! (?:in|up)\b)|fully booked|booked up|tough|a (?:\w+ )?bad shout|stuck at \w+|"
     r"(?:am|are|is|be)\s+(?:always\s+|usually\s+|normally\s+)?at\s+(?:the|my|our|his|her|a)\s+"
     r"(?!home\b)\w+|"
-    r"a (?:\w+ )?day at (?:work|the hospital)|my (?:\w+ )?(?:class|clinic|shift|session)|"
+    # Not "the course replaced my monday shift": a shift no longer worked.
+    r"a (?:\w+ )?day at (?:work|the hospital)|"
+    r"(?<!replaced )(?<!dropped )(?<!lost )(?<!quit )(?<!gave up )"
+    r"my (?:\w+ )?(?:class|clinic|shift|session)|"
     r"(?:am|are|is) in work|"
     # "monday i'm not here": the caller away ("my carer isn't here" is said of the carer).
     r"(?:i|we) (?:am|are) (?:not|never) here|"
@@ -336,7 +341,8 @@ _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
     rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
     rf"(basement|lower ground)(?= (?:flat|apartment))|"
-    rf"(?:live|living|are|am|(?<!\bit )is) in the (basement))\b"
+    # Not "our space is in the basement car park": the parking's, not the home's.
+    rf"(?:live|living|are|am|(?<!\bit )is) in the (basement)(?! (?:car park|garage|parking)))\b"
 )
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
@@ -347,18 +353,21 @@ _FLAT = re.compile(
 )
 _BARE_FLAT = re.compile(r"^(?:(?:it is|number|flat|we are|i am|in)\s+)*(\d{1,4}[a-z]?)$")
 _FLAT_NUMBER = re.compile(r"\bnumber (\d{1,4}[a-z]?)\b")
-_STREET = (
-    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
-    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|"
-    r"view|rise|parade|square|vale|wharf|quay|green|park|close|cottages|mansions|buildings|"
-    r"heights))\b"
+# The word for a street's kind, and its abbreviations.
+_STREET_KIND = (
+    r"(?:road|rd|street|st|lane|lanes|ln|avenue|ave|close|drive|dr|way|court|ct|place|pl|"
+    r"crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill|view|rise|parade|square|"
+    r"vale|wharf|quay|green|park|cottages|mansions|buildings|heights)"
 )
+# Its last kind word: "Park View Close", "Green Lane", not "Park" or "Green".
+_STREET = rf"(\d{{1,5}}[a-z]?\s+(?:[a-z'-]+\s+){{0,4}}?{_STREET_KIND})\b(?!\s+{_STREET_KIND}\b)"
 # After a street: a town ("1460 maple drive springfield"), where it is ("above the chippy"), or
 # the next clause ("and the doorbell doesn't work"); a word that could start something else
 # ("next door", "my mum's") is none of them.
 _STREET_WORDS = (
-    r"road|rd|street|st|lane|avenue|close|drive|way|court|place|crescent|terrace|grove|gardens|"
-    r"walk|row|mews|hill|green|park|view|rise|square|vale|cottages|mansions|buildings|heights"
+    r"road|rd|street|st|lane|lanes|avenue|close|drive|way|court|place|crescent|terrace|grove|"
+    r"gardens|walk|row|mews|hill|green|park|view|rise|parade|square|vale|cottages|mansions|"
+    r"buildings|heights"
 )
 _AFTER_STREET = (
     r"(?:\s+(?!(?:now|next|door|where|which|who|that|is|was|are|were|my|his|her|their|our|the|"
@@ -387,8 +396,7 @@ _ADDRESS = re.compile(
     r"were at|"
     r"(?:i|we)(?: have)? moved to|(?:i|we) are now at|we are now at|new address is|now at|"
     r"(?:i|we) relocated to|(?:i|we) live at)\s+(?:number\s+)?"
-    r"(\d{1,5}[a-z]?\s+(?:[a-z'-]+\s+){0,4}?(?:road|rd|street|st|lane|ln|avenue|ave|close|drive|"
-    r"dr|way|court|ct|place|pl|crescent|terrace|grove|gardens|boulevard|blvd|walk|row|mews|hill))\b"
+    rf"{_STREET}"
 )
 _CONTACT = [
     # "I'd rather you texted": a wish, said in the past tense.
@@ -442,7 +450,11 @@ _ONE_OFF_CONTACT = re.compile(
     r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b|"
     # "code to follow by text", "I'll send the photos over by email": one thing sent.
     r"\b(?:code|codes|details|photos?|pictures?|link|reference)\b(?: \w+){0,3} "
-    r"(?:by|via|over|on) (?:text|email|e mail|message|whatsapp)\b"
+    r"(?:by|via|over|on) (?:text|email|e mail|message|whatsapp)\b|"
+    # "I got a text on Friday saying...", "reading it off an email": a message that came.
+    r"\b(?:got|had|received) (?:a|an|the|your) (?:text|email|e mail|message|"
+    r"letter)\b|"
+    r"\b(?:off|from|in) (?:a|an|the|that|your|my) (?:text|email|e mail|message|letter)\b"
 )
 # The caller's words about this call itself ("I'm ringing about my boiler", "calling on behalf
 # of my mum"): the phone is how they reached us now, not how they want to be reached.

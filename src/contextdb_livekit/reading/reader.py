@@ -332,6 +332,8 @@ class CallReader:
             and self._turn_opening
             # "no i said maybe mondays": the answer takes back a read-back, it says no sign.
             and not _HEDGE.search(text)
+            # "no not usually i just happen to have this one off": one week, not the day.
+            and not _ONE_OFF.search(text)
             and self.antecedent
             and self.antecedent.asked
             # "Is Wednesday your best day?" "yes wednesdays are best": the words after say it.
@@ -841,6 +843,9 @@ class CallReader:
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
+        # "I said Wednesdays were bad": what the caller said, told again; its tense is the
+        # telling's, not a time that is over.
+        text = _SAID_WERE.sub(r"\1 are", text)
         # "I can do Tuesdays - my hours changed": what changed is the caller's reason, not a
         # negation of the day.
         text = _THEIR_THING_CHANGED.sub(" ", text)
@@ -1706,7 +1711,10 @@ _NOW_CONTRAST = re.compile(
     r"\b(?:right now|for now|at the moment|currently|until then|till then)\b"
 )
 # "mondays are bad, it's just this once I'm off": a one-off, said of no standing day.
-_ONE_OFF = re.compile(r"\b(?:just |only )?this once\b|\bthis one time\b|\bone[- ]off\b")
+_ONE_OFF = re.compile(
+    r"\b(?:just |only )?this once\b|\bthis one time\b|\bone[- ]off\b|\bthis one off\b|"
+    r"\bnot usually\b"
+)
 _EXCEPTED_AGAIN = re.compile(
     rf"\b((?:except|apart from|but|bar) (?:the |for )?({_DAY[:-2]})s?) \2s? (?:no|nope|not)$"
 )
@@ -1723,6 +1731,7 @@ _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
 _CONTRASTED_WITH = re.compile(
     r"^(?!not\b).*\b(?:i|we) (?:can not|cannot|do not|will not) (?:do|make|manage)\b"
 )
+_SAID_WERE = re.compile(rf"^(?:(?:i|we) (?:said|told you)(?: that)? )({_DAY}) (?:was|were)\b")
 _IN_FOR = re.compile(r"\b(?:is|are|goes|going|go|went|was) in for (?:its|a|an|the|her|his|my)\b")
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")

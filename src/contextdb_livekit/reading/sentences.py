@@ -251,6 +251,8 @@ def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
     text = re.sub(r"\bnae\b", "no", text)  # "nae chance", "nae bother"
+    # "off-limits", "a no-go", "a write-off": the idioms as the reader knows them, spaced.
+    text = re.sub(r"\b(off|no|non|write)-(?=(?:limits|go|starter|off)\b)", r"\1 ", text)
     # "fridays full stop", "nor Tuesday for that matter": emphasis, no words of the day's.
     text = re.sub(r"\b(?:full stop|period|for that matter)\b", " ", text)
     for pattern, replacement in _CONTRACTIONS:
@@ -581,7 +583,9 @@ _ANOTHER_DAY_WITH_SUBJECT = re.compile(
 
 # "no not since i moved shifts tuesday's best now": the day said after the change.
 _DAY_AFTER_A_CHANGE = re.compile(
-    rf"\b((?:moved|changed|swapped|switched|new) (?:my |our )?(?:shifts?|rota|jobs?|hours)) "
+    rf"\b((?:moved|changed|swapped|switched|new) (?:my |our )?(?:shifts?|rota|jobs?|hours)|"
+    # "thats changed monday is fine now": what changed, then the day as it is now.
+    r"(?:that|it|things) (?:is|has|have) (?:all )?changed) "
     rf"(?={_DAY}\b)"
 )
 

@@ -112,8 +112,7 @@ _CORRECTED_STREET = re.compile(
 )
 # A street named again without its number ("Queens Avenue, not Road", "station street not road").
 _STREET_NAME = re.compile(
-    r"^(?:(?:it is|its|no|the)\s+)*((?:[a-z'-]+\s+){1,3}?(?:road|street|lane|avenue|close|drive|"
-    r"way|court|place|crescent|terrace|grove|gardens|walk|row|mews|hill))"
+    rf"^(?:(?:it is|its|no|the)\s+)*((?:[a-z'-]+\s+){{1,3}}?(?!(?:rd|st)\b)(?:{_STREET_WORDS}))"
     r"(?:\s+not(?:\s+the)?\s+\w+)?$"
 )
 # A number and a name, answering "What's the address?": a street with no word for its kind
