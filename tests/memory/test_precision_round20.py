@@ -93,3 +93,33 @@ def test_a_day_after_what_changed_is_not_turned_round() -> None:
         "thats changed thursday is fine now the lads are at college"
     )
     assert ("thursday", "unavailable") not in days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: How many radiators are there? | u: lounge two kitchen one bedrooms two so five",
+            {("radiator", "5 radiators")},
+        ),
+        (
+            "a: How many radiators? | u: Hall, kitchen, study, the bathroom, that makes four.",
+            {("radiator", "4 radiators")},
+        ),
+    ],
+)
+def test_rooms_counted_through_are_where_the_radiators_are(
+    conversation: str, expected: set[tuple[str, str]]
+) -> None:
+    assert of_kind(conversation, "equipment_count") == expected
+
+
+def test_rooms_said_as_rooms_are_still_counted() -> None:
+    conversation = "a: Any towel rails? | u: Three bathrooms, so three towel rails."
+    assert ("towel rail", "3 towel rails") in of_kind(conversation, "equipment_count")
+
+
+def test_a_note_after_sorry_leaves_no_correction_open_for_another_kind() -> None:
+    # Two flats in one turn with nothing changed between them: neither is typed.
+    conversation = "u: we're in flat 3. mondays suit me, sorry, we have a cat. it's flat 8"
+    assert of_kind(conversation, "flat") == set()

@@ -171,7 +171,9 @@ def read_call(
             continue
         reader.new_turn()
         this_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
-        change_pending = False
+        # The kinds a correction left open in the sentence before may be put right by this
+        # one (None: any kind; empty: no correction is open).
+        pending_kinds: set[str] | None = set()
         contradicted: set[tuple[str, str | None]] = set()
         typed_here: set[str] = set()  # every kind the turn typed
         for sentence in _sentences(turn.text):
@@ -198,8 +200,14 @@ def read_call(
             said_here = {f.slot: f for f in found if f.kind not in several | WORDS}
             # "Saturday's fine - oh hang on, no, it's the christening. Not Saturday.": a change
             # said in the sentence before, in the same turn, is made by this one.
-            changes = bool(said_here) and (says_change(sentence) or change_pending)
-            change_pending = leaves_correction_open(sentence, reader.words)
+            pending = pending_kinds is None or any(slot[0] in pending_kinds for slot in said_here)
+            changes = bool(said_here) and (says_change(sentence) or pending)
+            # "thursdays work for me, sorry, we have a dog": the note after the "sorry" is what
+            # the correction was about; it leaves open nothing of another kind ("it's flat 4").
+            noted = {f.kind for f in found if f.kind in worded}
+            pending_kinds = (
+                (noted or None) if leaves_correction_open(sentence, reader.words) else set()
+            )
             for slot, item in said_here.items():
                 earlier = this_turn.get(slot)
                 values = {f.value for f in found if f.slot == slot}

@@ -1238,6 +1238,12 @@ class CallReader:
         if self._product:
             # "one radiator in each of the six rooms": sure, no number is left unexplained.
             counts = summed = dict(self._product)
+        if counts and self._counting_per_room():
+            # "How many radiators?" "Kitchen one, bedrooms three, so seven": the rooms say
+            # where the radiators are, not how many rooms there are.
+            counts = {
+                k: v for k, v in counts.items() if not re.fullmatch(rf"(?:{self.words.rooms})", k)
+            }
         if counts:
             # "five radiators and four upstairs", "two in each bedroom": a part of the count,
             # or a sum or product the caller left to us, is a guess; parts that add up leave
@@ -1283,6 +1289,10 @@ class CallReader:
             or (self._last_count is not None and bool(_A_TOTAL.search(self._sentence)))
         ):
             unit = self.last_unit or "units"
+            if self._counting_per_room() and re.fullmatch(rf"(?:{self.words.rooms})s?", unit):
+                # "How many radiators?" "Kitchen, hall, four bedrooms, bathroom... that's
+                # eleven": the rooms are where the radiators are; the tally is of radiators.
+                unit = self.asked.unit or unit
             out.append(
                 Statement(
                     "equipment_count",
@@ -1463,6 +1473,14 @@ class CallReader:
             self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
         return out
+
+    def _counting_per_room(self) -> bool:
+        """The agent asked how many of a thing rooms have ("How many radiators?")."""
+        return (
+            self.asked.topic == "equipment_count"
+            and self.asked.unit is not None
+            and re.fullmatch(rf"(?:{self.words.per_room})s?", self.asked.unit) is not None
+        )
 
     def _named_street(self, text: str) -> re.Match[str] | None:
         """ "41 Mount Pleasant" to "What's the address?": a number and a name that is no count

@@ -57,6 +57,7 @@ PIANOS = Equipment(
     single_words=r"upright|grand",
     added=r"piano",
     per_room=r"piano",
+    rooms=r"music room|studio",
     makes=("steinway", "yamaha"),
     make_names={},
     ambiguous_makes=frozenset(),
