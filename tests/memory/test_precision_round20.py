@@ -123,3 +123,11 @@ def test_a_note_after_sorry_leaves_no_correction_open_for_another_kind() -> None
     # Two flats in one turn with nothing changed between them: neither is typed.
     conversation = "u: we're in flat 3. mondays suit me, sorry, we have a cat. it's flat 8"
     assert of_kind(conversation, "flat") == set()
+
+
+def test_a_day_negated_then_said_again_with_its_own_word() -> None:
+    conversation = (
+        "a: so thats tuesdays and thursdays | u: oh no not thursday thursdays fine its mondays"
+        " i cant do"
+    )
+    assert days(conversation) == {("thursday", "available"), ("monday", "unavailable")}

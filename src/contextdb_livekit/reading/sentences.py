@@ -523,7 +523,9 @@ _FLOOR_PUT_RIGHT = re.compile(
     r"\d{1,2}(?:st|nd|rd|th) floor)\b)"
 )
 # "any day but monday er mondays are bad": a day said again, the speaker starting over.
-_DAY_SAID_AGAIN = re.compile(rf"\b(({_DAY[:-2]})s?) (?=\2s? (?:are|is|was|were|i|we)\b)")
+_DAY_SAID_AGAIN = re.compile(
+    rf"\b(({_DAY[:-2]})s?) (?=\2s? (?:are|is|was|were|i|we|fine|ok|okay|good|alright|only)\b)"
+)
 
 
 _ASIDE = re.compile(
