@@ -1728,7 +1728,8 @@ _FROM_LATER = re.compile(
 _NOW_CONTRAST = re.compile(
     r"\b(?:right now|for now|at the moment|currently|until then|till then)\b"
 )
-# "mondays are bad, it's just this once I'm off": a one-off, said of no standing day.
+# "mondays are bad, it's just this once I'm off": a one-off, said of no standing day; "not
+# usually" answers for the usual week no more plainly.
 _ONE_OFF = re.compile(
     r"\b(?:just |only )?this once\b|\bthis one time\b|\bone[- ]off\b|\bthis one off\b|"
     r"\bnot usually\b"
