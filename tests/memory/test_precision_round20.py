@@ -131,3 +131,20 @@ def test_a_day_negated_then_said_again_with_its_own_word() -> None:
         " i cant do"
     )
     assert days(conversation) == {("thursday", "available"), ("monday", "unavailable")}
+
+
+def test_days_read_back_as_somebody_elses_store_nothing() -> None:
+    conversation = (
+        "a: so your daughter lets us in and fridays are no good for her | u: yes thats it"
+    )
+    assert days(conversation) == set()
+
+
+def test_a_day_read_back_as_not_known_keeps_the_others() -> None:
+    conversation = "a: so tuesday out thursday fine and friday dont know | u: yes"
+    assert days(conversation) == {("tuesday", "unavailable"), ("thursday", "available")}
+
+
+def test_a_cleft_about_somebody_else_in_a_run_on_sentence() -> None:
+    conversation = "u: no we are in a cottage its my son that is on the third floor in town"
+    assert of_kind(conversation, "floor") == set()

@@ -132,7 +132,7 @@ _COMPARED_TO_MINE = re.compile(
 )
 
 
-_CLEFT = re.compile(r"(?:it is|its) (?=(?:my|our) [a-z]+(?: [a-z]+)? who\b)")
+_CLEFT = re.compile(r"(?:it is|its) (?=(?:my|our) [a-z]+(?: [a-z]+)? (?:who|that)\b)")
 
 
 def about_someone_else(clause: str) -> bool:
@@ -290,6 +290,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             _ASKED_OF_SOMEONE.match(tail)
             or about_someone_else(said_of)
             or _THEIRS_READ_BACK.match(said_of)
+            # "so your son lets them in and mondays are out for him"
+            or re.search(rf"\b{_DAY} (?:are|is) \w+(?: \w+)? for (?:him|her|them)\b", said_of)
         ):
             # "Is your husband usually in on Mondays?": his days, not the caller's; a "yes"
             # says nothing of whether they work for the caller.
@@ -332,7 +334,7 @@ def _segment_sign(segment: str) -> int | None:
 
 _UNDECIDED = re.compile(
     r"\b(?:tbc|tba|to be confirmed|not sure|unsure|maybe|not known|unknown|undecided|"
-    r"to be decided|pending|possibly|iffy)\b"
+    r"to be decided|pending|possibly|iffy|do not know|dunno)\b"
 )
 
 
