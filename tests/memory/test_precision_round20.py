@@ -148,3 +148,17 @@ def test_a_day_read_back_as_not_known_keeps_the_others() -> None:
 def test_a_cleft_about_somebody_else_in_a_run_on_sentence() -> None:
     conversation = "u: no we are in a cottage its my son that is on the third floor in town"
     assert of_kind(conversation, "floor") == set()
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "a: Good week? | u: Went to the market on Tuesday, bought some apples, that was about it.",
+        "a: What can I do for you? | u: The boiler's leaking. Could someone come out? Monday if"
+        " possible.",
+    ],
+)
+def test_a_day_something_happened_or_a_visit_asked_for_is_no_standing_day(
+    conversation: str,
+) -> None:
+    assert days(conversation) == set()

@@ -220,7 +220,7 @@ _REQUEST = re.compile(
     r"let's (?:do|go|say)|how about|what about|i will take|i want|i would like|"
     r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one|"
     r"id like|done on|at \d{1,2}(?: \d\d)?|\d{1,2} ?(?:am|pm)|sounds (?:great|good|perfect|fine)|"
-    r"if (?:that is|thats|it is) possible)\b"
+    r"if (?:that is|thats|it is) possible|if possible|if at all possible)\b"
 )
 _GENERIC = re.compile(
     rf"\b(?:{_DAY[:-2]})s\b|\b(?:a|any|every|most)\s+(?:{_DAY[:-2]})\b|\b(?:ever|never|"
@@ -236,7 +236,10 @@ _SPECIFIC = re.compile(
     rf"\b({_DAY[:-2]})\s+(?:next|this) week\b(?! or)|"
     rf"\b(?:since|until|till|by|(?<!apart )(?<!aside )from|after|last)\s+"
     rf"(?:last\s+|next\s+|the\s+)?"
-    rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    rf"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|"
+    # "Went to the garden centre on Saturday": a day something happened, not a standing one.
+    rf"\b(?:went|was|were|had|did|came|rang|called|bought|got back)\b(?:\s+[a-z']+){{0,5}}?\s+"
+    rf"on\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)"
 )
 _JOB = re.compile(
     rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
