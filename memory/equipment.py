@@ -112,7 +112,7 @@ EQUIPMENT = Equipment(
         r"solar panel"
     ),
     per_room=r"boiler|radiator|rad|storage heater|heater|thermostat|towel rail|unit",
-    rooms=r"bathroom|bedroom|shower room|en suite|kitchen|lounge|hall|dining room|box room",
+    rooms=frozenset({"bedroom", "bathroom", "shower room"}),
     makes=MAKES,
     # How a make is written when callers shorten or run it together.
     make_names={

@@ -63,9 +63,9 @@ class Equipment:
     added: str
     # "a radiator in every room": a thing counted per room is a product left to us.
     per_room: str
-    # The rooms callers count those things in ("bedroom"): asked how many radiators, a room
-    # named is where they are, not a thing counted.
-    rooms: str
+    # The counted things that are rooms ("bedroom"): where the things counted are, so a room
+    # named while counting them ("kitchen one, bedrooms three, so seven") is no count of rooms.
+    rooms: frozenset[str]
     # Makes, as said; how each is written; the ones that are also ordinary words ("ideal");
     # words of a model name after the make ("ecotec").
     makes: tuple[str, ...]

@@ -656,11 +656,13 @@ class CallReader:
             # counts is not a count of anything.
             found = [s for s in found if s not in unnamed]
         if _TALLIED.search(text) and any(
-            s.kind == "equipment_count" and s.key not in _ROOMS for s in found
+            s.kind == "equipment_count" and s.key not in self.words.rooms for s in found
         ):
             # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators": the rooms
             # are where the things counted are, not a count of rooms.
-            found = [s for s in found if s.kind != "equipment_count" or s.key not in _ROOMS]
+            found = [
+                s for s in found if s.kind != "equipment_count" or s.key not in self.words.rooms
+            ]
         if _TWO_NUMBERS_FOR_A_FLAT.search(text):
             # "flat eleven twelve": 11, 12 or 1112? A guess.
             found = self._in_doubt(found, [s for s in found if s.kind == "flat"])
@@ -685,7 +687,7 @@ class CallReader:
                 for s in found
                 if s.kind == "equipment_count"
                 and s.sure
-                and (s.value.split()[0] == "1" or (total and s.key in _ROOMS))
+                and (s.value.split()[0] == "1" or (total and s.key in self.words.rooms))
             ]
             found = self._in_doubt(found, shared)
         last = self._last_count
@@ -1241,9 +1243,7 @@ class CallReader:
         if counts and self._counting_per_room():
             # "How many radiators?" "Kitchen one, bedrooms three, so seven": the rooms say
             # where the radiators are, not how many rooms there are.
-            counts = {
-                k: v for k, v in counts.items() if not re.fullmatch(rf"(?:{self.words.rooms})", k)
-            }
+            counts = {k: v for k, v in counts.items() if k not in self.words.rooms}
         if counts:
             # "five radiators and four upstairs", "two in each bedroom": a part of the count,
             # or a sum or product the caller left to us, is a guess; parts that add up leave
@@ -1289,7 +1289,7 @@ class CallReader:
             or (self._last_count is not None and bool(_A_TOTAL.search(self._sentence)))
         ):
             unit = self.last_unit or "units"
-            if self._counting_per_room() and re.fullmatch(rf"(?:{self.words.rooms})s?", unit):
+            if self._counting_per_room() and self.words.counted_thing(unit) in self.words.rooms:
                 # "How many radiators?" "Kitchen, hall, four bedrooms, bathroom... that's
                 # eleven": the rooms are where the radiators are; the tally is of radiators.
                 unit = self.asked.unit or unit
@@ -1761,7 +1761,6 @@ _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
 _ALTERNATIVES = re.compile(r"\b(?:either|whichever|or)\b")
 _TOTAL = re.compile(r"\b(?:altogether|all together|in total|in all|all told|so \d+)\b")
-_ROOMS = frozenset({"bedroom", "bathroom", "shower room"})
 # "before the new job", "before we moved": not "before 10", "before noon" or "before then".
 _BEFORE_SOMETHING = re.compile(
     r"\bbefore\s+(?:the|my|our|his|her|their|we|i|he|she|they|it|a|an|all|this|that)\b"

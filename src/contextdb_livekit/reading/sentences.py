@@ -603,6 +603,11 @@ _DAY_PREDICATE_AFTER_SUBJECT = re.compile(
 )
 
 
+# "im in a bungalow its my daughter thats on the fifth floor": a cleft about somebody else
+# (`turn_cues._CLEFT` reads whose it is) starts a clause of its own.
+_CLEFT_RUN_ON = re.compile(r" (?=(?:it is|its) (?:my|our) [a-z]+ (?:who|that)\b)")
+
+
 def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     """The sentence's clauses. `asked`: the sign of the agent's yes/no question about days, if
     the sentence opens the caller's answer to it (see `_answer_days`)."""
@@ -615,9 +620,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(lambda m: f"{m.group(1) or m.group(2)}, ", sentence)
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
     sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
-    # "im in a bungalow its my daughter thats on the fifth floor": a cleft about somebody
-    # else starts a clause of its own.
-    sentence = re.sub(r" (?=(?:it is|its) (?:my|our) [a-z]+ (?:who|that)\b)", ", ", sentence)
+    sentence = _CLEFT_RUN_ON.sub(", ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)

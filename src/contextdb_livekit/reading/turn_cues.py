@@ -290,8 +290,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             _ASKED_OF_SOMEONE.match(tail)
             or about_someone_else(said_of)
             or _THEIRS_READ_BACK.match(said_of)
-            # "so your son lets them in and mondays are out for him"
-            or re.search(rf"\b{_DAY} (?:are|is) \w+(?: \w+)? for (?:him|her|them)\b", said_of)
+            or _DAYS_FOR_SOMEONE_ELSE.search(said_of)
         ):
             # "Is your husband usually in on Mondays?": his days, not the caller's; a "yes"
             # says nothing of whether they work for the caller.
@@ -425,6 +424,8 @@ _THEIRS_READ_BACK = re.compile(
     # Not "your wife will be home tuesdays to let us in": who lets the engineer in.
     r"(?! (?:be )?(?:home|in|there|around|about)\b)"
 )
+# "so your son lets them in and mondays are out for him": days read back as theirs.
+_DAYS_FOR_SOMEONE_ELSE = re.compile(rf"\b{_DAY} (?:are|is) \w+(?: \w+)? for (?:him|her|them)\b")
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|has|"
