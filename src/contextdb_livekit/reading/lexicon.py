@@ -63,7 +63,8 @@ _NEG_ATOMS = re.compile(
     r"(?:ai )?not (?:gonna|going to) happen|"
     # "a big no", but "not on a wednesday no" is the day and an agreeing "no".
     rf"a (?:(?!{_DAY}\b)\w+ )?no|both a no|non starter|"
-    r"write off|off limits|off the table|out of the question|not (?:an? )?option|"
+    r"write off|off limits|off the (?:table|cards|menu|agenda)|out of the question|"
+    r"not (?:an? )?option|"
     r"(?:do )?not bother(?: with)?|under no circumstances|"
     r"a (?:\w+ )?nightmare|a (?:\w+ )?problem|problems?|hopeless|impossible|unavailable|"
     r"busy|tied up|away|out|at work|working|on nights|on shifts?|bad|terrible|awful|"
@@ -77,6 +78,8 @@ _NEG_ATOMS = re.compile(
     r"(?<!replaced )(?<!dropped )(?<!lost )(?<!quit )(?<!gave up )"
     r"my (?:\w+ )?(?:class|clinic|shift|session)|"
     r"(?:am|are|is) in work|"
+    # "those three are always work": the days worked, not days that work.
+    r"(?:are|is) (?:always |usually |normally |all )?work\b(?! (?:for|fine|well|ok)\b)|"
     # "monday i'm not here": the caller away ("my carer isn't here" is said of the carer).
     r"(?:i|we) (?:am|are) (?:not|never) here|"
     # "Thursdays I'm off gallivanting": off somewhere, not a day off; "that's a wash(out)".
@@ -85,7 +88,7 @@ _NEG_ATOMS = re.compile(
     rf"(?:taken on|take on|picked up|started|starting|doing|got) (?:the |some )?{_DAY} "
     r"(?:shifts?|nights?|lates?|earlies)|"
     # "now I do Tuesdays at the charity shop": the day given to something else.
-    rf"(?:i|we) (?:now )?do (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
+    rf"(?:i|we) (?:am |are )?(?:now )?(?:do|doing) (?:the )?{_DAY} (?:at|for|with|down|up|over)\b|"
     # "thursdays I do the food bank", "Monday we go to the allotment": the day taken up.
     rf"{_DAY} (?:i|we) (?:do|run|go to|help at|help out at|volunteer at) (?:the |my |our )+"
     r"(?!(?:visit|booking|appointment)\b)\w+|"
@@ -229,6 +232,8 @@ _GENERIC = re.compile(
 )
 _SPECIFIC = re.compile(
     rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
+    # "it's the Friday after that I'm away": one Friday, not every one.
+    rf"\bthe\s+({_DAY[:-2]})\s+(?:after|before)\s+(?:that|next|this)\b|"
     rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"
     rf"\b({_DAY})\s+(?:morning|afternoon|evening|night|week)\b(?!s)|"
     # "next week Monday's no good", "Monday next week": one day, not every one.

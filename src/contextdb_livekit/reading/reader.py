@@ -206,6 +206,7 @@ class CallReader:
     _requested_here: set[str] = field(default_factory=set)  # days asked for in this turn
     _last_reading: _Reading | None = None  # the caller's last clause about days, this call
     _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
+    _working_before: set[str] = field(default_factory=set)  # ... before this sentence
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
@@ -247,6 +248,14 @@ class CallReader:
             # "Is the meter inside or outside?" "Outside." "Whereabouts outside?": the same topic.
             self.asked = before
         if (
+            self.asked.base is None
+            and before.base is not None
+            and _VERB_OF_THE_QUESTION_BEFORE.search(normal(text))
+        ):
+            # "Is it Mondays that suit you?" "No." "Which days do?": the verb of the question
+            # before, said again.
+            self.asked = dataclasses.replace(self.asked, base=before.base)
+        elif (
             self.asked.base is None
             and self.asked.topic is None
             and not self.asked.signs
@@ -322,6 +331,16 @@ class CallReader:
                 self.antecedent = _Reading([day], None, echo=True)
             self._asking = True
             return []
+        if (
+            self._turn_opening
+            and (put_right := _NO_DAY_NOT_DAY.match(text))
+            and _weekday(put_right.group("instead")) not in self.asked.days
+            and _weekday(put_right.group("wrong")) in self.asked.days
+        ):
+            # "so mondays and tuesdays are no good" "no thursdays not tuesdays": the "no"
+            # answers the read-back and Thursday takes Tuesday's place in it; it is no
+            # "no Thursdays".
+            text = "{no}, {instead}, not {wrong}{after}".format(**put_right.groupdict())
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
         if answer and self._turn_opening and self.asked.signs and answer.group(1)[0] == "y":
@@ -371,6 +390,7 @@ class CallReader:
         found: list[Statement] = list(found_first)
         self._kinds_here = set()
         self._switch_here = bool(_SWITCH.search(text))
+        self._working_before = set(self._working_days)
         self._sentence, self._written = text, sentence
         # Counts said whole in the sentence, read once for all its clauses.
         self._summed = summed_parts(text, self.words)
@@ -778,6 +798,20 @@ class CallReader:
     # -- one clause ----------------------------------------------------------------------
 
     def _clause(self, clause: Clause) -> list[Statement]:
+        out = self._clause_statements(clause)
+        # The days the call has said work or not so far, a yes or no that is the whole answer
+        # included ("So Tuesdays are out?" "Yes."): a change of routine later replaces only days
+        # said to work. Not "No, just Tuesdays": the words after say which days the "no" meant.
+        answered_more = self._more_here and bool(_PARTICLE.match(clause.text))
+        if not (answered_more or about_someone_else(clause.text) or _unknown_owner(clause.text)):
+            for s in out:
+                if s.kind == "availability" and s.key and s.sure:
+                    self._unavailable_days.discard(s.key)
+                    self._available_days.discard(s.key)
+                    (self._unavailable_days if s.negative else self._available_days).add(s.key)
+        return out
+
+    def _clause_statements(self, clause: Clause) -> list[Statement]:
         text = clause.text
         if clause.corrects:
             # "second floor, well, third really": the value put right, said as it really is.
@@ -822,6 +856,15 @@ class CallReader:
             # "It's Wednesday and Tuesday I can't do, not Thursday": set against the days said
             # not to work, Thursday may be the one that does, or one more that does not.
             return []
+        if (
+            re.fullmatch(r"(?:well |or |i mean )?(?:was|were|used to be)", text)
+            and self._last_reading is not None
+        ):
+            # "Tuesday's my day off, well, was": what the clause before said is no longer so,
+            # and what is so now is not said here.
+            self.retracted += [("availability", day) for day in self._last_reading.days]
+            self._last_reading = self.antecedent = None
+            return []
         if _IN_FOR.search(text) and not re.search(r"\b(?:not|no|never|cannot)\b", text):
             # "Friday my car's in for its MOT": in the garage, not the caller at home (not
             # "i cant thursday the car's in for its mot": the caller says so first).
@@ -832,12 +875,6 @@ class CallReader:
             # "Saturdays are off", "saturday off yeah": the caller's day off, or the day ruled
             # out; a guess. Not sure: the words are kept instead.
             out = self._in_doubt(out, out)
-        theirs = about_someone_else(text) or _unknown_owner(text)
-        for s in out:
-            if s.kind == "availability" and s.key and s.sure and not theirs:
-                self._unavailable_days.discard(s.key)
-                self._available_days.discard(s.key)
-                (self._unavailable_days if s.negative else self._available_days).add(s.key)
         # "Hang on, I've counted again, it's eight": a bare value in a turn that corrects the
         # last one corrects the caller's last value of its kind.
         out += self._values(text, clause.corrects or self._correcting_turn)
@@ -845,6 +882,8 @@ class CallReader:
 
     def _days(self, text: str, corrects: bool) -> list[Statement]:
         text = _NOT_ONLY.sub("also", text)
+        text = _DAYS_BEFORE_OR_AFTER.sub(" ", text)
+        text = _NOTHING_BUT_DAY.sub("only ", text)
         # "I said Wednesdays were bad": what the caller said, told again; its tense is the
         # telling's, not a time that is over.
         text = _SAID_WERE.sub(r"\1 are", text)
@@ -888,6 +927,13 @@ class CallReader:
             return [_availability(day, -said)]
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
+        # "Any days you can't do?" "Just Friday.": the one day that does not work.
+        asked_out = (
+            self.antecedent is not None
+            and self.antecedent.asked
+            and not self.antecedent.days
+            and (self.antecedent.base or 0) < 0
+        )
         if moved := _MOVED_DAYS.search(text):
             # "We've moved from Tuesdays to Thursdays": the old day no longer, the new one now.
             old, new = _weekday(moved.group(1)), _weekday(moved.group(2))
@@ -906,6 +952,9 @@ class CallReader:
             # "but" excepts only after "any day", "anything", "every day", ...
             if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
         ]
+        if _is_exclusive(text):
+            # "only saturdays im afraid i work all week": the week worked is the other days.
+            text = _BUSY_ALL_WEEK.sub(" ", text)
         base, negators = _predicate(text)
         if base is not None and base < 0 and negators == 1 and _NEGATED_POSITIVE.search(text):
             # "i can't do thursdays, i'm working them": the negator belongs to "do", and the
@@ -941,6 +990,16 @@ class CallReader:
                 return []
             past = True  # "Wednesday was my day off": it no longer is
         exclusive = _is_exclusive(text) and not _only_counts(text)
+        if (
+            not past
+            and self._last_reading is not None
+            and self._last_reading.past
+            and _PRESENT.search(text)
+            and re.search(r"\b(?:as well|too|also)\b", text)
+        ):
+            # "Sunday used to be my only day off. Now I'm off Saturdays as well.": what was
+            # said of the day before still holds as well; not that it is over.
+            self.retracted += [("availability", day) for day in self._last_reading.days]
         topic = self.antecedent is not None and self.antecedent.echo
         if not days and self.antecedent is not None and _NOT_THOSE.match(text):
             # "I'm busy Tuesdays and Fridays, so not those": the days before, whatever the
@@ -1131,7 +1190,18 @@ class CallReader:
         if polarity is None:
             # "they'll just be stood on the doorstep": a "just" that refers back is not "only".
             own = not referring or bool(_EXCLUSIVE_ATOMS.search(text))
-            if exclusive and own and not past and days and set(days) <= denied:
+            if (
+                exclusive
+                and own
+                and self._clause_before is not None
+                and (no_day := _NO_DAY.fullmatch(self._clause_before))
+                and {_weekday(no_day.group(1))} == set(days)
+            ):
+                # "no saturdays saturdays only": a "no" to the agent and then the one day, or
+                # no Saturdays and then only Saturdays? Either way round; the words are kept.
+                self.retracted.append(("availability", days[0]))
+                return []
+            if exclusive and own and not past and days and (set(days) <= denied or asked_out):
                 # "can't do Mondays or Tuesdays?" - "Just Mondays": the "just" narrows what
                 # does not work, it does not name the one day that does ("just monday and
                 # wednesday" after three said out).
@@ -1171,7 +1241,10 @@ class CallReader:
                 # "we've swapped, it's Tuesdays from now on": Thursdays (said earlier) no longer.
                 # Not "Wednesday I can do now, my shift swapped": a day said not to work before
                 # now works, and the other days keep what was said of them.
-                replaced = [_availability(d, -1) for d in sorted(self._working_days - set(days))]
+                # "tuesdays are ok now i swapped my shift wednesday thursday fine": the days
+                # said to work before this sentence, not the ones it has just said.
+                gone = self._working_days & self._working_before
+                replaced = [_availability(d, -1) for d in sorted(gone - set(days))]
                 self._working_days -= {s.key or "" for s in replaced}
             self._working_days.update(days)
             return [*replaced, *(_availability(d, 1) for d in days)]
@@ -1752,6 +1825,24 @@ _CONTRASTED_WITH = re.compile(
 )
 _SAID_WERE = re.compile(rf"^(?:(?:i|we) (?:said|told you)(?: that)? )({_DAY}) (?:was|were)\b")
 _IN_FOR = re.compile(r"\b(?:is|are|goes|going|go|went|was) in for (?:its|a|an|the|her|his|my)\b")
+# "Which days do?": the verb of the agent's question before, left out.
+_VERB_OF_THE_QUESTION_BEFORE = re.compile(
+    r"\b(?:which|what) (?:days?|ones?) (?:do|does|would|will)\W*$"
+)
+# "Nothing before Friday works": the days before it, not Friday itself.
+_DAYS_BEFORE_OR_AFTER = re.compile(
+    rf"\b(?:nothing|none|not) (?:before|after|until|till) (?:a |the )?{_DAY}"
+)
+# "Nothing but Mondays works": the one day, and no negation of it.
+_NOTHING_BUT_DAY = re.compile(rf"\bnothing but (?=(?:an? |the )?{_DAY})")
+_NO_DAY = re.compile(rf"(?:no|nope|nah) ({_DAY})")
+_BUSY_ALL_WEEK = re.compile(
+    r"\b(?:i|we) (?:am |are )?(?:\w+ )?(?:work|working|busy|out|at work|away)\b(?: \w+)? "
+    r"(?:all|the whole|the rest of the) week\b"
+)
+_NO_DAY_NOT_DAY = re.compile(
+    rf"(?P<no>no|nope|nah)\W+(?P<instead>{_DAY})\W+not\W+(?P<wrong>{_DAY})\b(?P<after>.*)"
+)
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")

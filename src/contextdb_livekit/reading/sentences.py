@@ -450,7 +450,7 @@ _LEADING_PARTICLE = re.compile(
 )
 # "no, Saturday's fine": "no" before a day with a verb of its own answers, it does not negate.
 _LEADING_NO_BEFORE_DAY = re.compile(
-    rf"^no\s+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
+    rf"^(?:(?:no|nope|nah)\s+)+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
 )
 # "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
 _ANSWER_THEN_WORDS = re.compile(
@@ -495,7 +495,7 @@ _NEGATED_DAY_RUN_ON = re.compile(
     rf"{_DAY})\s+(?=(?:i|we|nobody|no one|noone) (?:am|are|is|do|can|will|would|have)\b|"
     r"(?:they|them|those|that|it) (?:are|is)\b|"
     # "not friday i mean not monday friday is okay": another day with a verb of its own.
-    rf"{_DAY} (?:is|are)\b)"
+    rf"{_DAY} (?:is|are|fine|ok|okay|good|alright|free)\b)"
 )
 
 
@@ -522,9 +522,20 @@ _FLOOR_PUT_RIGHT = re.compile(
     r"(?=(?:the )?(?:basement|ground floor|top floor|"
     r"\d{1,2}(?:st|nd|rd|th) floor)\b)"
 )
+
+
+def _days_in(text: str) -> set[str]:
+    return {d.rstrip("s") for d in _DAY_RE.findall(text)}
+
+
+def _negated_day(text: str) -> str:
+    """The day of a clause that is only a negated day ("not tuesdays"), or nothing."""
+    return text if re.fullmatch(rf"(?:not|no) (?:on )?{_DAY}", text) else ""
+
+
 # "any day but monday er mondays are bad": a day said again, the speaker starting over.
 _DAY_SAID_AGAIN = re.compile(
-    rf"\b(({_DAY[:-2]})s?) (?=\2s? (?:are|is|was|were|i|we|fine|ok|okay|good|alright|only)\b)"
+    rf"\b(({_DAY[:-2]})s?) (?=\2s?,? (?:are|is|was|were|i|we|fine|ok|okay|good|alright|only)\b)"
 )
 
 
@@ -629,6 +640,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     parts = [p.strip(" .!") for p in _SPLIT.split(sentence)]
     parts = [p for p in parts if p]
     held = ""  # a clause that is only a time marker ("Before, I couldn't do Saturdays")
+    put_right: set[str] = set()  # the days a "not DAY" after a correction took back
     for index, text in enumerate(parts):
         if held:
             text, held = f"{held} {text}", ""
@@ -658,13 +670,17 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
             and _BARE_VALUE.fullmatch(out[-1].text)
             and re.fullmatch(rf"not (?:on )?(?:an? )?{_DAY}", text)
         ):
-            continue  # "I mean Thursday, not Wednesday": the day put right, not a new negation
+            # "I mean Thursday, not Wednesday": the day put right, not a new negation.
+            put_right |= _days_in(text)
+            continue
         if out and text in ("please", "thanks", "thank you"):
             out[-1].text += " " + text  # "Friday, please": one clause, a request
             continue
         if (
             out
             and not pending
+            # "not tuesdays, tuesdays i'm home": a day said again starts over, not a list.
+            and not _days_in(text) & (put_right | _days_in(_negated_day(out[-1].text)))
             and (
                 (
                     _DAY_LIST.fullmatch(text)

@@ -172,7 +172,7 @@ _OFFER = re.compile(
     r"\b(?:(?:shall|should) i"
     r"(?! (?:note|put (?:down|that)|write|make a note|take|mark|add|record)\b)|"
     r"would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
-    r"there is a slot|how about|what about|book|cancel)\b|"
+    r"there is a slot|how about|what about|book|cancel|(?:to|we) confirm)\b|"
     # "Wednesday out, I've noted it": a read-back, not a slot offered.
     r"\bi have(?! (?:noted|put|written|marked|made a note|taken|added|updated|recorded|got that"
     r"|got you)\b)"
@@ -216,7 +216,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # Not "so monday and friday are out anything else": a "no" to that adds no days.
         or (
             "?" not in t
-            and bool(re.match(r"(?:(?:right|ok|okay)\s+)?so\b", t))
+            and bool(
+                re.match(
+                    r"(?:(?:right|ok|okay|got it|sorry|alright|lovely|great|thanks)\s+)*so\b|"
+                    # "sorry mondays and thursdays out tuesdays fine": the read-back put right.
+                    rf"(?:sorry|apologies|my mistake|my bad)\W+(?:so\s+)?{_DAY}",
+                    t,
+                )
+            )
             and not re.search(r"\b(?:else|other|others|more)\b", t)
         )
     )
@@ -276,7 +283,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             # which day goes which way is the read-back's, not one sign for every day. Said
             # two ways with a day's sign not read: no sign for a yes to confirm.
             return Asked(days=asked, signs=signs)
-        if not asked and re.search(r"\b(?:other|else)\b", tail):
+        if not asked and re.search(r"\b(?:others?|else)\b", tail):
             # "Monday's out. Any other days that don't work?": the days read back are not
             # asked about; the sign is the question's own, or the read-back's ("So no
             # Mondays. Anything else?").
@@ -300,16 +307,24 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         open_question = (
             not asked
             and _predicate(tail) != (None, 0)
-            and bool(re.search(r"\b(?:a|any|another|which|what|other) days?\b", tail))
+            and bool(
+                re.search(r"\b(?:a|any|another|which|what|other) days?\b", tail)
+                # "So Tuesdays and Thursdays work. Any you can't do?"
+                or re.match(r"(?:(?:and|so)\s+)?any (?:others? |ones? )?(?:you|that)\b", tail)
+            )
         )
         sign, negators = _predicate(tail if asked or open_question else t)
+        base = _base(sign, negators, tail)
+        if not asked and not open_question and tail != t and _predicate(tail) != (None, 0):
+            # "So Wednesday's not great - is it a definite no?": the read-back and the question
+            # each carry a sign; one count of negators across both would turn the day round.
+            head = t[: len(t) - len(tail)]
+            if _predicate(head) != (None, 0):
+                said = _base(*_predicate(head), head)
+                base = said if said == _base(*_predicate(tail), tail) else None
         # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
         best = bool(_BEST_ASKED.search(tail))
-        return Asked(
-            days=asked or (() if open_question else days),
-            base=_base(sign, negators, tail),
-            best=best,
-        )
+        return Asked(days=asked or (() if open_question else days), base=base, best=best)
     if _WHO_ASKED.search(t):
         return Asked(topic="who_home")
     if re.search(r"\b(?:days?|weekdays?)\b", t):
@@ -380,6 +395,13 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...] | None:
         ):
             said[i] = said[i + 1]  # "mondays and tuesdays out": a list under one predicate
     known = [sign for sign in said if sign is not None]
+    if known and any(
+        sign is None and re.search(r"\b(?:only|just)\b", segment)
+        for sign, segment in zip(said, segments, strict=True)
+    ):
+        # "so thursday only and monday no": the one day beside a day said not to work; a yes
+        # confirms the two readings, not one sign for both.
+        return ()
     favourites = [bool(_PREFER.search(segment) or _RATHER.search(segment)) for segment in segments]
     if len(set(known)) < 2 and not any(favourites):
         return None
