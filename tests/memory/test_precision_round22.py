@@ -206,3 +206,97 @@ def test_doing_a_day_somewhere_else() -> None:
 def test_an_offer_to_confirm_a_visit_is_no_standing_day() -> None:
     conversation = "a: We wanted to confirm Monday. Is that still okay? | u: Yes, fine."
     assert typed(conversation) == set()
+
+
+# -- values: contact, makes, streets, floors, boiler types --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: I can't do Fridays. I did ring on Monday and leave a message, by the way.",
+        "u: not wednesday, i told the chap on the phone yesterday as well",
+    ],
+)
+def test_a_call_the_caller_made_is_no_way_to_reach_them(conversation: str) -> None:
+    assert of_kind(conversation, "contact_preference") == set()
+
+
+def test_a_call_made_before_does_not_hide_the_preference_after_it() -> None:
+    conversation = "u: I phoned last month, but a text is best."
+    assert of_kind(conversation, "contact_preference") == {(None, "text message")}
+
+
+def test_a_channel_the_caller_keeps_missing() -> None:
+    conversation = "a: Is email still best? | u: Ring me instead, I keep missing the emails."
+    assert of_kind(conversation, "contact_preference") == {(None, "phone call")}
+
+
+def test_preferred_to_all_that() -> None:
+    conversation = "u: I prefer an email to all those phone calls."
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+def test_the_phone_the_caller_loses_is_not_the_line_to_ring() -> None:
+    conversation = (
+        "a: so we'll ring your mobile | "
+        "u: actually ring the landline im always losing the mobile under the cushions"
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+def test_from_now_on_please_email() -> None:
+    conversation = (
+        "a: How should we reach you? | u: Usually a call. | a: Okay. | "
+        "u: I'm moving jobs, so from now on please email."
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        ("u: its an ideal now the vaillant packed up", "Ideal"),
+        ("u: It's a Worcester. The Baxi's the old one in the shed.", "Worcester Bosch"),
+        ("u: No, a Vokera. The Ideal was the one before.", "Vokera"),
+    ],
+)
+def test_a_make_said_after_as_the_old_one(conversation: str, expected: str) -> None:
+    assert of_kind(conversation, "equipment_make") == {(None, expected)}
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "a: Is parking easy? | u: Not on our road. Nearest is the Aldi car park, ten minutes' walk",
+        "a: which house number | u: 27 park road sorry its an odd road",
+    ],
+)
+def test_words_no_street_carries(conversation: str) -> None:
+    assert of_kind(conversation, "address") == set()
+
+
+def test_a_street_named_with_a_number_still_reads() -> None:
+    assert of_kind("u: we're at 31 Mill Road", "address") == {(None, "31 Mill Road")}
+
+
+def test_a_floor_that_is_the_car_park() -> None:
+    conversation = "a: which floor | u: we're on the first, the ground floor is the car park really"
+    assert of_kind(conversation, "floor") == {(None, "1st floor")}
+
+
+def test_a_value_read_back_then_denied_is_put_right_after() -> None:
+    conversation = (
+        "a: So, flat 3, second floor? | u: Flat 3, yes. Second floor, no. We're on the sixth."
+    )
+    assert of_kind(conversation, "floor") == {(None, "6th floor")}
+    assert of_kind(conversation, "flat") == {(None, "Flat 3")}
+
+
+def test_what_a_mate_said_set_against_the_caller() -> None:
+    conversation = "u: its a system boiler er my brother said combi but it aint it has a tank"
+    assert of_kind(conversation, "boiler_type") == {(None, "system")}
+
+
+def test_aint_is_a_negation() -> None:
+    assert days("u: sundays ain't any good for us") == {("sunday", "unavailable")}

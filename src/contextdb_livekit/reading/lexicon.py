@@ -347,7 +347,10 @@ _ORDINAL_WORDS = (
 )
 _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
-    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor|floor (\d{{1,2}})|"
+    # Not "the ground floor is the car park": a floor of the building that is not a home.
+    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor(?! (?:is|are) (?:the |a |"
+    r"all |just )?(?:car park|garage|garages|shops?|parking|lobby|reception|offices?|bins?)\b)|"
+    rf"floor (\d{{1,2}})|"
     rf"(basement|lower ground)(?= (?:flat|apartment))|"
     # Not "our space is in the basement car park": the parking's, not the home's.
     rf"(?:live|living|are|am|(?<!\bit )is) in the (basement)(?! (?:car park|garage|parking)))\b"
@@ -469,7 +472,12 @@ _ONE_OFF_CONTACT = re.compile(
 _THIS_CALL = re.compile(
     r"\b(?:(?:i am|we are|i was|just|only|am) (?:ringing|calling|phoning)|"
     r"(?:ringing|calling|phoning) (?:to|about|for|on behalf|because|regarding|re|up|back about)|"
-    r"why i am (?:ringing|calling|phoning)|thanks for (?:calling|ringing))\b"
+    r"why i am (?:ringing|calling|phoning)|thanks for (?:calling|ringing)|"
+    # A call the caller made before ("I did ring on Sunday", "I told the lady on the phone
+    # last week"): contact that happened, not how to reach them.
+    r"(?:i|we) (?:did |already |have |had )?(?:ring|rang|called|phoned|texted|emailed)"
+    r"(?! (?:me|us)\b)(?= (?:on|last|yesterday|earlier|before|and|this|about)\b)|"
+    r"(?:said|told|spoke|talked)\b(?: \w+){0,5} on the phone)\b"
 )
 _CONTACT_CONTEXT = re.compile(
     # "I'd like a phone call", "I like texts": what the caller likes.
@@ -485,7 +493,8 @@ _OLD_BEFORE = re.compile(
     # "an old back boiler" is an aged one; "the old boiler", "our old one" a former one.
     r"\b(?:not|no longer|never|(?<!\ban )(?<!\bof them )(?<!\bof those )old|had|"
     r"used to (?:have|be|live)|got rid of|took out|take out|"
-    r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from|previously|"
+    r"taken out|removed|replaced|swapped|swap|sold|instead of|rather than|from(?! now on\b)|"
+    r"previously|"
     r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
 )
 _NEW_BEFORE = re.compile(
@@ -504,6 +513,8 @@ _OLD_AFTER = re.compile(
     r"used to|"
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
     r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
+    # "the baxi packed up", "the Baxi's the old one", "the Potterton was the one before".
+    r"packed up|packed in|died|(?:is|was) the (?:old|previous|last) one|was the one before|"
     r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
     r"(?:house|place|flat|home|address))\b"
 )

@@ -207,6 +207,7 @@ class CallReader:
     _last_reading: _Reading | None = None  # the caller's last clause about days, this call
     _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
     _working_before: set[str] = field(default_factory=set)  # ... before this sentence
+    _agent_words: str = ""  # what the agent said last, normalised
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
@@ -237,6 +238,7 @@ class CallReader:
         return re.compile(rf"^(?:(?!{_NUMBER}\b)\w+\W+)*?(?:{units})\s+{_NUMBER}\s+(?:{units})\b")
 
     def agent_said(self, text: str) -> None:
+        self._agent_words = normal(text)
         before, self.asked = self.asked, read_question(text, self.words)
         if (
             self.asked == Asked()
@@ -341,6 +343,17 @@ class CallReader:
             # answers the read-back and Thursday takes Tuesday's place in it; it is no
             # "no Thursdays".
             text = "{no}, {instead}, not {wrong}{after}".format(**put_right.groupdict())
+        if (
+            (denied := _VALUE_THEN_NO.fullmatch(text))
+            and denied.group(1) in self._agent_words
+            and (kinds := kinds_mentioned(denied.group(1), self.words))
+            and not kinds & {"availability", "preferred_day"}
+        ):
+            # "So, flat 7, fourth floor?" "Flat 7, yes. Fourth floor, no. We're on the ninth.":
+            # the value read back, denied; what comes next in the turn puts it right.
+            self._correcting_turn = True
+            self._mentioned(min(kinds))
+            return []
         found_first: list[Statement] = []
         answer = _ANSWER_THEN_WORDS.match(text)
         if answer and self._turn_opening and self.asked.signs and answer.group(1)[0] == "y":
@@ -1498,6 +1511,8 @@ class CallReader:
             or (_CORRECTED_STREET.match(text) if self._bare_ok("address", corrects) else None)
             or (self._named_street(text) if self.asked.topic == "address" else None)
         )
+        if address is not None and _NOT_A_STREET_NAME.search(address.group(1)):
+            address = None  # "five minutes' walk", "number 5 on the terrace": no street
         if address is not None:
             self._mentioned("address")
             self._last_address = _title_address(address.group(1))
@@ -1513,6 +1528,7 @@ class CallReader:
             out.append(Statement("address", self._last_address))
         elif (
             (renamed := _STREET_NAME.match(text))
+            and not _NOT_A_STREET_NAME.search(renamed.group(1))
             and self._last_address[:1].isdigit()
             and corrects
             and self.last_value_kind == "address"
@@ -1652,7 +1668,13 @@ class CallReader:
         if base is not None and base < 0:
             return None
         if channel == "phone call":
-            phones = [m for m in _all_current(_PHONE, text) if not _negated_before(text, m.start())]
+            phones = [
+                m
+                for m in _all_current(_PHONE, text)
+                if not _negated_before(text, m.start())
+                # "ring the landline, I'm always losing the mobile": the device, not the line.
+                and not any(start <= m.start() < end for start, end in devices)
+            ]
             if phones:
                 phone = phones[-1].group(1)
                 home = phone not in _MOBILES
@@ -1835,6 +1857,12 @@ _DAYS_BEFORE_OR_AFTER = re.compile(
 )
 # "Nothing but Mondays works": the one day, and no negation of it.
 _NOTHING_BUT_DAY = re.compile(rf"\bnothing but (?=(?:an? |the )?{_DAY})")
+# Words no street name carries: "a long road", "five minutes' walk".
+_NOT_A_STREET_NAME = re.compile(
+    r"^(?:\d+\w*\s+)?(?:a|an)\b|"
+    r"\b(?:minutes?'?|mins?|seconds?|hours?'?|miles?|yards?|metres?|meters?)\s"
+)
+_VALUE_THEN_NO = re.compile(r"(.+?),? (?:no|nope|nah|not that)\W*")
 _NO_DAY = re.compile(rf"(?:no|nope|nah) ({_DAY})")
 _BUSY_ALL_WEEK = re.compile(
     r"\b(?:i|we) (?:am |are )?(?:\w+ )?(?:work|working|busy|out|at work|away)\b(?: \w+)? "

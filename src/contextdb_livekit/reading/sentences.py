@@ -42,7 +42,8 @@ _CONTRACTIONS = [
     (re.compile(r"\bcan'?t\b|\bcannot\b"), "can not"),
     (re.compile(r"\bwon'?t\b"), "will not"),
     (re.compile(r"\bshan't\b"), "shall not"),
-    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|ai|need)n'?t\b"),
+    (re.compile(r"\bain'?t\b"), "is not"),  # "it ain't", "it aint"
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|would|could|should|must|need)n'?t\b"),
      r"\1 not"),
     (re.compile(r"'m\b"), " am"),
     (re.compile(r"'re\b"), " are"),
@@ -619,6 +620,14 @@ _DAY_PREDICATE_AFTER_SUBJECT = re.compile(
 _CLEFT_RUN_ON = re.compile(r" (?=(?:it is|its) (?:my|our) [a-z]+ (?:who|that)\b)")
 
 
+# "its a system boiler my mate said combi but": a word somebody said, set against the caller's,
+# starts a clause of its own.
+_SOMEONE_SAID_RUN_ON = re.compile(
+    r"(?<=\w)(?<!whatever) (?=(?:my|our|the) \w+ (?:said|reckons|reckoned|thought|told me)"
+    r"(?: it is| it was)?(?: an?)? \w+(?: \w+)?(?: but\b|$))"
+)
+
+
 def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     """The sentence's clauses. `asked`: the sign of the agent's yes/no question about days, if
     the sentence opens the caller's answer to it (see `_answer_days`)."""
@@ -632,6 +641,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
     sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
     sentence = _CLEFT_RUN_ON.sub(", ", sentence)
+    sentence = _SOMEONE_SAID_RUN_ON.sub(", ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)

@@ -138,15 +138,18 @@ _DENIED_CALL = re.compile(
 # What a preferred channel is compared against ("better than email", "rather than a call").
 _COMPARED_TO = re.compile(
     r"(?:\b(?:than|over|rather than|instead of)|\bprefer\w*\b.*\bto)"
-    r"\s+(?:an?\s+|the\s+|by\s+|on\s+|a\s+)?$"
+    # "I prefer a phone call to all that texting nonsense".
+    r"\s+(?:all\s+)?(?:an?\s+|the\s+|by\s+|on\s+|that\s+|those\s+|these\s+)?$"
 )
 # A channel the caller says they cannot get on with ("I don't get on with texts", "I'm
 # hopeless with email"): named, but not the way to reach them.
 _AVERSE_TO = re.compile(
     r"(?:\b(?:(?:do|does|can) not|never|hardly ever|rarely)\s+(?:really\s+)?(?:get on with|like|"
     r"use|check|read|look at|see|answer|pick up|hear|do)|\bhate|\bcan not stand|"
-    r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful)\s+(?:with|at)"
-    r")\s+(?:(?:my|the|a|an|any|their|your)\s+)?$"
+    r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful)\s+(?:with|at)|"
+    # "I keep missing the texts": the channel that fails the caller.
+    r"\b(?:keep|kept|always)\s+missing"
+    r")\s+(?:(?:my|the|a|an|any|all|their|your)\s+)?$"
 )
 
 _PEOPLE = (
@@ -178,11 +181,11 @@ def _old_span(text: str, match: re.Match[str]) -> str:
 def _is_old(text: str, match: re.Match[str]) -> bool:
     before = text[: match.start()]
     after = text[match.end() :]
+    if _OLD_AFTER.match(after):
+        return True  # "it's a viessmann now the baxi packed up": the "now" is the other's
     if _NEW_BEFORE.search(before):
         return False
-    if _OLD_BEFORE.search(before) and not _HAVE_HAD.search(before):
-        return True
-    return bool(_OLD_AFTER.match(after))
+    return bool(_OLD_BEFORE.search(before)) and not _HAVE_HAD.search(before)
 
 
 def _all_current(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
