@@ -300,3 +300,53 @@ def test_what_a_mate_said_set_against_the_caller() -> None:
 
 def test_aint_is_a_negation() -> None:
     assert days("u: sundays ain't any good for us") == {("sunday", "unavailable")}
+
+
+# -- requests, favourites, dates, read-backs put right --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "conversation",
+    [
+        "u: yeah can i get someone out on friday please the radiators are cold",
+        "u: can you send an engineer out tuesday the pilot light keeps going",
+    ],
+)
+def test_asking_for_someone_out_on_a_day_is_a_request(conversation: str) -> None:
+    assert days(conversation) == set()
+
+
+def test_out_said_of_the_caller_still_reads() -> None:
+    assert days("u: I'm out on Fridays.") == {("friday", "unavailable")}
+
+
+def test_no_longer_the_favourite_says_nothing_of_the_day() -> None:
+    assert days("a: is friday still your best day | u: no not any more") == set()
+
+
+def test_no_longer_fine_still_reads() -> None:
+    assert days("a: is friday still ok for you | u: no not any more") == {("friday", "unavailable")}
+
+
+def test_the_day_the_caller_mentioned_is_one_day() -> None:
+    conversation = (
+        "u: i can't do mondays at all, the thursday i mentioned was just when it broke down"
+    )
+    assert days(conversation) == {("monday", "unavailable")}
+
+
+@pytest.mark.parametrize(
+    ("conversation", "expected"),
+    [
+        (
+            "a: so fridays a no go | u: no monday monday not friday",
+            {("monday", "unavailable")},
+        ),
+        (
+            "a: so thats tuesdays and fridays out | u: no tuesdays and sundays sundays not fridays",
+            {("tuesday", "unavailable"), ("sunday", "unavailable")},
+        ),
+    ],
+)
+def test_no_days_not_the_day_read_back(conversation: str, expected: set[tuple[str, str]]) -> None:
+    assert days(conversation) == expected

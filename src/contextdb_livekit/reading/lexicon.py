@@ -223,7 +223,9 @@ _REQUEST = re.compile(
     r"let's (?:do|go|say)|how about|what about|i will take|i want|i would like|"
     r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one|"
     r"id like|done on|at \d{1,2}(?: \d\d)?|\d{1,2} ?(?:am|pm)|sounds (?:great|good|perfect|fine)|"
-    r"if (?:that is|thats|it is) possible|if possible|if at all possible)\b"
+    r"if (?:that is|thats|it is) possible|if possible|if at all possible|"
+    # "can i get someone out on thursday": a visit asked for, not the caller out.
+    r"(?:get|send) (?:someone|somebody|an? engineer|a man|one of your \w+) (?:out|round))\b"
 )
 _GENERIC = re.compile(
     rf"\b(?:{_DAY[:-2]})s\b|\b(?:a|any|every|most)\s+(?:{_DAY[:-2]})\b|\b(?:ever|never|"
@@ -232,6 +234,8 @@ _GENERIC = re.compile(
 )
 _SPECIFIC = re.compile(
     rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
+    # "the tuesday i mentioned before": the one day talked of.
+    rf"\bthe\s+({_DAY[:-2]})\s+(?:i|we|you)\s+(?:mentioned|said|told you about|talked about)\b|"
     # "it's the Friday after that I'm away": one Friday, not every one.
     rf"\bthe\s+({_DAY[:-2]})\s+(?:after|before)\s+(?:that|next|this)\b|"
     rf"\b({_DAY})\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\b|"

@@ -336,7 +336,8 @@ class CallReader:
         if (
             self._turn_opening
             and (put_right := _NO_DAY_NOT_DAY.match(text))
-            and _weekday(put_right.group("instead")) not in self.asked.days
+            and {_weekday(d) for d in _DAY_RE.findall(put_right.group("instead"))}
+            - set(self.asked.days)
             and _weekday(put_right.group("wrong")) in self.asked.days
         ):
             # "so mondays and tuesdays are no good" "no thursdays not tuesdays": the "no"
@@ -1030,6 +1031,10 @@ class CallReader:
         if referring and _THE_OTHER_DAYS.search(text):
             # "Nothing but Saturdays - I'm on shift the rest of the week": said of the other
             # days, not of the day before.
+            return []
+        if referring and self.antecedent is not None and self.antecedent.asked and self.asked.best:
+            # "Is Wednesday still your best day?" "No, not any more.": no longer the favourite
+            # says nothing of whether Wednesday works.
             return []
         if referring and self.antecedent is not None:
             days = list(self.antecedent.days)
@@ -1869,7 +1874,8 @@ _BUSY_ALL_WEEK = re.compile(
     r"(?:all|the whole|the rest of the) week\b"
 )
 _NO_DAY_NOT_DAY = re.compile(
-    rf"(?P<no>no|nope|nah)\W+(?P<instead>{_DAY})\W+not\W+(?P<wrong>{_DAY})\b(?P<after>.*)"
+    rf"(?P<no>no|nope|nah)\W+(?P<instead>{_DAY}(?:\W+(?:and\W+)?{_DAY})*)\W+not\W+"
+    rf"(?P<wrong>{_DAY})\b(?P<after>.*)"
 )
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")

@@ -677,7 +677,8 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
         if (
             out
             and out[-1].corrects
-            and _BARE_VALUE.fullmatch(out[-1].text)
+            # "no, mondays and tuesdays, not thursdays": a list put right as well.
+            and (_BARE_VALUE.fullmatch(out[-1].text) or _BARE_DAYS_RUN.fullmatch(out[-1].text))
             and re.fullmatch(rf"not (?:on )?(?:an? )?{_DAY}", text)
         ):
             # "I mean Thursday, not Wednesday": the day put right, not a new negation.
