@@ -350,3 +350,16 @@ def test_the_day_the_caller_mentioned_is_one_day() -> None:
 )
 def test_no_days_not_the_day_read_back(conversation: str, expected: set[tuple[str, str]]) -> None:
     assert days(conversation) == expected
+
+
+def test_a_type_put_right_without_commas_keeps_no_first_type() -> None:
+    conversation = "a: what type is it | u: combi no system its a system"
+    assert ("boiler_type", None, "combi") not in typed(conversation)
+
+
+def test_a_floor_put_right_after_the_flat() -> None:
+    conversation = (
+        "a: What floor are you on? | u: Second. | a: Second floor. And the flat? | "
+        "u: Flat 22. Oh, hang on, we're on the third, the numbers start at 21 on the third."
+    )
+    assert of_kind(conversation, "floor") == {(None, "3rd floor")}

@@ -237,6 +237,13 @@ class CallReader:
         units = self.words.units
         return re.compile(rf"^(?:(?!{_NUMBER}\b)\w+\W+)*?(?:{units})\s+{_NUMBER}\s+(?:{units})\b")
 
+    @cached_property
+    def _type_put_right(self) -> re.Pattern[str]:
+        named = "|".join(re.escape(t) for t in self.words.types.bare)
+        return re.compile(
+            rf"\b((?:{named})(?: boiler)?) (no|sorry|i mean) (?=(?:it is |its |an? )?(?:{named})\b)"
+        )
+
     def agent_said(self, text: str) -> None:
         self._agent_words = normal(text)
         before, self.asked = self.asked, read_question(text, self.words)
@@ -387,6 +394,8 @@ class CallReader:
             opening = " ".join(re.sub(r"[^\w\s']", " ", text).split())
             self._correcting_turn = bool(_TURN_CORRECTION.match(opening))
             self._turn_opening = False
+        # "combi no system its a system": a type put right, the commas dropped.
+        text = self._type_put_right.sub(r"\1, \2, ", text)
         # "So Tuesday and Thursday out?" "tuesday yes thursday no": each answer agrees or not.
         parts = clauses(text, self.asked.base if not self._this_turn else None)
         # "It's a combi, I'm pretty sure, no, I'm certain": the hedge is taken back.
@@ -1598,6 +1607,9 @@ class CallReader:
             self.asked.topic == kind
             or kind in self._kinds_here
             or (corrects and self.last_value_kind == kind)
+            # "Fourth." ... "Flat 41. Oh, wait, we're on the fifth": a correction of the floor
+            # said earlier in the call, with the flat said in between.
+            or (corrects and kind == "floor" and ("floor", None) in self._stated)
         )
 
     def _brand_ok(self, match: re.Match[str]) -> bool:
