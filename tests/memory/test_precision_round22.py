@@ -363,3 +363,34 @@ def test_a_floor_put_right_after_the_flat() -> None:
         "u: Flat 22. Oh, hang on, we're on the third, the numbers start at 21 on the third."
     )
     assert of_kind(conversation, "floor") == {(None, "3rd floor")}
+
+
+def test_a_count_said_back_keeps_the_question_open_for_a_recount() -> None:
+    conversation = (
+        "a: How many radiators? | u: Ten, I think. | a: Ten radiators. | "
+        "u: Let me count. Kitchen, landing, two in the lounge, three bedrooms, bathroom... "
+        "that's nine."
+    )
+    assert of_kind(conversation, "equipment_count") == {("radiator", "9 radiators")}
+
+
+def test_a_count_said_back_with_a_new_question_asks_the_new_one() -> None:
+    conversation = (
+        "a: How many radiators? | u: Seven. | a: Seven radiators. And towel rails? | u: Two."
+    )
+    assert ("radiator", "2 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_a_bare_count_against_two_counts_read_back_is_a_guess() -> None:
+    conversation = (
+        "u: Five radiators and one thermostat. | a: Fifteen radiators and one thermostat? | "
+        "u: No, five."
+    )
+    assert ("thermostat", "5 thermostats") not in of_kind(conversation, "equipment_count")
+
+
+def test_a_count_put_right_beside_its_unit_still_reads() -> None:
+    conversation = (
+        "a: So two boilers and twelve radiators? | u: Twelve radiators, no, it's thirteen."
+    )
+    assert ("radiator", "13 radiators") in of_kind(conversation, "equipment_count")

@@ -256,6 +256,16 @@ class CallReader:
         ):
             # "Is the meter inside or outside?" "Outside." "Whereabouts outside?": the same topic.
             self.asked = before
+        elif (
+            self.asked == Asked()
+            and "?" not in text
+            and before.topic == "equipment_count"
+            and before.unit is not None
+            and re.search(rf"\b{re.escape(before.unit)}", normal(text))
+        ):
+            # "How many radiators?" "Twelve, I think." "Twelve radiators.": the agent saying
+            # the count back keeps the question open; the caller may count again.
+            self.asked = before
         if (
             self.asked.base is None
             and before.base is not None
@@ -1382,7 +1392,16 @@ class CallReader:
                     self.words.counted_thing(self.last_unit),
                 )
             )
-        elif (bare := _BARE_COUNT.match(text)) and (
+        elif (
+            (bare := _BARE_COUNT.match(text))
+            # "Sixteen radiators and two thermostats?" "No, six.": which of the counts read
+            # back is put right is a guess.
+            and not (
+                corrects
+                and "equipment_count" not in self._kinds_here
+                and len(self.words.count.findall(self._agent_words)) > 1
+            )
+        ) and (
             self._bare_ok("equipment_count", corrects)
             # "Six radiators." ... "plus the two in the loft, so eight": a total said after the
             # caller's own count is of the same thing.
