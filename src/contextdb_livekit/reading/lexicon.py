@@ -234,6 +234,14 @@ _GENERIC = re.compile(
 )
 _SPECIFIC = re.compile(
     rf"\b(?:this|next|last|coming|tomorrow|today)\s+({_DAY})\b|"
+    # "I rang you lot on a Wednesday last time", "we had the gas man out on a Friday": one
+    # day something happened (not "I'd rather you didn't come on a Monday", nor the agent's
+    # "Last time we came on a Tuesday. Is that still good?").
+    rf"(?:(?<!\bwe )\b(?:came|went|rang|called|phoned)|\bhad (?:\w+ ){{1,3}}out)\b"
+    rf"(?:\s+[a-z']+){{0,4}}?"
+    rf"\s+on\s+an?\s+({_DAY[:-2]})\b(?!s)|"
+    # "have a good Sunday": a wish for the day to come.
+    rf"\b(?:have|enjoy) (?:a|the|your) (?:good|nice|lovely|great) ({_DAY[:-2]})\b|"
     # "the tuesday i mentioned before": the one day talked of.
     rf"\bthe\s+({_DAY[:-2]})\s+(?:i|we|you)\s+(?:mentioned|said|told you about|talked about)\b|"
     # "it's the Friday after that I'm away": one Friday, not every one.

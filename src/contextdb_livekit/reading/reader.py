@@ -362,6 +362,15 @@ class CallReader:
             # "no Thursdays".
             text = "{no}, {instead}, not {wrong}{after}".format(**put_right.groupdict())
         if (
+            self._turn_opening
+            and (instead := _NO_DAY_SAID_TWICE.match(text))
+            and self.asked.days
+            and _weekday(instead.group(2)) not in self.asked.days
+        ):
+            # "Wednesday and Sunday?" "no saturday saturday": the "no" answers the read-back,
+            # the day said twice is the one meant; it is no "no Saturdays".
+            text = f"{instead.group(1)}, {instead.group(2)}{instead.group(3)}"
+        if (
             (denied := _VALUE_THEN_NO.fullmatch(text))
             and denied.group(1) in self._agent_words
             and (kinds := kinds_mentioned(denied.group(1), self.words))
@@ -1898,6 +1907,7 @@ _NOT_A_STREET_NAME = re.compile(
     r"^(?:\d+\w*\s+)?(?:a|an)\b|"
     r"\b(?:minutes?'?|mins?|seconds?|hours?'?|miles?|yards?|metres?|meters?)\s"
 )
+_NO_DAY_SAID_TWICE = re.compile(rf"(no|nope|nah) ({_DAY[:-2]})s?\W+\2s?\b(.*)")
 _VALUE_THEN_NO = re.compile(r"(.+?),? (?:no|nope|nah|not that)\W*")
 _NO_DAY = re.compile(rf"(?:no|nope|nah) ({_DAY})")
 _BUSY_ALL_WEEK = re.compile(

@@ -628,6 +628,21 @@ _SOMEONE_SAID_RUN_ON = re.compile(
 )
 
 
+# Where speech-to-text runs a new clause on: after "only" ("saturday only i work fridays"),
+# after "best" before another day ("thursdays are best wednesdays i work"), and before "it's
+# just" ("tuesday i can do it's just monday and wednesday").
+_NEW_CLAUSE_RUN_ON = re.compile(
+    rf"(?<=\bonly) (?=(?:i|we) (?!am afraid\b)\w+|it is\b)|(?<=\bbest) (?={_DAY}\b)|"
+    rf"(?:(?<=\bdo)|(?<=day)|(?<=days)) (?=it is (?:just|only) {_DAY})"
+)
+
+
+# "they've got like twelve radiators i've only got five": theirs, then the caller's own.
+_THEIRS_THEN_MINE = re.compile(
+    r"(\b(?:they|he|she) (?:have|has) got\b.*?) (?=(?:i|we) (?:have )?(?:only |just )?got\b)"
+)
+
+
 def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     """The sentence's clauses. `asked`: the sign of the agent's yes/no question about days, if
     the sentence opens the caller's answer to it (see `_answer_days`)."""
@@ -642,6 +657,8 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
     sentence = _CLEFT_RUN_ON.sub(", ", sentence)
     sentence = _SOMEONE_SAID_RUN_ON.sub(", ", sentence)
+    sentence = _NEW_CLAUSE_RUN_ON.sub(", ", sentence)
+    sentence = _THEIRS_THEN_MINE.sub(r"\1, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)

@@ -235,7 +235,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="contact_preference")
     if asks and re.search(rf"\b{_CHANNEL_WORD},? or (?:an? |the |by )?{_CHANNEL_WORD}\b", t):
         return Asked(topic="contact_preference")  # "Mobile or landline?"
-    if _OFFER.search(t) or _SPECIFIC.search(t) or re.search(r"\b\d{1,2}\b", t):
+    # "Last time the engineer came on a Monday. Is that still good?": a day gone by, asked
+    # about as the standing day it was.
+    dated = bool(_SPECIFIC.search(t)) and not re.search(r"\bstill\b", t)
+    if _OFFER.search(t) or dated or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
     if _ADDRESS_ASKED.match(t):
         return Asked(topic="address")
@@ -403,7 +406,8 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...] | None:
         # confirms the two readings, not one sign for both.
         return ()
     favourites = [bool(_PREFER.search(segment) or _RATHER.search(segment)) for segment in segments]
-    if len(set(known)) < 2 and not any(favourites):
+    # "So Monday out, and Wednesday to be confirmed?": one sign, and a day left open.
+    if len(set(known)) < 2 and not any(favourites) and not (known and any(undecided)):
         return None
     # A favourite needs no sign of its own ("... and you'd rather a wednesday").
     unsigned = sum(
