@@ -1554,7 +1554,7 @@ class CallReader:
             or (self._named_street(text) if self.asked.topic == "address" else None)
         )
         if address is not None and _NOT_A_STREET_NAME.search(address.group(1)):
-            address = None  # "five minutes' walk", "number 5 on the terrace": no street
+            address = None  # "five minutes' walk", "it's a long road": no street
         if address is not None:
             self._mentioned("address")
             self._last_address = _title_address(address.group(1))
