@@ -38,11 +38,12 @@ from contextdb_livekit.reading.lexicon import (
     _ORDINALS,
     _OTHER_SUBJECT,
     _SOMEONE_ELSES,
+    _weekday,
+    _weekdays_in,
 )
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import _SMALL, normal
 from contextdb_livekit.reading.turn_cues import (
-    _weekday,
     corrects_last_turn,
     kinds_mentioned,
     leaves_correction_open,
@@ -340,7 +341,7 @@ def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said
     text = normal(sentence)
     if _SOMEONE_ELSES.search(text) or _OTHER_SUBJECT.match(text):
         return False  # "I think my brother has a Vaillant": theirs, not a word about the caller's
-    days = {_weekday(day) for day in _DAY_RE.findall(text)}
+    days = _weekdays_in(text)
     if item.kind == "availability":
         # "No, sorry, Friday." ... "Friday is best for me": a day favoured agrees with it working.
         favoured = any(t.kind == "preferred_day" and t.value.split()[0] == item.key for t in typed)

@@ -12,6 +12,16 @@ _DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?"
 _DAY_RE = re.compile(rf"\b({_DAY})\b")
 
 
+def _weekday(token: str) -> str:
+    day = token.lower()
+    return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
+
+
+def _weekdays_in(text: str) -> set[str]:
+    """The weekdays a text names ("Mondays and Tuesday" -> monday, tuesday)."""
+    return {_weekday(day) for day in _DAY_RE.findall(text)}
+
+
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|possibly|probably|not sure|unsure|not certain|i think|i guess|i reckon|"
     r"i suppose|might|dunno|do not know|let me (?:check|think|ask|have a think|see)|"

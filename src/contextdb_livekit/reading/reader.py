@@ -115,6 +115,8 @@ from contextdb_livekit.reading.lexicon import (
     _WHERE_WORDS,
     _WISH,
     ABOUT_THE_VISIT,
+    _weekday,
+    _weekdays_in,
 )
 from contextdb_livekit.reading.sentences import (
     _ANSWER_THEN_WORDS,
@@ -134,7 +136,6 @@ from contextdb_livekit.reading.signs import (
 from contextdb_livekit.reading.turn_cues import (
     Asked,
     _predicate,
-    _weekday,
     about_someone_else,
     kinds_mentioned,
     read_question,
@@ -353,8 +354,7 @@ class CallReader:
         if (
             self._turn_opening
             and (put_right := _NO_DAY_NOT_DAY.match(text))
-            and {_weekday(d) for d in _DAY_RE.findall(put_right.group("instead"))}
-            - set(self.asked.days)
+            and _weekdays_in(put_right.group("instead")) - set(self.asked.days)
             and _weekday(put_right.group("wrong")) in self.asked.days
         ):
             # "so mondays and tuesdays are no good" "no thursdays not tuesdays": the "no"
@@ -403,7 +403,7 @@ class CallReader:
             sign = -base if answer.group(1) in ("no", "nope", "nah") else base
             # "no, Thursdays I'm at work" to "Tuesdays and Thursdays?": of the days asked, the
             # answer is about those it names.
-            named = {_weekday(d) for d in _DAY_RE.findall(text)} & set(self.antecedent.days)
+            named = _weekdays_in(text) & set(self.antecedent.days)
             found_first = [
                 _availability(d, sign) for d in self.antecedent.days if not named or d in named
             ]
@@ -575,7 +575,7 @@ class CallReader:
             if clause.corrects and not earlier_said:
                 # "Tuesday suits, although thinking about it, no, Tuesday's my pilates": a
                 # correction naming a day the sentence said before is of that day.
-                named = {_weekday(d) for d in _DAY_RE.findall(clause.text)}
+                named = _weekdays_in(clause.text)
                 earlier_said = [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in named]
             if clause.corrects and not said and earlier_said and not _ADDING.search(clause.text):
                 # "flat twelve, sorry, twenty one": a correction whose new value was not read
@@ -2168,7 +2168,7 @@ def _value_token(value: str) -> str:
 def _restates(text: str, said: list[Statement]) -> bool:
     """Whether a clause names again a value, or the day, of what was said."""
     named = {_value_token(m.group(0)) for m in _VALUE_WORD.finditer(text)}
-    days = {_weekday(d) for d in _DAY_RE.findall(text)}
+    days = _weekdays_in(text)
     return any(s.key in days or named & set(_value_token(s.value).split()) for s in said)
 
 

@@ -20,6 +20,7 @@ from contextdb_livekit.reading.lexicon import (
     _UNIVERSAL,
     _UNIVERSAL_BUT,
     WEEKDAYS,
+    _weekdays_in,
 )
 
 
@@ -525,10 +526,6 @@ _FLOOR_PUT_RIGHT = re.compile(
 )
 
 
-def _days_in(text: str) -> set[str]:
-    return {d.rstrip("s") for d in _DAY_RE.findall(text)}
-
-
 def _negated_day(text: str) -> str:
     """The day of a clause that is only a negated day ("not tuesdays"), or nothing."""
     return text if re.fullmatch(rf"(?:not|no) (?:on )?{_DAY}", text) else ""
@@ -699,7 +696,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
             and re.fullmatch(rf"not (?:on )?(?:an? )?{_DAY}", text)
         ):
             # "I mean Thursday, not Wednesday": the day put right, not a new negation.
-            put_right |= _days_in(text)
+            put_right |= _weekdays_in(text)
             continue
         if out and text in ("please", "thanks", "thank you"):
             out[-1].text += " " + text  # "Friday, please": one clause, a request
@@ -708,7 +705,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
             out
             and not pending
             # "not tuesdays, tuesdays i'm home": a day said again starts over, not a list.
-            and not _days_in(text) & (put_right | _days_in(_negated_day(out[-1].text)))
+            and not _weekdays_in(text) & (put_right | _weekdays_in(_negated_day(out[-1].text)))
             and (
                 (
                     _DAY_LIST.fullmatch(text)

@@ -18,9 +18,9 @@ from contextdb_livekit.reading.lexicon import (
     _REQUEST,
     _UNIVERSAL_BUT,
     _WEAK_POS,
+    _weekday,
 )
 from contextdb_livekit.reading.sentences import Clause
-from contextdb_livekit.reading.turn_cues import _weekday
 
 
 def _sign_in_doubt(

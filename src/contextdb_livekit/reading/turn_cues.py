@@ -36,7 +36,7 @@ from contextdb_livekit.reading.lexicon import (
     _TURN_CORRECTION,
     _VALUE_WORD,
     _WEAK_POS,
-    WEEKDAYS,
+    _weekday,
 )
 from contextdb_livekit.reading.sentences import _ASIDE, clauses, normal
 
@@ -462,11 +462,6 @@ _YES_NO = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|have|"
     r"has|shall|should)\s+(?:you|anyone|anybody|someone|somebody|there|it|that|we|they|\w+days?)\b"
 )
-
-
-def _weekday(token: str) -> str:
-    day = token.lower()
-    return day[:-1] if day.endswith("s") and day[:-1] in WEEKDAYS else day
 
 
 # "in" followed by a place that is not home ("I'm in Galway every Tuesday", "we're in
