@@ -7,6 +7,7 @@ history files a late transcript where the caller started speaking, which hides t
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import dataclass, field
 
@@ -49,7 +50,28 @@ class RealtimeCall:
         mark = len(self.happened.events)
         self.happened.events.append(("caller", text))
         await self.server.caller_says(text)
+        await self.settled()
         return self.happened.since(mark + 1)
+
+    async def settled(self, *, timeout_s: float = 30.0) -> None:
+        """Until the server and the worker are both quiet. The server's quiet alone is not
+        enough: the worker files a reply (and says a read-back) only once its own playout
+        ends, which on a busy machine can come well after the server went quiet."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            await self.server.settled(timeout_s=max(deadline - loop.time(), 0.1))
+            if self._worker_idle():
+                await asyncio.sleep(0.05)  # a queued speech starts right after the last one
+                if self._worker_idle() and self.server.quiet(0.05):
+                    return
+            if loop.time() > deadline:
+                raise TimeoutError(f"the worker never went quiet: {self.session.agent_state}")
+            await asyncio.sleep(0.05)
+
+    def _worker_idle(self) -> bool:
+        speech = self.session.current_speech
+        return (speech is None or speech.done()) and self.session.agent_state == "listening"
 
     async def close(self) -> None:
         await self.session.aclose()
@@ -90,5 +112,6 @@ async def start_realtime_call(
     session.on("conversation_item_added", on_item)
     session.on("function_tools_executed", on_tools)
     await call.start(session)
-    await server.settled()
-    return RealtimeCall(call, session, server, model, happened)
+    realtime_call = RealtimeCall(call, session, server, model, happened)
+    await realtime_call.settled()
+    return realtime_call

@@ -213,8 +213,7 @@ class LoopbackRealtime:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         while True:
-            busy = self._responding or self._open_calls or any(not t.done() for t in self._tasks)
-            if not busy and loop.time() - self._last_activity >= quiet_s:
+            if self.quiet(quiet_s):
                 return
             if loop.time() > deadline:
                 raise TimeoutError(
@@ -222,6 +221,13 @@ class LoopbackRealtime:
                     f"open calls={sorted(self._open_calls)}, tasks={len(self._tasks)}"
                 )
             await asyncio.sleep(0.05)
+
+    def quiet(self, quiet_s: float = 0.0) -> bool:
+        """No response running, every function call answered, no scripted transcript pending,
+        and nothing from either side for `quiet_s`."""
+        busy = self._responding or self._open_calls or any(not t.done() for t in self._tasks)
+        quiet_for = asyncio.get_running_loop().time() - self._last_activity
+        return not busy and quiet_for >= quiet_s
 
     def entries(self) -> list[Entry]:
         """The conversation as the model sees it (the persona's input)."""

@@ -206,6 +206,9 @@ async def test_this_call_keeps_nothing_it_said_and_leaves_what_was_held(
 
     # At once, still in the call: its checkpoints are gone, and a later turn adds none.
     await harness.say("and the address is 22 Larchmont Road, as I said")
+    # The drop and a checkpoint that raced the yes run beside the conversation: once they
+    # have landed, none of the call's rows is left.
+    await harness.call.writes_settled()
     assert queued_facts(await harness.host.outbox.items()) == []
     await harness.end_call("yes, that's right")
     assert erasures == []  # "this call" erases nothing held before
@@ -224,7 +227,7 @@ async def test_a_checkpoint_written_while_the_caller_asks_to_keep_nothing_is_dro
     await harness.say("we moved, the address is 22 Larchmont Road")
     # The turn's own checkpoint runs in the background: let it land first, so the one below
     # is the only write the caller's yes overlaps.
-    await harness.call.checkpoint_settled()
+    await harness.call.writes_settled()
     outbox = harness.host.outbox
     put = outbox.put
 

@@ -90,7 +90,7 @@ async def make_realtime_call(tmp_path: Path, calendar: LocalCalendar):  # type: 
             # and asks its own question naming the day (see test_host_readback).
             agent = call.call.agent
             await agent.update_instructions(agent.instructions + INJECTED)
-            await server.settled()
+            await call.settled()
         return call
 
     yield start

@@ -223,10 +223,12 @@ class Call:
         if self._checkpoint_task is None or self._checkpoint_task.done():
             self._checkpoint_task = asyncio.create_task(self._checkpoint_while_pending(history))
 
-    async def checkpoint_settled(self) -> None:
-        """Until the background checkpoint (if one is being written) has landed."""
-        if self._checkpoint_task is not None:
-            await asyncio.shield(self._checkpoint_task)
+    async def writes_settled(self) -> None:
+        """Until the background checkpoint and a keep-nothing drop (if either is running)
+        have landed."""
+        for task in (self._checkpoint_task, self._forget_task):
+            if task is not None:
+                await asyncio.shield(task)
 
     async def _checkpoint_while_pending(self, history: llm.ChatContext) -> None:
         while self._checkpoint_pending:
