@@ -615,6 +615,18 @@ _PERSON = (
     r"father-in-law|son-in-law|daughter-in-law|builder|other half|better half|site manager|"
     r"building manager|handyman|warden)\b"
 )
+# "no good for her", "out for your mum": days said of somebody else, whoever the subject is.
+# Said after how a day is ("good", "out") or first in an answer ("for him, yes"); not after
+# a thing ("appointments for my husband, so I can't do those": the caller's days), nor "for
+# them" (a note's "never work for them" is the caller).
+_FOR_SOMEBODY_ELSE = re.compile(
+    r"(?:^|\b(?:good|fine|ok|okay|out|bad|best|better|worse|free|busy|easier|harder|"
+    r"difficult|tricky|awkward|impossible|hopeless|rubbish|terrible|perfect|ideal|works?|"
+    r"suits?|no go|no-go)\s+)"
+    rf"for (?:him|her|{_PERSON.replace('(?:my|', '(?:my|your|', 1)})"
+    # Not "for him to come" (the engineer), nor "for my husband and me".
+    r"(?!\s+(?:to|and (?:me|us))\b)"
+)
 _PRESENCE = re.compile(
     rf"\b{_PERSON}(?:\s+(?!in\b)[a-z0-9]+){{0,3}}?\s+(?:"
     # Where they will be needs a verb: "my husband will be in", not "my friend in Leeds".

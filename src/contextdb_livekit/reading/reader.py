@@ -75,6 +75,7 @@ from contextdb_livekit.reading.lexicon import (
     _FLAT,
     _FLAT_NUMBER,
     _FLOOR,
+    _FOR_SOMEBODY_ELSE,
     _GENERIC,
     _HEDGE,
     _HOUSE_NUMBER,
@@ -532,7 +533,12 @@ class CallReader:
                 # my dad used to say": somebody else's words, whoever's days they are.
                 in_doubt |= {_day_of(s) for s in said or said_before if s.kind in _WHOSE_DAYS}
             said_before = said
-            if about_someone_else(clause.text) or _SOMEBODY_SUBJECT.match(clause.text):
+            if (
+                about_someone_else(clause.text)
+                or _SOMEBODY_SUBJECT.match(clause.text)
+                # "Fridays are no good for her", "for him, yes": days said of somebody else.
+                or _FOR_SOMEBODY_ELSE.search(clause.text)
+            ):
                 theirs = True
             elif _CALLER_AGAIN.search(clause.text):
                 theirs = False

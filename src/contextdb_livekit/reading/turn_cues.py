@@ -19,6 +19,7 @@ from contextdb_livekit.reading.lexicon import (
     _EARLY_CORRECTION,
     _EXCLUSIVE_ATOMS,
     _FIRST_PERSON,
+    _FOR_SOMEBODY_ELSE,
     _JOB,
     _KIND_WORDS,
     _NEG_ATOMS,
@@ -451,7 +452,9 @@ _THEIRS_READ_BACK = re.compile(
     r"(?! (?:be )?(?:home|in|there|around|about)\b)"
 )
 # "so your son lets them in and mondays are out for him": days read back as theirs.
-_DAYS_FOR_SOMEONE_ELSE = re.compile(rf"\b{_DAY} (?:are|is) \w+(?: \w+)? for (?:him|her|them)\b")
+_DAYS_FOR_SOMEONE_ELSE = re.compile(
+    rf"\b{_DAY} (?:are|is) (?:\w+ )?(?={_FOR_SOMEBODY_ELSE.pattern})"
+)
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(
     r"^(?:(?:and|so|but|then|ok|okay|right)\s+)*(?:can|could|would|will|are|is|do|does|did|has|"

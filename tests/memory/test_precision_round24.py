@@ -1,0 +1,51 @@
+"""Round 24: days said of somebody else by "for her", "for him", "for your mum" (whoever the
+sentence's subject is), and what still belongs to the caller. Phrased for these tests, not
+taken from any scored set."""
+
+from __future__ import annotations
+
+from memory.extract import Turn, extract_call_facts
+from tests.memory.spoken_calls import TODAY, days, of_kind
+
+
+def test_days_no_good_for_her_are_hers() -> None:
+    conversation = "u: My aunt's boiler is the one playing up. Mondays are hopeless for her."
+    assert days(conversation) == set()
+
+
+def test_days_fine_for_my_lodger_are_his() -> None:
+    assert days("u: wednesdays are fine for my lodger") == set()
+
+
+def test_for_him_yes_answers_for_him() -> None:
+    conversation = "a: So Thursdays suit? | u: For him, yes. He'll be the one at home."
+    assert ("thursday", "available") not in days(conversation)
+
+
+def test_a_read_back_of_days_for_your_dad() -> None:
+    conversation = "a: So Saturdays are bad for your dad? | u: Yep, that's right."
+    assert days(conversation) == set()
+
+
+def test_sessions_for_my_son_leave_the_days_the_callers() -> None:
+    conversation = (
+        "u: Thursdays are booked up with physio sessions for my son, so I can't do Thursdays."
+    )
+    assert ("thursday", "unavailable") in days(conversation)
+
+
+def test_best_for_him_to_pop_round_is_the_engineer() -> None:
+    assert of_kind("u: tuesdays are best for him to pop round", "preferred_day") == {
+        (None, "tuesday")
+    }
+
+
+def test_an_agent_note_that_days_never_suit_them_is_the_callers() -> None:
+    # A note is written about the caller, and "them" is the caller.
+    turns = [Turn("user", "hello, it's the boiler again")]
+    found = extract_call_facts(
+        turns, ["Caller says Tuesdays never work for them"], today=TODAY, call_id="call-1"
+    )
+    assert ("tuesday", "unavailable") in {
+        (f.key, f.value) for f in found if f.kind == "availability"
+    }
