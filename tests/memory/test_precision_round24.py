@@ -49,3 +49,29 @@ def test_an_agent_note_that_days_never_suit_them_is_the_callers() -> None:
     assert ("tuesday", "unavailable") in {
         (f.key, f.value) for f in found if f.kind == "availability"
     }
+
+
+def test_somebody_elses_floor_in_a_run_on_that_ends_with_the_caller() -> None:
+    conversation = (
+        "u: my sister lives up on the sixth floor in them flats by the park "
+        "she gave me your number when i rang her"
+    )
+    assert of_kind(conversation, "floor") == set()
+
+
+def test_somebody_elses_make_when_he_tells_me_to_get_one() -> None:
+    conversation = "u: My brother has a Vaillant at his place and he always tells me to get one."
+    assert of_kind(conversation, "equipment_make") == set()
+
+
+def test_the_caller_close_to_the_subject_is_still_in_it() -> None:
+    conversation = "u: my mum lives with me on the second floor"
+    assert of_kind(conversation, "floor") == {(None, "2nd floor")}
+
+
+def test_ours_after_theirs_in_a_run_on_is_the_callers() -> None:
+    conversation = (
+        "u: my uncle used to have a back boiler in his old place up north ours is just a "
+        "normal combi"
+    )
+    assert of_kind(conversation, "boiler_type") == {(None, "combi")}

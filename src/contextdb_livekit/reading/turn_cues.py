@@ -146,7 +146,18 @@ def about_someone_else(clause: str) -> bool:
     # "my wife and I", "he says I'm in": the caller is in it too. "mine's the same size",
     # "same as ours" compare a thing of the caller's with theirs: what is said is theirs.
     rest = _COMPARED_TO_MINE.sub(" ", clause[match.end() :]) if match else ""
-    return match is not None and not _FIRST_PERSON.search(rest)
+    # An "i" or "me" far from the subject in a run-on is the caller talking on ("my daughter
+    # lives on the fifth floor ... that's how i got the number"); "ours", "we" anywhere set
+    # the caller's own home beside theirs ("his meter's in the garage ours is under the stairs").
+    words = rest.split()
+    near, far = " ".join(words[:_WITH_THE_SUBJECT]), " ".join(words[_WITH_THE_SUBJECT:])
+    return match is not None and not _FIRST_PERSON.search(near) and not _OUR_HOME.search(far)
+
+
+# How many words after somebody else's name may still bring the caller into the subject
+# ("my wife and i", "he says i'm in", "my mum lives with me").
+_WITH_THE_SUBJECT = 6
+_OUR_HOME = re.compile(r"\b(?:we|us|our|ours|ourselves|weve|were)\b")
 
 
 # -- what the agent asked --------------------------------------------------------------------
