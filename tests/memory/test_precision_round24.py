@@ -75,3 +75,15 @@ def test_ours_after_theirs_in_a_run_on_is_the_callers() -> None:
         "normal combi"
     )
     assert of_kind(conversation, "boiler_type") == {(None, "combi")}
+
+
+def test_from_now_on_goes_with_the_days_after_it() -> None:
+    conversation = "u: mondays were my day off but from now on it's fridays i'm off"
+    found = days(conversation)
+    assert ("monday", "available") not in found
+    assert ("friday", "available") in found
+
+
+def test_now_then_no_day_after_it_still_refers_back() -> None:
+    conversation = "u: I used to be busy on Saturdays, but not now."
+    assert ("saturday", "unavailable") not in days(conversation)

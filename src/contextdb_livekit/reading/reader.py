@@ -1062,6 +1062,15 @@ class CallReader:
             or bool(_EXCLUSIVE_ATOMS.search(text))
             or (topic and (base is not None or negators > 0))
         )
+        if (
+            referring
+            and base is None
+            and negators == 0
+            and _PRESENT.fullmatch(text.removeprefix("but ").removeprefix("and "))
+        ):
+            # "i used to be off on wednesdays but from now on it's thursdays i'm off": a bare
+            # "from now on" goes with what follows it, not back to the days before.
+            return []
         if referring and _THE_OTHER_DAYS.search(text):
             # "Nothing but Saturdays - I'm on shift the rest of the week": said of the other
             # days, not of the day before.
