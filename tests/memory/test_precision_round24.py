@@ -87,3 +87,15 @@ def test_from_now_on_goes_with_the_days_after_it() -> None:
 def test_now_then_no_day_after_it_still_refers_back() -> None:
     conversation = "u: I used to be busy on Saturdays, but not now."
     assert ("saturday", "unavailable") not in days(conversation)
+
+
+def test_one_day_only_then_the_days_out_the_comma_dropped() -> None:
+    conversation = "a: what days suit | u: friday only really monday tuesday wednesday im working"
+    found = days(conversation)
+    assert ("friday", "unavailable") not in found
+    assert ("monday", "unavailable") in found
+
+
+def test_free_now_since_i_stopped_is_not_turned_round() -> None:
+    conversation = "a: any days free | u: sundays im free now since i gave up the sunday league"
+    assert ("sunday", "unavailable") not in days(conversation)

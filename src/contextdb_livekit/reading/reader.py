@@ -973,6 +973,10 @@ class CallReader:
                 return []
             self.antecedent = self._last_reading = _Reading([day], None, -said)
             return [_availability(day, -said)]
+        if _WHAT_ENDED.match(text):
+            # "saturdays i'm free now since i stopped doing the market saturdays": the reason
+            # names what the day was taken by, over; the clause before says how the day is.
+            return []
         said_before = _said_of(self._last_reading)
         denied = self._denied()  # before this clause becomes the antecedent
         # "Any days you can't do?" "Just Friday.": the one day that does not work.
@@ -1871,6 +1875,11 @@ _OWN_TIME = re.compile(
 
 
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
+# A reason that something the caller did is over ("since i gave up the sunday league").
+_WHAT_ENDED = re.compile(
+    r"^(?:since|as|because|cos|cause|now that|now) (?:i|we) (?:have )?(?:stopped|gave up|"
+    r"given up|quit|finished|packed in|left|retired from|dropped)\b"
+)
 _WHOSE_DAYS = frozenset({"availability", "preferred_day"})
 _PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")

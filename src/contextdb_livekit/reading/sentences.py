@@ -411,7 +411,9 @@ _SPLIT = re.compile(
     rf"|{_AFTER_A_DAY}\s+(?=no (?:they|those|that|it|i|we|neither|none)\b)"
     # "thursdays are ok now i swapped my shift": after a finished predicate, the caller's
     # reason, with "now" or "since", is a clause of its own.
-    r"|(?:(?<=\bok)|(?<=\bokay)|(?<=\bfine)|(?<=\bgood)|(?<=\bfree)|(?<=\bbad)|(?<=\bbusy))"
+    # "saturdays i'm free now since i stopped doing the market" too.
+    r"|(?:(?<=\bok)|(?<=\bokay)|(?<=\bfine)|(?<=\bgood)|(?<=\bfree)|(?<=\bbad)|(?<=\bbusy)|"
+    r"(?<=\bfree now)|(?<=\bfine now)|(?<=\bgood now)|(?<=\bok now))"
     r"\s+(?=(?:now|since|as) (?:i|we) (?!am\b|are\b)\w+)"
     # "cant do monday cant do friday": each day with a negated predicate of its own (not
     # "it's saturdays i can't do", where the day is the predicate's).
@@ -552,6 +554,11 @@ _JUST_ONE_THEN_ANOTHER = re.compile(
 )
 
 
+# "tuesday only really monday wednesday thursday friday i'm out": the one day, then the
+# others with a predicate of their own, the comma dropped.
+_ONLY_THEN_OTHERS = re.compile(rf"\b({_DAY} only(?: really)?) (?={_DAY}\b)")
+
+
 # "monday no tuesday no wednesday yes": each day answered in turn (not "monday no tuesday is
 # the one", a day put right).
 _ANSWERED = (
@@ -647,6 +654,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     pending = False
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
+    sentence = _ONLY_THEN_OTHERS.sub(r"\1, ", sentence)
     sentence = _answer_days(sentence, asked)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(lambda m: f"{m.group(1) or m.group(2)}, ", sentence)
