@@ -99,3 +99,20 @@ def test_one_day_only_then_the_days_out_the_comma_dropped() -> None:
 def test_free_now_since_i_stopped_is_not_turned_round() -> None:
     conversation = "a: any days free | u: sundays im free now since i gave up the sunday league"
     assert ("sunday", "unavailable") not in days(conversation)
+
+
+def test_not_usually_as_the_answer_stores_no_standing_day() -> None:
+    conversation = (
+        "a: That's booked. Are Wednesdays usually good for you? | "
+        "u: Not usually, no, I've swapped a shift this week."
+    )
+    assert days(conversation) == set()
+
+
+def test_not_always_free_is_no_standing_day() -> None:
+    assert days("u: I'm not always free on Mondays, it depends on the rota.") == set()
+
+
+def test_cant_normally_do_a_day_is_a_standing_no() -> None:
+    conversation = "u: Book the Saturday, though I can't normally do Saturdays, I'm off this one."
+    assert ("saturday", "unavailable") in days(conversation)

@@ -479,6 +479,10 @@ class CallReader:
                 # well, Mondays anyway" says the same again).
                 parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
+            if _NOT_ALWAYS.search(self._sentence):
+                # "I'm not always free Tuesdays", "Not generally, no, I just happen to be off
+                # next week": some weeks yes, some no; no standing fact either way.
+                said = [s for s in said if s.kind not in _WHOSE_DAYS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
             if about_someone_else(clause.text):
@@ -1875,6 +1879,12 @@ _OWN_TIME = re.compile(
 
 
 _THEIRS = re.compile(r"\b(?:for|of|with|to) (?:her|him|them)\b|\b(?:she|he) (?:is|can|will)\b")
+# "Not always", "not necessarily" anywhere; "not usually" only as the answer itself ("I
+# can't normally do Fridays" is a standing no).
+_NOT_ALWAYS = re.compile(
+    r"\bnot (?:always|necessarily)\b|"
+    r"^(?:(?:well|erm?|um|no)\s+)*not (?:generally|usually|normally|as a rule|often)\b"
+)
 # A reason that something the caller did is over ("since i gave up the sunday league").
 _WHAT_ENDED = re.compile(
     r"^(?:since|as|because|cos|cause|now that|now) (?:i|we) (?:have )?(?:stopped|gave up|"
