@@ -116,3 +116,18 @@ def test_not_always_free_is_no_standing_day() -> None:
 def test_cant_normally_do_a_day_is_a_standing_no() -> None:
     conversation = "u: Book the Saturday, though I can't normally do Saturdays, I'm off this one."
     assert ("saturday", "unavailable") in days(conversation)
+
+
+def test_no_then_still_no_good_keeps_the_day_out() -> None:
+    conversation = "a: Are Mondays still a problem? | u: No, still no good, I'm on earlies."
+    assert ("monday", "available") not in days(conversation)
+
+
+def test_still_no_good_no_echoes_the_question() -> None:
+    conversation = "a: Still no good on Mondays? | u: Still no good, no."
+    assert days(conversation) == {("monday", "unavailable")}
+
+
+def test_a_bare_no_still_answers_the_question() -> None:
+    conversation = "a: Are Mondays still fine? | u: No."
+    assert days(conversation) == {("monday", "unavailable")}

@@ -1065,7 +1065,9 @@ class CallReader:
             return [_availability(d, -1) for d in days]
         after_turnround = False
         referring = not days and (
-            bool(_PRONOUN_SUBJECT.match(text))
+            # "Still no good on Thursdays?" "Still no good, no.": the day asked about.
+            (self.antecedent is not None and self.antecedent.asked and _echoes_the_question(text))
+            or bool(_PRONOUN_SUBJECT.match(text))
             or _is_remnant(text)
             or bool(_EXCLUSIVE_ATOMS.search(text))
             or (topic and (base is not None or negators > 0))
@@ -2226,6 +2228,12 @@ def _is_pure_hedge(text: str) -> bool:
     rest = _HEDGE.sub(" ", text)
     rest = re.sub(r"\b(?:i|we|am|are|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
     return bool(_HEDGE.search(text)) and not rest.strip()
+
+
+def _echoes_the_question(text: str) -> bool:
+    """An answer that says again how the day asked about is, with no day of its own ("still
+    no good", "still fine")."""
+    return bool(re.fullmatch(r"still (?:\w+ ){0,2}\w+", text)) and _predicate(text) != (None, 0)
 
 
 def _is_remnant(text: str) -> bool:
