@@ -131,3 +131,8 @@ def test_still_no_good_no_echoes_the_question() -> None:
 def test_a_bare_no_still_answers_the_question() -> None:
     conversation = "a: Are Mondays still fine? | u: No."
     assert days(conversation) == {("monday", "unavailable")}
+
+
+def test_still_waiting_then_no_is_no_answer() -> None:
+    conversation = "a: Are Fridays all right for you? | u: Still waiting on the rota, no."
+    assert days(conversation) == set()

@@ -2231,9 +2231,10 @@ def _is_pure_hedge(text: str) -> bool:
 
 
 def _echoes_the_question(text: str) -> bool:
-    """An answer that says again how the day asked about is, with no day of its own ("still
-    no good", "still fine")."""
-    return bool(re.fullmatch(r"still (?:\w+ ){0,2}\w+", text)) and _predicate(text) != (None, 0)
+    """A short answer about the day asked about, with no day of its own: how it is ("still
+    no good", "still fine"), or that nothing is settled ("still waiting", "still checking":
+    the "no" after it is not an answer then)."""
+    return bool(re.fullmatch(r"still (?:\w+ ){0,3}\w+", text))
 
 
 def _is_remnant(text: str) -> bool:
