@@ -136,3 +136,17 @@ def test_a_bare_no_still_answers_the_question() -> None:
 def test_still_waiting_then_no_is_no_answer() -> None:
     conversation = "a: Are Fridays all right for you? | u: Still waiting on the rota, no."
     assert days(conversation) == set()
+
+
+def test_a_new_phone_is_a_handset_not_a_channel() -> None:
+    conversation = "a: How do we reach you? | u: Email suits me best. I've just bought a new phone."
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+def test_phone_me_is_still_a_call() -> None:
+    assert of_kind("u: just phone me", "contact_preference") == {(None, "phone call")}
+
+
+def test_not_great_with_texts_is_averse_to_texts() -> None:
+    conversation = "u: ringing is best to be honest im not great with texts"
+    assert of_kind(conversation, "contact_preference") == {(None, "phone call")}

@@ -445,7 +445,9 @@ _CONTACT = [
                 r"home phone)|"
                 # "reach me on the landline", "get me on my mobile".
                 r"(?:reach|get|catch|contact|try) (?:me|us) on|"
-                r"phone(?: me| call| calls|s)?|ringing|by phone|on the phone|"
+                # Not the handset ("i'm getting a new phone", "my phone's broken").
+                r"(?<!\bnew )(?<!\bmy )(?<!\bold )(?<!\bbroken )phone(?: me| call| calls|s)?|"
+                r"ringing|by phone|on the phone|"
                 r"give (?:me|us) a (?:call|ring|bell)|"
                 # "a call's better", "the phone is best".
                 r"(?:a|the) (?:phone )?(?:call|ring) is (?:better|best|easier|preferred))\b"),

@@ -146,7 +146,8 @@ _COMPARED_TO = re.compile(
 _AVERSE_TO = re.compile(
     r"(?:\b(?:(?:do|does|can) not|never|hardly ever|rarely)\s+(?:really\s+)?(?:get on with|like|"
     r"use|check|read|look at|see|answer|pick up|hear|do)|\bhate|\bcan not stand|"
-    r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful)\s+(?:with|at)|"
+    r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful|not great|not very good|"
+    r"not the best|not much good)\s+(?:with|at)|"
     # "I keep missing the texts": the channel that fails the caller.
     r"\b(?:keep|kept|always)\s+missing"
     r")\s+(?:(?:my|the|a|an|any|all|their|your)\s+)?$"
