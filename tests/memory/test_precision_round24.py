@@ -150,3 +150,25 @@ def test_phone_me_is_still_a_call() -> None:
 def test_not_great_with_texts_is_averse_to_texts() -> None:
     conversation = "u: ringing is best to be honest im not great with texts"
     assert of_kind(conversation, "contact_preference") == {(None, "phone call")}
+
+
+def test_the_same_street_name_with_another_kind_puts_it_right() -> None:
+    conversation = "u: We're at 41 Mill Road. Mill Crescent, sorry, I was thinking of my old place."
+    assert of_kind(conversation, "address") == {(None, "41 Mill Crescent")}
+
+
+def test_not_road_is_no_street() -> None:
+    conversation = "u: It's 5 Orchard Road, oh, not Road, Orchard Close."
+    assert of_kind(conversation, "address") == {(None, "5 Orchard Close")}
+
+
+def test_another_street_named_later_is_not_a_correction() -> None:
+    conversation = (
+        "a: What's the address? | u: 41 Mill Road. | a: And the main road nearest? | u: Park Lane."
+    )
+    assert of_kind(conversation, "address") == {(None, "41 Mill Road")}
+
+
+def test_wait_no_starts_the_correction() -> None:
+    conversation = "u: its 12 church street wait no 14 church street"
+    assert of_kind(conversation, "address") == {(None, "14 Church Street")}

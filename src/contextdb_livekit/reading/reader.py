@@ -1597,8 +1597,10 @@ class CallReader:
             (renamed := _STREET_NAME.match(text))
             and not _NOT_A_STREET_NAME.search(renamed.group(1))
             and self._last_address[:1].isdigit()
-            and corrects
             and self.last_value_kind == "address"
+            # "27 Station Road. Station Avenue, sorry.": the same name with another kind of
+            # street puts it right, cue or none.
+            and (corrects or _same_name_other_kind(renamed.group(1), self._last_address))
         ):
             # "42 Queens Road - sorry, Queens Avenue, not Road": the same number, the street
             # named again.
@@ -1940,7 +1942,7 @@ _DAYS_BEFORE_OR_AFTER = re.compile(
 _NOTHING_BUT_DAY = re.compile(rf"\bnothing but (?=(?:an? |the )?{_DAY})")
 # Words no street name carries: "a long road", "five minutes' walk".
 _NOT_A_STREET_NAME = re.compile(
-    r"^(?:\d+\w*\s+)?(?:a|an)\b|"
+    r"^(?:\d+\w*\s+)?(?:a|an|not)\b|"
     r"\b(?:minutes?'?|mins?|seconds?|hours?'?|miles?|yards?|metres?|meters?)\s"
 )
 _NO_DAY_SAID_TWICE = re.compile(rf"(no|nope|nah) ({_DAY[:-2]})s?\W+\2s?\b(.*)")
@@ -2228,6 +2230,12 @@ def _is_pure_hedge(text: str) -> bool:
     rest = _HEDGE.sub(" ", text)
     rest = re.sub(r"\b(?:i|we|am|are|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
     return bool(_HEDGE.search(text)) and not rest.strip()
+
+
+def _same_name_other_kind(street: str, address: str) -> bool:
+    """ "station avenue" after "27 Station Road": the name said again, the kind changed."""
+    said, held = street.lower().split(), address.lower().split()[1:]
+    return len(said) == len(held) >= 2 and said[:-1] == held[:-1] and said[-1] != held[-1]
 
 
 def _echoes_the_question(text: str) -> bool:
