@@ -172,3 +172,13 @@ def test_another_street_named_later_is_not_a_correction() -> None:
 def test_wait_no_starts_the_correction() -> None:
     conversation = "u: its 12 church street wait no 14 church street"
     assert of_kind(conversation, "address") == {(None, "14 Church Street")}
+
+
+def test_the_ground_floors_shops_is_not_the_callers_floor() -> None:
+    conversation = "u: we're up on the first floor the ground floor's shops"
+    assert of_kind(conversation, "floor") == {(None, "1st floor")}
+
+
+def test_how_they_count_the_ground_floor_is_not_the_callers_floor() -> None:
+    conversation = "u: Second floor, they count the ground floor differently here."
+    assert of_kind(conversation, "floor") == {(None, "2nd floor")}

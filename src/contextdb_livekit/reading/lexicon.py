@@ -370,7 +370,9 @@ _ORDINAL_WORDS = (
 _ORDINAL = f"({_ORDINAL_WORDS})"
 _FLOOR = re.compile(
     # Not "the ground floor is the car park": a floor of the building that is not a home.
-    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor(?! (?:is|are) (?:the |a |"
+    # Nor "they count the ground floor differently": how floors are numbered.
+    r"(?<!\bcount the )(?<!\bcounts the )(?<!\bcall the )(?<!\bcalls the )"
+    rf"\b(?:(lower ground|ground|basement|top|{_ORDINAL_WORDS}) floor(?!(?:'s| is| are) (?:the |a |"
     r"all |just )?(?:car park|garage|garages|shops?|parking|lobby|reception|offices?|bins?)\b)|"
     rf"floor (\d{{1,2}})|"
     rf"(basement|lower ground)(?= (?:flat|apartment))|"
