@@ -182,3 +182,13 @@ def test_the_ground_floors_shops_is_not_the_callers_floor() -> None:
 def test_how_they_count_the_ground_floor_is_not_the_callers_floor() -> None:
     conversation = "u: Second floor, they count the ground floor differently here."
     assert of_kind(conversation, "floor") == {(None, "2nd floor")}
+
+
+def test_a_count_put_right_with_the_one_left_out() -> None:
+    conversation = "u: Eight radiators. Oh, no, nine with the one in the conservatory."
+    assert of_kind(conversation, "equipment_count") == {("radiator", "9 radiators")}
+
+
+def test_a_count_said_again_in_a_run_on_is_not_the_first_one() -> None:
+    conversation = "a: how many rads | u: weve got five radiators er six with the one in the garage"
+    assert ("radiator", "5 radiators") not in of_kind(conversation, "equipment_count")

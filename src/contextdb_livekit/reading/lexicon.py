@@ -358,7 +358,10 @@ _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|
                          r"so|which makes|making|that makes)\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                          r"(?:\s+(?:now|then|actually|of them|in total|altogether|all told|"
-                         r"in all|left))*$")  # fmt: skip
+                         r"in all|left))*"
+                         # "eleven with the one in the garage": the total, the one left out.
+                         r"(?:\s+(?:with|including|counting) the (?:one|ones|other one)\b.*)?"
+                         r"$")  # fmt: skip
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
