@@ -192,3 +192,19 @@ def test_a_count_put_right_with_the_one_left_out() -> None:
 def test_a_count_said_again_in_a_run_on_is_not_the_first_one() -> None:
     conversation = "a: how many rads | u: weve got five radiators er six with the one in the garage"
     assert ("radiator", "5 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_im_on_the_ordinal_after_the_floor_puts_it_right() -> None:
+    conversation = (
+        "u: We're on the second floor. | a: Second floor. Is there a lift? | "
+        "u: There is. Hang on, did I say second? We're on the third."
+    )
+    assert of_kind(conversation, "floor") == {(None, "3rd floor")}
+
+
+def test_on_the_ordinal_after_another_value_is_not_a_floor() -> None:
+    conversation = (
+        "u: We're on the second floor. | a: And the address? | u: 9 Elm Road. | "
+        "a: And when are you back from holiday? | u: I'm on the sixth."
+    )
+    assert of_kind(conversation, "floor") == {(None, "2nd floor")}

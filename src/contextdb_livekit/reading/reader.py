@@ -1540,7 +1540,12 @@ class CallReader:
                 self._mentioned("floor")
             if floor is not None:
                 out.append(Statement("floor", _floor_value(floor)))
-            elif (bare := _BARE_ORDINAL.match(text)) and self._bare_ok("floor", corrects):
+            elif (bare := _BARE_ORDINAL.match(text)) and (
+                self._bare_ok("floor", corrects)
+                # "I'm on the fourth floor." ... "did I say fourth? I'm on the fifth": the
+                # caller on an ordinal, with the floor the last thing they gave.
+                or (self.last_value_kind == "floor" and _ON_THE_ORDINAL.match(text))
+            ):
                 out.append(Statement("floor", _floor_value_from(bare.group(1))))
         # Flat, apartment or unit number.
         flat = _last_current(_FLAT, text)
@@ -2230,6 +2235,9 @@ def _is_pure_hedge(text: str) -> bool:
     rest = _HEDGE.sub(" ", text)
     rest = re.sub(r"\b(?:i|we|am|are|so|and|but|yes|no|well|though|about that|that)\b", " ", rest)
     return bool(_HEDGE.search(text)) and not rest.strip()
+
+
+_ON_THE_ORDINAL = re.compile(r"^(?:(?:oh|no|sorry|well)\s+)*(?:i am|we are|i live|we live) on\b")
 
 
 def _same_name_other_kind(street: str, address: str) -> bool:
