@@ -506,7 +506,9 @@ _THIS_CALL = re.compile(
     # last week"): contact that happened, not how to reach them.
     r"(?:i|we) (?:did |already |have |had )?(?:ring|rang|called|phoned|texted|emailed)"
     r"(?! (?:me|us)\b)(?= (?:on|last|yesterday|earlier|before|and|this|about)\b)|"
-    r"(?:said|told|spoke|talked)\b(?: \w+){0,5} on the phone)\b"
+    # "I always drop the one on the phone": how the caller says things on calls.
+    r"(?:said|say|told|spoke|talked|drop|dropped|mishear|misheard|mix up|mixed up)\b"
+    r"(?: \w+){0,5} on the phone)\b"
 )
 _CONTACT_CONTEXT = re.compile(
     # "I'd like a phone call", "I like texts": what the caller likes.
