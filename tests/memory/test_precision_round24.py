@@ -213,3 +213,8 @@ def test_on_the_ordinal_after_another_value_is_not_a_floor() -> None:
 def test_what_the_caller_drops_on_the_phone_is_no_channel() -> None:
     conversation = "u: It's number 40, not 14, people always mishear it on the phone."
     assert of_kind(conversation, "contact_preference") == set()
+
+
+def test_its_the_ordinal_after_the_floor_puts_it_right() -> None:
+    conversation = "a: which floor | u: first | a: first floor | u: no its the second sorry"
+    assert of_kind(conversation, "floor") == {(None, "2nd floor")}

@@ -2237,7 +2237,9 @@ def _is_pure_hedge(text: str) -> bool:
     return bool(_HEDGE.search(text)) and not rest.strip()
 
 
-_ON_THE_ORDINAL = re.compile(r"^(?:(?:oh|no|sorry|well)\s+)*(?:i am|we are|i live|we live) on\b")
+_ON_THE_ORDINAL = re.compile(
+    r"^(?:(?:oh|no|sorry|well)\s+)*(?:(?:i am|we are|i live|we live) on|it is)\b"
+)
 
 
 def _same_name_other_kind(street: str, address: str) -> bool:
