@@ -218,3 +218,13 @@ def test_what_the_caller_drops_on_the_phone_is_no_channel() -> None:
 def test_its_the_ordinal_after_the_floor_puts_it_right() -> None:
     conversation = "a: which floor | u: first | a: first floor | u: no its the second sorry"
     assert of_kind(conversation, "floor") == {(None, "2nd floor")}
+
+
+def test_the_old_street_name_denied_puts_it_right() -> None:
+    conversation = "u: It's 6 Marlow Close. | a: 6 Marlow Close. | u: Marsden Close, not Marlow."
+    assert of_kind(conversation, "address") == {(None, "6 Marsden Close")}
+
+
+def test_another_word_denied_is_no_correction_of_the_street() -> None:
+    conversation = "u: It's 6 Marlow Close. | a: Where's that? | u: Behind Marsden Close, not far."
+    assert of_kind(conversation, "address") == {(None, "6 Marlow Close")}

@@ -1603,9 +1603,14 @@ class CallReader:
             and not _NOT_A_STREET_NAME.search(renamed.group(1))
             and self._last_address[:1].isdigit()
             and self.last_value_kind == "address"
-            # "27 Station Road. Station Avenue, sorry.": the same name with another kind of
-            # street puts it right, cue or none.
-            and (corrects or _same_name_other_kind(renamed.group(1), self._last_address))
+            # "27 Station Road. Station Avenue, sorry.", "Albany Road, not Albert.": the same
+            # name with another kind of street, or the old name denied, puts it right.
+            and (
+                corrects
+                or _puts_the_street_right(
+                    f"{text} {self._next_clause}".strip(), renamed.group(1), self._last_address
+                )
+            )
         ):
             # "42 Queens Road - sorry, Queens Avenue, not Road": the same number, the street
             # named again.
@@ -2242,10 +2247,14 @@ _ON_THE_ORDINAL = re.compile(
 )
 
 
-def _same_name_other_kind(street: str, address: str) -> bool:
-    """ "station avenue" after "27 Station Road": the name said again, the kind changed."""
+def _puts_the_street_right(text: str, street: str, address: str) -> bool:
+    """After "27 Station Road": "station avenue" (the name said again, the kind changed), or
+    "albany road not albert" (a word of the street held, denied)."""
     said, held = street.lower().split(), address.lower().split()[1:]
-    return len(said) == len(held) >= 2 and said[:-1] == held[:-1] and said[-1] != held[-1]
+    if len(said) == len(held) >= 2 and said[:-1] == held[:-1] and said[-1] != held[-1]:
+        return True
+    denied = re.search(r"\bnot(?: the)? (\w+)$", text)  # the clause and the one after
+    return denied is not None and denied.group(1) in held and denied.group(1) not in said
 
 
 def _echoes_the_question(text: str) -> bool:
