@@ -228,3 +228,13 @@ def test_the_old_street_name_denied_puts_it_right() -> None:
 def test_another_word_denied_is_no_correction_of_the_street() -> None:
     conversation = "u: It's 6 Marlow Close. | a: Where's that? | u: Behind Marsden Close, not far."
     assert of_kind(conversation, "address") == {(None, "6 Marlow Close")}
+
+
+def test_an_address_after_my_sisters_is_hers() -> None:
+    conversation = "u: Same trouble as the one at my sister's, 22 Ash Grove, funnily enough."
+    assert of_kind(conversation, "address") == set()
+
+
+def test_their_house_then_the_callers_own_address() -> None:
+    conversation = "u: I'm ringing from my son's, 3 Oak Lane, but I live at 9 Elm Road."
+    assert of_kind(conversation, "address") == {(None, "9 Elm Road")}

@@ -1585,6 +1585,15 @@ class CallReader:
         )
         if address is not None and _NOT_A_STREET_NAME.search(address.group(1)):
             address = None  # "five minutes' walk", "it's a long road": no street
+        if address is not None and (
+            _THEIR_PLACE.search(text[: address.start(1)])
+            or (
+                not text[: address.start(1)].strip()
+                and _THEIR_PLACE.search(self._clause_before or "")
+            )
+        ):
+            # "the boiler at my dad's, 14 Fern Road, is the same model as mine": their address.
+            address = None
         if address is not None:
             self._mentioned("address")
             self._last_address = _title_address(address.group(1))
@@ -2242,6 +2251,10 @@ def _is_pure_hedge(text: str) -> bool:
     return bool(_HEDGE.search(text)) and not rest.strip()
 
 
+# Somebody else's home, just before an address said in apposition.
+_THEIR_PLACE = re.compile(
+    rf"(?:\b{_PERSON}'?s|\b(?:his|her|their) (?:place|house|flat|home|address)(?: is)?)\s*$"
+)
 _ON_THE_ORDINAL = re.compile(
     r"^(?:(?:oh|no|sorry|well)\s+)*(?:(?:i am|we are|i live|we live) on|it is)\b"
 )
