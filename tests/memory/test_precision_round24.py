@@ -238,3 +238,14 @@ def test_an_address_after_my_sisters_is_hers() -> None:
 def test_their_house_then_the_callers_own_address() -> None:
     conversation = "u: I'm ringing from my son's, 3 Oak Lane, but I live at 9 Elm Road."
     assert of_kind(conversation, "address") == {(None, "9 Elm Road")}
+
+
+def test_a_read_back_of_days_set_against_one_denied() -> None:
+    conversation = (
+        "a: So Thursday's good? | u: Yep. | a: And Friday? | u: Friday too. | a: Saturday? | "
+        "u: No. | a: So Thursday and Friday, not Saturday. | u: Spot on."
+    )
+    found = days(conversation)
+    assert ("thursday", "unavailable") not in found
+    assert ("friday", "unavailable") not in found
+    assert ("saturday", "unavailable") in found

@@ -38,6 +38,7 @@ from contextdb_livekit.reading.lexicon import (
     _VALUE_WORD,
     _WEAK_POS,
     _weekday,
+    _weekdays_in,
 )
 from contextdb_livekit.reading.sentences import _ASIDE, clauses, normal
 
@@ -282,6 +283,12 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="parking")
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
+    if days and (contrast := _DAYS_NOT_DAYS.fullmatch(t)):
+        # "So Monday and Tuesday, not Wednesday.": the days set against the one denied; a yes
+        # confirms each its own way.
+        kept, denied = _weekdays_in(contrast.group(1)), _weekdays_in(contrast.group(2))
+        signs = sorted([(d, 1) for d in kept - denied] + [(d, -1) for d in denied])
+        return Asked(days=tuple(d for d, _ in signs), signs=tuple(signs))
     if days:
         # "Is anyone home on Fridays?": a yes or no is said of the days. "Tuesdays are good -
         # and Thursdays as well?": the days read back before the question are not asked.
@@ -465,6 +472,12 @@ _THEIRS_READ_BACK = re.compile(
 # "so your son lets them in and mondays are out for him": days read back as theirs.
 _DAYS_FOR_SOMEONE_ELSE = re.compile(
     rf"\b{_DAY} (?:are|is) (?:\w+ )?(?={_FOR_SOMEBODY_ELSE.pattern})"
+)
+# "so monday and tuesday, not wednesday": days read back with no word for how they are, set
+# against days denied.
+_DAYS_NOT_DAYS = re.compile(
+    rf"(?:so |and )?((?:{_DAY}(?:,? (?:and )?)?)+),? (?:but )?"
+    rf"not ((?:{_DAY}(?:,? (?:or |and )?)?)+)\W*"
 )
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(
