@@ -287,8 +287,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # "So Monday and Tuesday, not Wednesday.": the days set against the one denied; a yes
         # confirms each its own way.
         kept, denied = _weekdays_in(contrast.group(1)), _weekdays_in(contrast.group(2))
-        signs = sorted([(d, 1) for d in kept - denied] + [(d, -1) for d in denied])
-        return Asked(days=tuple(d for d, _ in signs), signs=tuple(signs))
+        contrasted = sorted([(d, 1) for d in kept - denied] + [(d, -1) for d in denied])
+        return Asked(days=tuple(d for d, _ in contrasted), signs=tuple(contrasted))
     if days:
         # "Is anyone home on Fridays?": a yes or no is said of the days. "Tuesdays are good -
         # and Thursdays as well?": the days read back before the question are not asked.
