@@ -249,3 +249,12 @@ def test_a_read_back_of_days_set_against_one_denied() -> None:
     assert ("thursday", "unavailable") not in found
     assert ("friday", "unavailable") not in found
     assert ("saturday", "unavailable") in found
+
+
+def test_i_have_you_as_is_a_read_back_not_an_offer() -> None:
+    conversation = (
+        "a: I have you down as not free Mondays and Thursdays, is that right? | u: Just Mondays."
+    )
+    found = days(conversation)
+    assert ("monday", "available") not in found
+    assert ("monday", "unavailable") in found

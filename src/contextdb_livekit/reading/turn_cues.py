@@ -188,7 +188,7 @@ _OFFER = re.compile(
     r"there is a slot|how about|what about|book|cancel|(?:to|we) confirm)\b|"
     # "Wednesday out, I've noted it": a read-back, not a slot offered.
     r"\bi have(?! (?:noted|put|written|marked|made a note|taken|added|updated|recorded|got that"
-    r"|got you)\b)"
+    r"|got you|you as|you down)\b)"
 )
 
 
