@@ -258,3 +258,8 @@ def test_i_have_you_as_is_a_read_back_not_an_offer() -> None:
     found = days(conversation)
     assert ("monday", "available") not in found
     assert ("monday", "unavailable") in found
+
+
+def test_before_they_werent_is_what_was() -> None:
+    conversation = "u: wednesdays are good now before they werent cos of my shifts"
+    assert days(conversation) == {("wednesday", "available")}

@@ -432,6 +432,8 @@ _SPLIT = re.compile(
     r"|(?:(?<=\bweek)|(?<=\bmonth)|(?<=\byear))\s+(?=(?:just|only) )"
     # "none really i'm in most days": the answer, then the caller's own clause.
     r"|(?:(?<=\bnone really)|(?<=\bnot really)|(?<=\bnone))\s+(?=(?:i|we) (?:am|are)\b)"
+    # "thursdays are fine these days before they weren't": what was, a clause of its own.
+    r"|(?<=\w)\s+(?=before (?:they|it|that) (?:were|was)\b)"
     # "six radiators er seven with the one in the loft": the count said again, put right.
     r"|(?<=[a-z]s)\s+(?=\d{1,2} (?:with|including|counting) the (?:one|ones|other one)\b)"
     r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|sorry|i mean|i meant|or rather|scratch that|"
