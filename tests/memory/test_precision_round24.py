@@ -263,3 +263,12 @@ def test_i_have_you_as_is_a_read_back_not_an_offer() -> None:
 def test_before_they_werent_is_what_was() -> None:
     conversation = "u: wednesdays are good now before they werent cos of my shifts"
     assert days(conversation) == {("wednesday", "available")}
+
+
+def test_days_out_not_another_day_leaves_that_day_unsaid() -> None:
+    conversation = (
+        "a: So you can't do Tuesday or Thursday? | u: No, Tuesday and Friday are out, not Thursday."
+    )
+    found = days(conversation)
+    assert ("thursday", "unavailable") not in found
+    assert ("friday", "unavailable") in found

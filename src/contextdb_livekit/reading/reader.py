@@ -1945,7 +1945,9 @@ _NOT_THE_OLD_DAY = re.compile(rf"not (?:on )?(?:an? )?({_DAY})(?: any ?more)?")
 # "I can't do Tuesday, not Thursday": a clause with a verb of its own saying days do not
 # work, which a bare "not DAY" after it may be set against (not "not Monday, not Tuesday").
 _CONTRASTED_WITH = re.compile(
-    r"^(?!not\b).*\b(?:i|we) (?:can not|cannot|do not|will not) (?:do|make|manage)\b"
+    r"^(?!not\b).*\b(?:i|we) (?:can not|cannot|do not|will not) (?:do|make|manage)\b|"
+    # "Monday and Wednesday are out, not Tuesday": the days with a word of their own for out.
+    rf"^(?!not\b)(?:{_DAY}(?: and | or |, )?)+ (?:are|is) (?:out|no good|bad|busy|off limits)$"
 )
 _SAID_WERE = re.compile(rf"^(?:(?:i|we) (?:said|told you)(?: that)? )({_DAY}) (?:was|were)\b")
 _IN_FOR = re.compile(r"\b(?:is|are|goes|going|go|went|was) in for (?:its|a|an|the|her|his|my)\b")
