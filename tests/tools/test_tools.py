@@ -229,7 +229,10 @@ async def test_realtime_models_get_a_read_only_caller_scoped_recall_tool(tmp_pat
     await local_engine.remember_many(
         other.customer_id, [fact.to_write()], idempotency_key=f"o-{other.customer_id}"
     )
-    host = local_host(tmp_path, local_engine, memory_settings=MemorySettings(_env_file=None))
+    # The budget is a bound on waiting, not what this test is about: wide enough for a busy
+    # machine (at the default 120 ms the first recall on a loaded host ran over it).
+    settings = MemorySettings(_env_file=None, MEMORY_TURN_RECALL_BUDGET_MS=2000)
+    host = local_host(tmp_path, local_engine, memory_settings=settings)
     call = Call.open(host, LINE, identity=identity, auth_error=None, call_id="c", realtime=True)
     recall = tools_of(call)["recall_caller_memory"]
     ctx = FakeRunContext(call.context)
