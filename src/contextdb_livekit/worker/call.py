@@ -223,12 +223,15 @@ class Call:
         if self._checkpoint_task is None or self._checkpoint_task.done():
             self._checkpoint_task = asyncio.create_task(self._checkpoint_while_pending(history))
 
+    def _background_writes(self) -> list[asyncio.Task[None]]:
+        """What writes to the outbox beside the conversation: the checkpoint and a
+        keep-nothing drop, if either was started."""
+        return [t for t in (self._checkpoint_task, self._forget_task) if t is not None]
+
     async def writes_settled(self) -> None:
-        """Until the background checkpoint and a keep-nothing drop (if either is running)
-        have landed."""
-        for task in (self._checkpoint_task, self._forget_task):
-            if task is not None:
-                await asyncio.shield(task)
+        """Until the background writes have landed."""
+        for task in self._background_writes():
+            await asyncio.shield(task)
 
     async def _checkpoint_while_pending(self, history: llm.ChatContext) -> None:
         while self._checkpoint_pending:
@@ -343,10 +346,9 @@ class Call:
         end-of-call write budget."""
         call = self.context
         assert call.memory is not None
-        for task in (self._checkpoint_task, self._forget_task):
-            if task is not None:
-                with contextlib.suppress(Exception):
-                    await task
+        for task in self._background_writes():
+            with contextlib.suppress(Exception):
+                await task
         budget_s = call.host.memory_settings.shutdown_write_budget_ms / 1000
         try:
             await asyncio.wait_for(self._forget_now(forget, call.memory.user_id), budget_s)
