@@ -444,6 +444,9 @@ class CallReader:
         someone_else = hedged = False
         in_doubt: set[str] = set()  # days a second reading of the sentence says otherwise
         theirs = False  # somebody else is the subject, and the caller has not spoken since
+        # "I'm not always free Tuesdays", "Not generally, no, I just happen to be off next
+        # week": some weeks yes, some no; no standing fact either way, in any clause.
+        not_always = bool(_NOT_ALWAYS.search(self._sentence))
         said_before: list[Statement] = []  # what the clause before said
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
@@ -479,9 +482,7 @@ class CallReader:
                 # well, Mondays anyway" says the same again).
                 parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
-            if _NOT_ALWAYS.search(self._sentence):
-                # "I'm not always free Tuesdays", "Not generally, no, I just happen to be off
-                # next week": some weeks yes, some no; no standing fact either way.
+            if not_always:
                 said = [s for s in said if s.kind not in _WHOSE_DAYS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
@@ -1585,12 +1586,10 @@ class CallReader:
         )
         if address is not None and _NOT_A_STREET_NAME.search(address.group(1)):
             address = None  # "five minutes' walk", "it's a long road": no street
+        before_it = text[: address.start(1)] if address is not None else ""
         if address is not None and (
-            _THEIR_PLACE.search(text[: address.start(1)])
-            or (
-                not text[: address.start(1)].strip()
-                and _THEIR_PLACE.search(self._clause_before or "")
-            )
+            _THEIR_PLACE.search(before_it)
+            or (not before_it.strip() and _THEIR_PLACE.search(self._clause_before or ""))
         ):
             # "the boiler at my dad's, 14 Fern Road, is the same model as mine": their address.
             address = None
