@@ -635,8 +635,6 @@ def quoted(facts) -> list[str]:  # type: ignore[no-untyped-def]
         "it's fridays for us now not mondays",
         # The excepted days carry their own sign in the next clause.
         "apart from thursdays, i'm not free at all",
-        # A negator that ends what came before, not what follows.
-        "mondays used to be a nightmare but not any more mondays are fine now",
         # A positive said plainly and another negated: two clauses run together.
         "mondays are fine i'm never home before six",
         # A correction naming two days in a row.
@@ -653,6 +651,13 @@ def test_a_sign_two_readings_disagree_on_is_never_typed(line):  # type: ignore[n
     named = {d for d in ("monday", "tuesday", "wednesday", "thursday", "friday") if d in line}
     assert not days & named, typed(facts)
     assert quoted(facts), "the caller's words are kept instead"
+
+
+def test_a_day_said_anew_after_not_any_more_is_what_it_is_now():
+    # The negator ends what came before ("not any more"); the day said after it starts a clause.
+    line = "mondays used to be a nightmare but not any more mondays are fine now"
+    assert ("availability", "monday", "available") in typed(extract(line))
+    assert ("availability", "monday", "unavailable") not in typed(extract(line))
 
 
 def test_a_negated_do_and_a_negative_word_agree():

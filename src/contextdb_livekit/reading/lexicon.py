@@ -371,6 +371,11 @@ _ORDINAL_WORDS = (
     r"\d{1,2}(?:st|nd|rd|th)"
 )
 _ORDINAL = f"({_ORDINAL_WORDS})"
+_BUILDING_PLACE = (
+    r"(?:office|reception|concierge|lobby|plant room|bin store|porter'?s? lodge|car park|corridor|"
+    r"entrance hall|foyer|laundry|post room|meter room|caretaker'?s? (?:office|room)|"
+    r"communal (?:area|hall|cupboard))"
+)
 _FLOOR = re.compile(
     # Not "the ground floor is the car park": a floor of the building that is not a home.
     # Nor "they count the ground floor differently": how floors are numbered.
@@ -382,11 +387,20 @@ _FLOOR = re.compile(
     # Not "our space is in the basement car park": the parking's, not the home's.
     rf"(?:live|living|are|am|(?<!\bit )is) in the (basement)(?! (?:car park|garage|parking)))\b"
 )
+# "ask at the office on the ground floor", "the ground-floor plant room": the floor of a place
+# in the building that is not the caller's home.
+_A_BUILDINGS_FLOOR = re.compile(
+    rf"\b{_BUILDING_PLACE}s? (?:is |are )?(?:on|at) the (?:[\w-]+ )?floor\b|"
+    rf"\bfloor {_BUILDING_PLACE}"
+)
 _BARE_ORDINAL = re.compile(
     rf"^(?:(?:it is|we are|i am|on|up on|up|down on)\s+)*(?:the\s+)?{_ORDINAL}"
     rf"(?:\s+(?:one|now|actually))*$"
 )
 _FLAT = re.compile(
+    # Not "opposite flat 3", "the one next to flat 9": a neighbour's door, placing something.
+    r"(?<!\bopposite )(?<!\bnext to )(?<!\bbeside )(?<!\babove )(?<!\bbelow )(?<!\bfacing )"
+    r"(?<!\bacross from )"
     r"\b(flat|apartment|apt|unit|suite)(?:\s+is|\s+number|\s+no\.?)*\s+(\d{1,4}[a-z]?|[a-z]\d{1,3})\b"
 )
 _BARE_FLAT = re.compile(r"^(?:(?:it is|number|flat|we are|i am|in)\s+)*(\d{1,4}[a-z]?)$")
@@ -488,6 +502,11 @@ _ONE_OFF_CONTACT = re.compile(
     r"message|send)\b|"
     r"\b(?:text|email|call|ring|phone|message)(?: me| us)?(?: \w+){0,2} "
     r"(?:when|once|before|after|if) (?:you|the engineer|he|she|they)\b|"
+    # "call me from the gate", "knock, or ring my mobile": how to reach the caller on the day,
+    # not how they want to be contacted.
+    r"\b(?:text|call|ring|phone|buzz|message)(?: me| us)?(?: \w+){0,3} (?:from|at) the "
+    r"(?:gate|gates|door|front|entrance|car park|bottom|intercom|barrier|lobby)\b|"
+    r"\b(?:knock|doorbell|door bell|the bell)\b.*\bor (?:\w+ )?(?:text|call|ring|phone)\b|"
     # "code to follow by text", "I'll send the photos over by email": one thing sent.
     r"\b(?:code|codes|details|photos?|pictures?|link|reference)\b(?: \w+){0,3} "
     r"(?:by|via|over|on) (?:text|email|e mail|message|whatsapp)\b|"
@@ -495,6 +514,12 @@ _ONE_OFF_CONTACT = re.compile(
     r"\b(?:got|had|received) (?:a|an|the|your) (?:text|email|e mail|message|"
     r"letter)\b|"
     r"\b(?:off|from|in) (?:a|an|the|that|your|my) (?:text|email|e mail|message|letter)\b"
+)
+# "ring me on the mobile and we'll sort it", "... and I'll buzz you in": the clause after a
+# channel that makes it one call to arrange something.
+_SORTED_THEN = re.compile(
+    r"^(?:and )?(?:i|we) will (?:buzz|let you|come down|come out|sort it|sort something|sort (?:it|"
+    r"things|a time) out)\b"
 )
 # The caller's words about this call itself ("I'm ringing about my boiler", "calling on behalf
 # of my mum"): the phone is how they reached us now, not how they want to be reached.
@@ -529,7 +554,8 @@ _OLD_BEFORE = re.compile(
     r"was|were|moved out of|left)\b(?:\s+[\w-]+){0,3}\s*$"
 )
 _NEW_BEFORE = re.compile(
-    r"\b(?:with|by|for|to|into|now|put in|got|have|has|is|are|new|installed|fitted|"
+    # Not "we used to have the baxi": what the caller had.
+    r"\b(?:with|by|for|to|into|now|put in|got|(?<!\bused to )have|has|is|are|new|installed|fitted|"
     # "from now on email me": what the caller wants from here on, not what was.
     r"from now on|going forward|these days|nowadays)\s+"
     r"(?:(?:a|an|the|our|my|new|just|only)\s+)*$"
@@ -548,6 +574,14 @@ _OLD_AFTER = re.compile(
     r"packed up|packed in|died|(?:is|was) the (?:old|previous|last) one|was the one before|"
     r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
     r"(?:house|place|flat|home|address))\b"
+)
+# "we're having it replaced with a combi in january", "getting a worcester fitted next month":
+# a value to come, not the one the home has (a wish, "thinking of getting", is _WANTS_FITTED's).
+_TO_COME_BEFORE = re.compile(
+    r"\b(?:(?:having|getting) (?:it|that|them|the \w+) (?:replaced|swapped|changed) "
+    r"(?:with|for|to)|(?:am|are|is) (?:getting|having)|"
+    r"(?:going to|will|gonna) (?:get|have|put in|fit|go for|go with|be getting|be having))"
+    r"(?:\s+(?:a|an|the|one|it|new|brand new))*\s*$"
 )
 _HAVE_HAD = re.compile(r"\b(?:have|we've|i've)\s+had\s*$")
 _ACCESS = re.compile(

@@ -51,6 +51,7 @@ from functools import cached_property, partial
 
 from contextdb_livekit.reading.equipment import Equipment
 from contextdb_livekit.reading.lexicon import (
+    _A_BUILDINGS_FLOOR,
     _ADDING,
     _ADDRESS,
     _AFTERTHOUGHT_DOUBT,
@@ -105,6 +106,7 @@ from contextdb_livekit.reading.lexicon import (
     _REQUEST,
     _SIMILE,
     _SOMEONE_ELSES,
+    _SORTED_THEN,
     _SPECIFIC,
     _SWITCH,
     _THIS_CALL,
@@ -482,7 +484,8 @@ class CallReader:
                 # well, Mondays anyway" says the same again).
                 parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
-            if not_always:
+            if not_always or _SOME_WEEKS.search(clause.text):
+                # "I'm home on Wednesdays and sometimes Thursdays": some weeks yes, some no.
                 said = [s for s in said if s.kind not in _WHOSE_DAYS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
@@ -950,6 +953,8 @@ class CallReader:
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
         # "all days ok except the friday friday no": the excepted day said again, agreeing.
         text = _EXCEPTED_AGAIN.sub(r"\1", text)
+        if _NOT_ABOUT_THE_CALLER.search(text):
+            return []  # "the weather on Thursday's meant to be dreadful": the day's, not theirs
         if _ONE_OFF.search(text) and not _DAY_RE.search(text):
             return []  # "it's just this once I'm off": a one-off, no word on the days said
         if (
@@ -1007,7 +1012,8 @@ class CallReader:
             for m in _EXCEPTION.finditer(text)
             for day in _DAY_RE.findall(m.group(1))
             # "but" excepts only after "any day", "anything", "every day", ...
-            if not m.group(0).startswith("but") or _UNIVERSAL.search(text[: m.start()])
+            if not m.group(0).startswith("but")
+            or (_UNIVERSAL.search(text[: m.start()]) and not _BUT_BEST.match(text, m.start()))
         ]
         if _is_exclusive(text):
             # "only saturdays im afraid i work all week": the week worked is the other days.
@@ -1532,9 +1538,8 @@ class CallReader:
         thing_here = self.words.not_the_homes_floor.search(
             self._sentence
         ) and not _OWN_FLOOR.search(text)
-        things_here = bool(self.words.not_the_homes_floor.search(text)) and not _LIVE_ON.search(
-            text
-        )
+        elsewhere = self.words.not_the_homes_floor.search(text) or _A_BUILDINGS_FLOOR.search(text)
+        things_here = bool(elsewhere) and not _LIVE_ON.search(text)
         if not things_here and fixture is None and not thing_here:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
@@ -1737,7 +1742,7 @@ class CallReader:
             _CONTACT_CONTEXT.search(self._sentence) or self.asked.topic == "contact_preference"
         ):
             return None
-        if _ONE_OFF_CONTACT.search(text):
+        if _ONE_OFF_CONTACT.search(text) or _SORTED_THEN.match(self._next_clause):
             # "phone me when you arrive", "I'll text you the code": one call, not a preference.
             return None
         if len({channel for _, channel in mentions}) > 1 and _ALTERNATIVES.search(text):
@@ -1907,6 +1912,13 @@ _NOT_ALWAYS = re.compile(
     r"\bnot (?:always|necessarily)\b|"
     r"^(?:(?:well|erm?|um|no)\s+)*not (?:generally|usually|normally|as a rule|often)\b"
 )
+_NOT_ABOUT_THE_CALLER = re.compile(r"\b(?:the|that) (?:weather|forecast|rain|snow|wind|storm)\b")
+# Some weeks yes, some no: not "every other day" (all the rest) nor "the odd ones" (monday,
+# wednesday, friday).
+_SOME_WEEKS = re.compile(
+    rf"\b(?:sometimes|occasionally|now and then|some weeks|on and off|every so often|"
+    rf"from time to time|(?:the odd|every other) (?:week|{_DAY}))\b"
+)
 # A reason that something the caller did is over ("since i gave up the sunday league").
 _WHAT_ENDED = re.compile(
     r"^(?:since|as|because|cos|cause|now that|now) (?:i|we) (?:have )?(?:stopped|gave up|"
@@ -1953,6 +1965,11 @@ _IN_FOR = re.compile(r"\b(?:is|are|goes|going|go|went|was) in for (?:its|a|an|th
 # "Which days do?": the verb of the agent's question before, left out.
 _VERB_OF_THE_QUESTION_BEFORE = re.compile(
     r"\b(?:which|what) (?:days?|ones?) (?:do|does|would|will)\W*$"
+)
+# "Any weekday, but Wednesday works best": the day favoured among the rest, not excepted.
+_BUT_BEST = re.compile(
+    rf"but\s+(?:on\s+)?(?:an?\s+)?{_DAY}\s+(?:works?|is|are|would be|suits?(?: me)?)\s+"
+    r"(?:the )?(?:best|better|ideal|perfect|preferable)\b"
 )
 # "Nothing before Friday works": the days before it, not Friday itself.
 _DAYS_BEFORE_OR_AFTER = re.compile(
@@ -2161,10 +2178,12 @@ _A_TOTAL = re.compile(
     rf"(?:the )?{_NUMBER}\b|\b{_NUMBER}\s+(?:now|altogether|in total|all told|in all|left)\b"
 )
 _IT_IS = re.compile(r"^(?:it is|it's|its|that is|that's)\s+")
-# "only" and "just" make a day the only one when they are said of it, not elsewhere in a run-on
-# ("tuesdays are a doddle for me im just pottering about").
+# "only" makes a day the only one when it is said of it, not elsewhere in a run-on ("tuesdays are
+# a doddle for me im just pottering about"); "just" only right before the day ("just thursdays"),
+# since it is mostly something else ("just the ticket", "i've just remembered", "just that ...").
 _ONLY_OF_A_DAY = re.compile(
-    rf"\b(?:only|just)\s+(?:[\w']+\s+){{0,4}}?{_DAY}|{_DAY}(?:\s+[\w']+){{0,3}}?\s+(?:only|just)\b|"
+    rf"\bonly\s+(?:[\w']+\s+){{0,4}}?{_DAY}|{_DAY}(?:\s+[\w']+){{0,3}}?\s+only\b|"
+    rf"\bjust\s+(?:(?:on|the|a|an)\s+){{0,2}}{_DAY}|"
     r"\b(?:only|one) day\b|\bonly ever\b|\bone and only\b"
 )
 

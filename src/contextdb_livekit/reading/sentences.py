@@ -354,11 +354,12 @@ _SPLIT = re.compile(
     # clause (the reason), as speech-to-text drops the comma ("fine i'm never home before six"
     # is not: which way the day goes is left in doubt).
     r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish)|"
+    r"(?<=\bgone)|(?<=\bgone now)|"
     # ... and after a positive word negated: "wednesday won't be possible i'm at the allotment".
     r"(?<=\bnot be possible)|(?<=\bnot be around)|(?<=\bnot around)|(?<=\bnot free)|"
     r"(?<=\bnot be in)|(?<=\bnot be home)|(?<=\bnot fine)|(?<=\bnot good)|(?<=\bnot ok)|"
     r"(?<=\bnot okay)|(?<=\bnot great)|(?<=\bnot ideal))"
-    r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go)\b)"
+    r"\s+(?=(?:i|we) (?:am|are|have|will|do|work|go|can)\b)"
     # "i'm home on mondays my wife is home on fridays": somebody else as a new subject, the
     # comma dropped by speech-to-text, starts a clause of their own.
     r"|(?<!\bat)(?<!\bto)(?<!\bround)(?<!\bover)(?<!\bwith)(?<!\bfrom)(?<!\bby)\s+"
@@ -383,7 +384,9 @@ _SPLIT = re.compile(
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
     # "thursday i can't thursday is a nightmare": after a finished negated verb too.
-    rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme)|(?<=\bcan not))"
+    rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme)|(?<=\bcan not)|"
+    # "mondays don't work anymore wednesday's my day off now".
+    rf"(?<=\bany more)|(?<=\bnot work))"
     rf"\s+(?=(?:and )?(?:on\s+)?{_DAY}\s+(?:are|is|were|was|fine|ok|okay|good|not|no)\b)"
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
@@ -415,6 +418,11 @@ _SPLIT = re.compile(
     r"|(?:(?<=\bok)|(?<=\bokay)|(?<=\bfine)|(?<=\bgood)|(?<=\bfree)|(?<=\bbad)|(?<=\bbusy)|"
     r"(?<=\bfree now)|(?<=\bfine now)|(?<=\bgood now)|(?<=\bok now))"
     r"\s+(?=(?:now|since|as) (?:i|we) (?!am\b|are\b)\w+)"
+    # "sundays are fine now i'm not doing the market any more": what stopped, after a day that
+    # is fine "now", is the reason, not a negation of the day.
+    r"|(?:(?<=\bfine now)|(?<=\bgood now)|(?<=\bok now)|(?<=\bokay now)|(?<=\bfree now)|"
+    r"(?<=\bbetter now))\s+(?=(?:i|we) (?:am|are|have|do) not\b|"
+    r"(?:i|we) (?:have )?(?:stopped|finished|given up|packed in|left)\b)"
     # "cant do monday cant do friday": each day with a negated predicate of its own (not
     # "it's saturdays i can't do", where the day is the predicate's).
     rf"|{_AFTER_A_DAY}\s+(?=(?:can|will|could|do) not (?:do|make|manage)\b)"
@@ -436,6 +444,8 @@ _SPLIT = re.compile(
     r"|(?<=\w)\s+(?=before (?:they|it|that) (?:were|was)\b)"
     # "six radiators er seven with the one in the loft": the count said again, put right.
     r"|(?<=[a-z]s)\s+(?=\d{1,2} (?:with|including|counting) the (?:one|ones|other one)\b)"
+    # "only thursday i'm sorry i know that's awkward": the apology is no word about the day.
+    r"|(?<=\w)\s+(?=i am sorry\b)"
     r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|sorry|i mean|i meant|or rather|scratch that|"
     r"scrap that|hang on|hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"

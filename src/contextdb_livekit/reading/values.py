@@ -34,6 +34,7 @@ from contextdb_livekit.reading.lexicon import (
     _SOMEONE_HOME,
     _STREET,
     _STREET_WORDS,
+    _TO_COME_BEFORE,
     _WHO_WILL_BE,
 )
 from contextdb_livekit.reading.sentences import _SMALL, Statement
@@ -184,6 +185,8 @@ def _is_old(text: str, match: re.Match[str]) -> bool:
     after = text[match.end() :]
     if _OLD_AFTER.match(after):
         return True  # "it's a viessmann now the baxi packed up": the "now" is the other's
+    if _TO_COME_BEFORE.search(before):
+        return True  # "we're getting a combi fitted next month": not the home's yet
     if _NEW_BEFORE.search(before):
         return False
     return bool(_OLD_BEFORE.search(before)) and not _HAVE_HAD.search(before)

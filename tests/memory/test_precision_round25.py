@@ -1,0 +1,155 @@
+"""Round 25: "just" that is no "only", a day hedged by "sometimes", the favoured day after "but",
+reasons run on after a day without a comma, and days that are the weather's. Phrased for these
+tests, not taken from any scored set."""
+
+from __future__ import annotations
+
+from tests.memory.spoken_calls import days, of_kind
+
+
+def test_just_the_ticket_is_no_only() -> None:
+    conversation = "a: which day is good | u: saturday is just the ticket for us"
+    assert of_kind(conversation, "preferred_day") != {(None, "saturday only")}
+
+
+def test_just_remembered_is_no_only() -> None:
+    conversation = (
+        "a: Which days? | u: Monday. Oh, and Thursday, I've just realised I'm off Thursday."
+    )
+    assert of_kind(conversation, "preferred_day") == set()
+    assert ("thursday", "available") in days(conversation)
+
+
+def test_just_that_is_no_only_and_a_past_visit_no_day() -> None:
+    conversation = "a: Anything else? | u: Just that the lad on Tuesday left his ladder behind."
+    assert of_kind(conversation, "preferred_day") == set()
+    assert days(conversation) == set()
+
+
+def test_just_before_the_day_is_still_the_only_one() -> None:
+    assert of_kind("a: what days | u: just fridays really", "preferred_day") == {
+        (None, "friday only")
+    }
+
+
+def test_an_apology_after_the_only_day_does_not_turn_it_round() -> None:
+    conversation = "a: what days suit | u: only mondays i'm sorry i know that's a pain"
+    assert ("monday", "unavailable") not in days(conversation)
+    assert of_kind(conversation, "preferred_day") == {(None, "monday only")}
+
+
+def test_the_best_day_after_any_day_but_is_favoured_not_excepted() -> None:
+    conversation = "a: Which days? | u: Any day of the week, but Tuesday suits best."
+    assert ("tuesday", "unavailable") not in days(conversation)
+    assert of_kind(conversation, "preferred_day") == {(None, "tuesday")}
+
+
+def test_any_day_but_a_day_still_excepts_it() -> None:
+    conversation = "a: Which days? | u: Any day of the week, but Tuesday."
+    assert ("tuesday", "unavailable") in days(conversation)
+
+
+def test_a_day_gone_then_the_day_the_caller_can_do() -> None:
+    conversation = "u: saturdays are gone now we can do mondays instead"
+    found = days(conversation)
+    assert ("monday", "available") in found
+    assert ("saturday", "available") not in found
+
+
+def test_sometimes_a_day_is_no_standing_fact() -> None:
+    conversation = "a: which days | u: tuesday's good, i'm in tuesdays and sometimes fridays"
+    found = days(conversation)
+    assert ("tuesday", "available") in found
+    assert not {d for d, _ in found} & {"friday"}
+
+
+def test_a_day_that_is_sometimes_busy_is_no_standing_fact() -> None:
+    conversation = "a: Are Mondays bad? | u: Mondays are occasionally busy."
+    assert days(conversation) == set()
+
+
+def test_every_other_day_of_the_week_is_all_the_rest() -> None:
+    conversation = "u: it's only wednesdays for us, we work every other day"
+    assert of_kind(conversation, "preferred_day") == {(None, "wednesday only")}
+
+
+def test_the_odd_ones_are_days_not_a_hedge() -> None:
+    conversation = "a: which days are free | u: i'm free tuesday thursday saturday the even ones"
+    assert ("tuesday", "available") in days(conversation)
+    conversation = "a: which days are free | u: i'm free monday wednesday friday the odd ones"
+    assert ("monday", "available") in days(conversation)
+
+
+def test_a_day_fine_now_and_what_stopped_is_the_reason() -> None:
+    conversation = (
+        "a: still no saturdays | u: no saturdays are fine now i've stopped doing the car boot"
+    )
+    assert days(conversation) == {("saturday", "available")}
+    conversation = "a: still no fridays | u: fridays are ok now we are not doing the school run"
+    assert days(conversation) == {("friday", "available")}
+
+
+def test_a_new_day_after_one_that_does_not_work_any_more() -> None:
+    conversation = "u: fridays don't work anymore thursday's my day off now"
+    found = days(conversation)
+    assert ("friday", "unavailable") in found
+    assert ("thursday", "available") in found
+    assert ("thursday", "unavailable") not in found
+
+
+def test_the_weather_on_a_day_is_not_the_callers_day() -> None:
+    conversation = "a: How are you? | u: Not bad. The forecast for Saturday is awful though."
+    assert days(conversation) == set()
+
+
+def test_ring_me_from_the_gate_is_the_day_not_a_preference() -> None:
+    conversation = (
+        "a: Any access notes? | u: There's a barrier. Ring me from the barrier and I'll open it."
+    )
+    assert of_kind(conversation, "contact_preference") == set()
+
+
+def test_knock_or_ring_my_mobile_is_the_day_not_a_preference() -> None:
+    conversation = "a: access | u: the buzzer's dead so knock on the window or ring my mobile"
+    assert of_kind(conversation, "contact_preference") == set()
+
+
+def test_ring_me_and_we_will_sort_it_is_one_call() -> None:
+    conversation = "u: I can't do Mondays. Give me a ring on the landline and we'll sort it out."
+    assert of_kind(conversation, "contact_preference") == set()
+    assert ("monday", "unavailable") in days(conversation)
+
+
+def test_a_standing_channel_is_still_a_preference() -> None:
+    conversation = "a: How should we contact you? | u: Ring me on the mobile, I'm never at home."
+    assert of_kind(conversation, "contact_preference") == {(None, "mobile")}
+
+
+def test_the_floor_of_the_buildings_office_is_not_the_homes() -> None:
+    conversation = "a: Who has a key? | u: The porter. His office is on the ground floor."
+    assert of_kind(conversation, "floor") == set()
+    conversation = "a: Where's the meter? | u: In the ground floor bin store, left of the lift."
+    assert of_kind(conversation, "floor") == set()
+
+
+def test_the_homes_floor_beside_a_building_place_is_kept() -> None:
+    conversation = "u: we're on the second floor, the office on the ground floor has a key"
+    assert of_kind(conversation, "floor") == {(None, "2nd floor")}
+
+
+def test_a_flat_opposite_is_a_neighbours_door() -> None:
+    conversation = "a: Where's the meter? | u: In the cupboard on the landing, opposite flat 7."
+    assert of_kind(conversation, "flat") == set()
+    assert of_kind("u: flat 7, opposite the park", "flat") == {(None, "Flat 7")}
+
+
+def test_a_make_the_caller_used_to_have_is_not_the_current_one() -> None:
+    assert of_kind("u: we used to have an ideal boiler years back", "equipment_make") == set()
+    assert of_kind("u: we have an ideal boiler", "equipment_make") == {(None, "Ideal")}
+
+
+def test_a_boiler_to_come_is_not_the_homes() -> None:
+    conversation = "u: it's a system boiler but we're having it swapped for a combi next spring"
+    assert of_kind(conversation, "boiler_type") == {(None, "system")}
+    assert of_kind("u: we're getting a combi put in after christmas", "boiler_type") == set()
+    assert of_kind("u: we are having trouble with the combi", "boiler_type") == {(None, "combi")}
