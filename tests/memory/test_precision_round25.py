@@ -153,3 +153,40 @@ def test_a_boiler_to_come_is_not_the_homes() -> None:
     assert of_kind(conversation, "boiler_type") == {(None, "system")}
     assert of_kind("u: we're getting a combi put in after christmas", "boiler_type") == set()
     assert of_kind("u: we are having trouble with the combi", "boiler_type") == {(None, "combi")}
+
+
+def test_rooms_the_things_are_in_are_no_count_of_rooms() -> None:
+    conversation = "a: radiators | u: one in the hall and one in each of the four bedrooms"
+    assert "bedroom" not in {key for key, _ in of_kind(conversation, "equipment_count")}
+    conversation = "u: eight radiators and two towel rails because there are two bathrooms"
+    assert of_kind(conversation, "equipment_count") == {
+        ("radiator", "8 radiators"),
+        ("towel rail", "2 towel rails"),
+    }
+
+
+def test_rooms_counted_outright_are_still_counted() -> None:
+    conversation = "u: we got rid of the old bathroom so it's two bathrooms now and nine radiators"
+    assert ("bathroom", "2 bathrooms") in of_kind(conversation, "equipment_count")
+
+
+def test_the_number_of_the_building_a_flat_is_above() -> None:
+    conversation = "u: it's the flat over the post office, number 12 station road"
+    assert of_kind(conversation, "flat") == set()
+    assert of_kind("u: flat number 12, over the post office", "flat") == {(None, "Flat 12")}
+
+
+def test_a_day_getting_busy_is_not_a_day_out() -> None:
+    conversation = (
+        "a: Best day? | u: Tuesday. | a: Tuesday noted. | u: Actually, make it Wednesday, "
+        "Tuesdays are getting a bit hectic."
+    )
+    assert ("tuesday", "unavailable") not in days(conversation)
+    assert ("tuesday", "unavailable") in days("u: tuesdays are hectic for me")
+
+
+def test_a_days_time_favoured_is_the_favoured_day() -> None:
+    assert of_kind("u: Friday afternoons are best.", "preferred_day") == {(None, "friday")}
+    conversation = "u: thursdays are fine, afternoons are best"
+    assert of_kind(conversation, "preferred_day") == set()
+    assert ("thursday", "available") in days(conversation)

@@ -156,6 +156,18 @@ class Equipment:
         )
 
     @cached_property
+    def rooms_as_places(self) -> re.Pattern[str]:
+        # "one in each of the three bedrooms", "three towel rails cause there's three
+        # bathrooms": the rooms are where the things counted are, or why, not a count.
+        rooms = "|".join(re.escape(r) for r in sorted(self.rooms, key=len, reverse=True))
+        return re.compile(
+            rf"\b(?:in|across|for) (?:each of |all of |both of )?(?:the|our|my|all|both) "
+            rf"(?:\w+ )?(?:{rooms})s?\b|"
+            rf"\b(?:cause|because|cos|as|since) (?:there is|there are|we have|we have got|we got) "
+            rf"(?:\w+ )?(?:{rooms})s?\b"
+        )
+
+    @cached_property
     def make(self) -> re.Pattern[str]:
         makes = "|".join(re.escape(m) for m in self.makes)
         return re.compile(rf"\b({makes})\b((?:\s+[a-z]*\d[\w-]*|\s+(?:{self.model_words})\w*)*)")

@@ -484,8 +484,9 @@ class CallReader:
                 # well, Mondays anyway" says the same again).
                 parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
-            if not_always or _SOME_WEEKS.search(clause.text):
+            if not_always or _SOME_WEEKS.search(clause.text) or _GETTING_BUSY.search(clause.text):
                 # "I'm home on Wednesdays and sometimes Thursdays": some weeks yes, some no.
+                # "Thursday's getting busy": busier than it was, not a day that is out.
                 said = [s for s in said if s.kind not in _WHOSE_DAYS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
@@ -736,6 +737,10 @@ class CallReader:
         ):
             # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators": the rooms
             # are where the things counted are, not a count of rooms.
+            found = [
+                s for s in found if s.kind != "equipment_count" or s.key not in self.words.rooms
+            ]
+        if self.words.rooms_as_places.search(text):
             found = [
                 s for s in found if s.kind != "equipment_count" or s.key not in self.words.rooms
             ]
@@ -1311,7 +1316,11 @@ class CallReader:
                 if corrects:
                     return [_availability(days[0], 1)]  # "Just Monday, sorry": of the two said
                 return _exclusive(days[0])
-            prefers = _PREFER.search(text) and not _TIME_OF_DAY.search(text)
+            # "Thursday mornings are ideal": the favoured day, with its time; not "mondays are
+            # fine, mornings are best", the time favoured on a day that works.
+            prefers = _PREFER.search(text) and (
+                not _TIME_OF_DAY.search(text) or _DAYS_TIME.search(text)
+            )
             if (prefers or (self.asked.best and bare)) and len(days) == 1 and not past:
                 return [Statement("preferred_day", days[0])]
             replaced: list[Statement] = []
@@ -1559,7 +1568,12 @@ class CallReader:
             self._mentioned("flat")
         if flat is not None:
             out.append(Statement("flat", f"{flat.group(1).capitalize()} {flat.group(2).upper()}"))
-        elif (number := _FLAT_NUMBER.search(text)) and "flat" in self._kinds_here:
+        elif (
+            (number := _FLAT_NUMBER.search(text))
+            and "flat" in self._kinds_here
+            # "the flat above the chip shop, number 40": the building's number, not the flat's.
+            and not _THE_FLAT_BY.search(self._sentence)
+        ):
             out.append(Statement("flat", f"Flat {number.group(1).upper()}"))
         elif (bare_flat := _BARE_FLAT.match(text)) and self._bare_ok("flat", corrects):
             out.append(Statement("flat", f"Flat {bare_flat.group(1).upper()}"))
@@ -1912,6 +1926,10 @@ _NOT_ALWAYS = re.compile(
     r"\bnot (?:always|necessarily)\b|"
     r"^(?:(?:well|erm?|um|no)\s+)*not (?:generally|usually|normally|as a rule|often)\b"
 )
+_GETTING_BUSY = re.compile(
+    r"\b(?:getting|got|gone|becoming|become)(?: a bit| quite| rather| a little| really| very)? "
+    r"(?:busy|busier|hectic|full|fuller)\b"
+)
 _NOT_ABOUT_THE_CALLER = re.compile(r"\b(?:the|that) (?:weather|forecast|rain|snow|wind|storm)\b")
 # Some weeks yes, some no: not "every other day" (all the rest) nor "the odd ones" (monday,
 # wednesday, friday).
@@ -2084,6 +2102,13 @@ _HOUSE_NAME = re.compile(
     r"(?=\s*(?:[,.;!?\u2014\u2013-]|$))"
 )
 # Not "flat twenty twenty" (said twice) nor "flat 14 42 queens road" (the house number next).
+_DAYS_TIME = re.compile(
+    rf"\b{_DAY}\s+(?:mornings?|afternoons?|evenings?)\s+"
+    r"(?:are|is|would be|will be)\s+(?:the\s+)?(?:best|ideal|perfect|better|preferable)\b"
+)
+_THE_FLAT_BY = re.compile(
+    r"\bthe (?:flat|apartment) (?:above|over|below|under|behind|next to|at the back of|beside)\b"
+)
 _TWO_NUMBERS_FOR_A_FLAT = re.compile(
     r"\b(?:flat|apartment|unit) (\d{1,4}) (?!\1\b)\d{1,4}\b(?!\s*\w)"
 )
