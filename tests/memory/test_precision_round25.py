@@ -190,3 +190,39 @@ def test_a_days_time_favoured_is_the_favoured_day() -> None:
     conversation = "u: thursdays are fine, afternoons are best"
     assert of_kind(conversation, "preferred_day") == set()
     assert ("thursday", "available") in days(conversation)
+
+
+def test_no_no_before_the_days_is_one_no() -> None:
+    conversation = "a: so you can't do tuesdays or fridays | u: no no mondays and fridays"
+    found = days(conversation)
+    assert ("monday", "available") not in found
+    assert ("friday", "available") not in found
+
+
+def test_no_no_still_opens_a_correction_of_the_last_turn() -> None:
+    conversation = "u: it's a vaillant | a: Vaillant, thanks. | u: no no it's an old one, not sure"
+    assert of_kind(conversation, "equipment_make") == set()
+
+
+def test_an_answering_no_before_a_day_that_is_fine_mid_sentence() -> None:
+    conversation = "u: i can't do thursdays er no thursdays are fine now ignore me"
+    assert ("thursday", "unavailable") not in days(conversation)
+
+
+def test_a_value_read_back_and_denied_is_not_kept() -> None:
+    conversation = "u: It's on the third floor. | a: Third floor, is that right? | u: No, it isn't."
+    assert of_kind(conversation, "floor") == set()
+    conversation = "u: it's an ideal | a: so an Ideal boiler | u: nope"
+    assert of_kind(conversation, "equipment_make") == set()
+
+
+def test_a_no_to_something_else_keeps_the_value() -> None:
+    conversation = "u: It's on the third floor. | a: Anything else we should know? | u: No."
+    assert of_kind(conversation, "floor") == {(None, "3rd floor")}
+    conversation = "u: It's on the third floor. | a: Third floor, is that right? | u: Yes."
+    assert of_kind(conversation, "floor") == {(None, "3rd floor")}
+
+
+def test_it_is_just_her_that_is_out_is_hers() -> None:
+    conversation = "a: so wednesdays are out | u: no i'm in on wednesdays it's just her that's out"
+    assert ("wednesday", "unavailable") not in days(conversation)

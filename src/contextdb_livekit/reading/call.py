@@ -166,11 +166,23 @@ def read_call(
     # each slot was last stated.
     heard: list[tuple[int, str, list[Said]]] = []
     stated_at: dict[tuple[str, str | None], int] = {}
+    agent_words = ""  # the agent's turn just before the caller's, normalised
     for turn_index, turn in enumerate(turns):
         if turn.role != "user":
             reader.agent_said(turn.text)
+            agent_words = normal(turn.text)
             continue
         reader.new_turn()
+        if _BARE_DENIAL.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", normal(turn.text)).split())):
+            # "It's a Baxi." "So that's a Baxi?" "No, it isn't.": the value read back and
+            # denied is not kept (which value is right, the caller has not said).
+            for slot, (item, sentence) in last_turn.items():
+                held = _values_named(item.kind, normal(item.value), reader)
+                if by_slot.get(slot) is item and held & _values_named(
+                    item.kind, agent_words, reader
+                ):
+                    unsure(slot, sentence, turn.text)
+        agent_words = ""
         this_turn: dict[tuple[str, str | None], tuple[Said, str]] = {}
         # The kinds a correction left open in the sentence before may be put right by this
         # one (None: any kind; empty: no correction is open).
@@ -398,6 +410,12 @@ def _only_a_hedge(sentence: str, reader: CallReader) -> bool:
     )
 
 
+# A turn that only says no to what the agent said back.
+_BARE_DENIAL = re.compile(
+    r"(?:(?:no|nope|nah|oh|sorry|er|um)\s+)*(?:no|nope|nah|wrong|not quite|not really)"
+    r"(?:\s+(?:it is not|it is not that|that is not it|that is not right|that is wrong|"
+    r"that is not what i said|sorry|wrong))*"
+)
 # A floor as callers name one ("the basement", "the second", "2nd").
 _FLOOR_WORD = re.compile(rf"\b(?:lower ground|ground|basement|top|{_ORDINAL_WORDS})\b")
 

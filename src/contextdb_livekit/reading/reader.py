@@ -547,6 +547,8 @@ class CallReader:
                 or _SOMEBODY_SUBJECT.match(clause.text)
                 # "Fridays are no good for her", "for him, yes": days said of somebody else.
                 or _FOR_SOMEBODY_ELSE.search(clause.text)
+                # "it's just him that's out": the cleft names who the rest is said of.
+                or _THEM_IT_IS.match(clause.text)
             ):
                 theirs = True
             elif _CALLER_AGAIN.search(clause.text):
@@ -2044,6 +2046,7 @@ _SOMEBODY_SUBJECT = re.compile(
     r"grandad|neighbou?rs?|tenants?|landlord|landlady|(?:letting )?agents?|lodger|carer|"
     r"cleaner|friend|boss|manager|lad|lady|man|woman|guy|people|family|couple)\b"
 )
+_THEM_IT_IS = re.compile(r"^(?:it is|its) (?:just |only )?(?:him|her|them) (?:that|who)\b")
 _AGREEING_NO = re.compile(
     r"\s(?:no|not at all)\s*$|"
     r"\bno\s+(?=(?:i |we )?(?:can not|cannot|will not|do not|could not|not|never)\b)"

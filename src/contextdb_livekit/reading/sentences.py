@@ -263,6 +263,8 @@ def normal(text: str) -> str:
     text = re.sub(rf"\b({_DAY} (?:is|are)) like (?=an? |totally |really |so )", r"\1 ", text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _STUTTER.sub(r"\1", text)
+    # "no no tuesdays and thursdays": one emphatic no, not two that cancel.
+    text = re.sub(rf"\bno(?: no)+ (?=(?:on )?{_DAY})", "no ", text)
     text = _SPOKEN_DIGITS.sub(
         lambda m: f"{m.group(1)} {''.join(_DIGIT_WORDS[w] for w in _digit_words(m.group(2)))} ",
         text,
@@ -373,9 +375,10 @@ _SPLIT = re.compile(
     # dropped by speech-to-text, starts a clause of their own.
     r"|(?<=\w)\s+(?=(?:she|he) (?:can|cannot|could|will|would|works?|does|do|"
     r"is (?:not |never )?(?:in|home|out|off|free|busy|away|at|working))\b)"
-    # "me im flexible its my flatmate who cant do tuesdays": somebody else as the subject of
-    # a cleft, the comma dropped.
+    # "me im flexible its my flatmate who cant do tuesdays", "i'll be in on mondays it's just
+    # him that's out": somebody else as the subject of a cleft, the comma dropped.
     r"|(?<=\w)\s+(?=(?:it is|its) (?:my|our) [a-z]+(?: [a-z]+)? who\b)"
+    r"|(?<=\w)\s+(?=(?:it is|its) (?:just |only )?(?:him|her|them) (?:that|who)\b)"
     # "we've moved it's 12 church street": a value said anew, the comma dropped.
     r"|(?<=\w)(?<!\bso)(?<!\band)\s+(?=it is (?:now )?\d)"
     # "monday's best now my hours have changed": what changed is theirs, not the day's.
@@ -444,6 +447,10 @@ _SPLIT = re.compile(
     r"|(?<=\w)\s+(?=before (?:they|it|that) (?:were|was)\b)"
     # "six radiators er seven with the one in the loft": the count said again, put right.
     r"|(?<=[a-z]s)\s+(?=\d{1,2} (?:with|including|counting) the (?:one|ones|other one)\b)"
+    # "mondays is when i um no no mondays are fine": the answering "no" starts what the caller
+    # says now.
+    rf"|(?<=\w)\s+(?=(?:no|nope|nah) {_DAY} (?:are|is|were|was) (?:fine|ok|okay|good|alright|"
+    r"great|free|perfect|better|best)\b)"
     # "only thursday i'm sorry i know that's awkward": the apology is no word about the day.
     r"|(?<=\w)\s+(?=i am sorry\b)"
     r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|sorry|i mean|i meant|or rather|scratch that|"
