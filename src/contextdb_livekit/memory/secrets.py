@@ -221,6 +221,9 @@ def _numeric_run_at(text: str, pos: int) -> _Run | None:
                 unit = nxt_word if nxt_word.isdigit() else _UNIT_WORDS[nxt_word]
                 value = unit * _REPEATS[word]
                 consumed_end = nxt.end()
+                # One piece per digit: a card may start inside the repeat ("... double, one 0
+                # 0 ..." heard as "double one 0 0 ...").
+                split = True
         if value is None:
             break
         if start < 0:
