@@ -4,7 +4,9 @@ tests, not taken from any scored set."""
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days, of_kind
+import pytest
+
+from tests.memory.spoken_calls import days, facts, of_kind
 
 
 def test_just_the_ticket_is_no_only() -> None:
@@ -226,3 +228,56 @@ def test_a_no_to_something_else_keeps_the_value() -> None:
 def test_it_is_just_her_that_is_out_is_hers() -> None:
     conversation = "a: so wednesdays are out | u: no i'm in on wednesdays it's just her that's out"
     assert ("wednesday", "unavailable") not in days(conversation)
+
+
+@pytest.mark.parametrize(
+    ("conversation", "kind", "expected"),
+    [
+        ("a: flat number | u: twelve", "flat", {(None, "Flat 12")}),
+        ("a: the make | u: ideal", "equipment_make", {(None, "Ideal")}),
+        ("a: email or text | u: email", "contact_preference", {(None, "email")}),
+        ("a: radiators how many | u: seven", "equipment_count", {("radiator", "7 radiators")}),
+        ("a: Combi? | u: Yep.", "boiler_type", {(None, "combi")}),
+        ("a: best day | u: thursday", "preferred_day", {(None, "thursday")}),
+    ],
+)
+def test_a_prompt_of_a_few_words_is_a_question(
+    conversation: str, kind: str, expected: set[tuple[str | None, str]]
+) -> None:
+    assert of_kind(conversation, kind) == expected
+
+
+def test_days_asked_in_a_few_words_carry_the_prompts_sign() -> None:
+    assert days("a: days to avoid | u: mondays") == {("monday", "unavailable")}
+    assert days("a: any days that are good | u: tuesdays") == {("tuesday", "available")}
+
+
+def test_a_few_words_saying_a_value_back_ask_nothing() -> None:
+    conversation = (
+        "a: Where can they park? | u: The car park behind the library. "
+        "| a: Car park behind the library. | u: Yes. My mum will let you in."
+    )
+    assert any(f.kind == "parking" and "car park" in f.value for f in facts(conversation))
+    conversation = (
+        "a: where can they park | u: no parking out front, use the car park behind the church "
+        "| a: car park behind the church | u: yeah its free after six"
+    )
+    assert any(f.kind == "parking" and "car park" in f.value for f in facts(conversation))
+    conversation = (
+        "u: Monday and Friday are both fine. | a: Monday and Friday available. "
+        "| u: Hmm, no, forget Monday, I've got the dentist every Monday this month."
+    )
+    assert ("friday", "available") in days(conversation)
+    conversation = "a: any pets | u: a cat | a: a cat okay | u: she's very shy"
+    assert any(f.kind == "pets" and "cat" in f.value for f in facts(conversation))
+    conversation = (
+        "a: parking | u: we park on the road now the drive is a garden | a: road parking then "
+        "| u: yes there's usually space"
+    )
+    assert any(f.kind == "parking" and "road" in f.value for f in facts(conversation))
+    conversation = "a: any pets | u: two cats | a: two cats | u: yeah they're friendly"
+    assert any(f.kind == "pets" and "cats" in f.value for f in facts(conversation))
+    conversation = (
+        "a: what about tuesdays | u: tuesdays are a write off | a: no tuesdays then | u: no"
+    )
+    assert days(conversation) == {("tuesday", "unavailable")}

@@ -226,6 +226,9 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # "so thats mondays and tuesdays out": a read-back, the question mark left off.
         # "monday and tuesday are both out yeah": a read-back with a tag, asked.
         or ("?" not in t and bool(re.search(r"\b(?:yeah|yes|right|correct)\W*$", t)))
+        # "flat number", "days to avoid", "Make of boiler?": a prompt of a few words, the
+        # question left implicit.
+        or _is_terse_prompt(t)
         # Not "so monday and friday are out anything else": a "no" to that adds no days.
         or (
             "?" not in t
@@ -257,15 +260,19 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="address")
     if not asks:
         return Asked()
-    if match := re.search(rf"\bhow many {equipment.units}", t):
-        return Asked(topic="equipment_count", unit=match.group(1))
+    if match := re.search(
+        rf"\bhow many {equipment.units}|^(?:and )?(?:the )?{equipment.units},? how many\b", t
+    ):
+        return Asked(topic="equipment_count", unit=match.group(1) or match.group(2))
     # "And thermostats?", "Any towel rails?": after a count, how many of the next thing.
     if match := re.search(
         rf"(?:^|[.!,]\s+)(?:and|what about|how about|any)\s+(?:the\s+)?{equipment.units}\s*\?$", t
     ):
         return Asked(topic="equipment_count", unit=match.group(1))
     makes_of = equipment.types.make_asked
-    if re.search(rf"\b(?:what|which) (?:make|brand|model|kind of (?:{makes_of}))\b", t):
+    if re.search(rf"\b(?:what|which) (?:make|brand|model|kind of (?:{makes_of}))\b", t) or (
+        _is_terse_prompt(t) and re.search(r"\b(?:make|brand)\b", t)
+    ):
         return Asked(topic="equipment_make")
     if re.search(r"\b(?:which|what) (?:flat|apartment)\b|\b(?:flat|apartment) number\b", t):
         return Asked(topic="flat")
@@ -274,7 +281,11 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     types = equipment.types
     if re.search(types.asked, t):
         return Asked(topic=types.kind)
-    if re.match(types.proposed, t) and (kind := equipment.type_mention.search(t)):
+    if (
+        re.match(types.proposed, t)
+        # "Combi?": the type alone, asked.
+        or (_is_terse_prompt(t) and equipment.type_mention.fullmatch(t.rstrip("?!. ")))
+    ) and (kind := equipment.type_mention.search(t)):
         # "Is it a combi boiler?": a bare "yes" takes the agent's word for it.
         return Asked(topic=types.kind, proposed=equipment.type_value(kind))
     if re.search(r"\b(?:what|which) floor\b", t):
@@ -456,6 +467,29 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
 
 
 # A question by its first words ("and how many thermostats are there", "which flat").
+
+
+_PROMPT_WORD = re.compile(r"(?:any|which|what|who|how|when|where|days?|best|your)\b")
+_SAID_BACK = re.compile(r"\b(?:then|ok|okay|noted|thanks|thank you|got it|lovely|great)\W*$")
+_SAYS_A_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b")
+
+
+def _is_terse_prompt(t: str) -> bool:
+    """ "flat number", "days to avoid", "Make of boiler?": a few words with no question word,
+    said as a prompt."""
+    words = t.rstrip("?!. ").split()
+    return (
+        # "Car park behind the library.": longer, it is the agent saying back a value.
+        (0 < len(words) <= 3 or (len(words) <= 5 and _PROMPT_WORD.match(t) is not None))
+        and "," not in t
+        # "a cat okay", "Road parking then.", "two cats", "Thursday and Friday available.": the
+        # agent saying back what it heard (days said back are read as read-backs are).
+        and not _SAID_BACK.search(t)
+        and not _SAYS_A_NUMBER.search(t)
+        and not _DAY_RE.search(t)
+    )
+
+
 _SPOKEN_QUESTION = re.compile(
     r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect)\s+)*"
     r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has)\b|"
