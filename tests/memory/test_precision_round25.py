@@ -281,3 +281,41 @@ def test_a_few_words_saying_a_value_back_ask_nothing() -> None:
         "a: what about tuesdays | u: tuesdays are a write off | a: no tuesdays then | u: no"
     )
     assert days(conversation) == {("tuesday", "unavailable")}
+
+
+def test_a_no_to_noting_a_day_declines_the_note() -> None:
+    conversation = (
+        "a: Which days? | u: Maybe Friday, I'm not sure. | a: Shall I note Friday as available? "
+        "| u: No, don't put anything down yet."
+    )
+    assert days(conversation) == set()
+    conversation = "a: Should I mark Friday as unavailable? | u: Yes please."
+    assert days(conversation) == {("friday", "unavailable")}
+
+
+def test_noting_the_preferred_day_is_asked_of_the_favourite() -> None:
+    conversation = "a: Shall I note Tuesday as your preferred day? | u: Yes."
+    assert of_kind(conversation, "preferred_day") == {(None, "tuesday")}
+
+
+def test_any_days_to_avoid_is_asked_without_a_question_mark() -> None:
+    conversation = "a: great and any days for you to avoid | u: er just saturdays"
+    assert days(conversation) == {("saturday", "unavailable")}
+
+
+def test_it_cannot_be_a_day_is_the_day_out() -> None:
+    assert days("u: Well, it can't be a Tuesday, I'm at the clinic.") == {
+        ("tuesday", "unavailable")
+    }
+    assert days("u: it can be any wednesday") == {("wednesday", "available")}
+    assert days("u: it could be a wednesday") == set()
+
+
+def test_a_question_after_sorry_is_still_asked() -> None:
+    conversation = "a: sorry which days can't you do | u: thursdays"
+    assert days(conversation) == {("thursday", "unavailable")}
+
+
+def test_a_reason_after_not_work_for_us_is_its_own_clause() -> None:
+    conversation = "u: sunday doesnt work for us we're never home sundays"
+    assert days(conversation) == {("sunday", "unavailable")}

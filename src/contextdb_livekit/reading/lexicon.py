@@ -162,7 +162,10 @@ _POS = re.compile(
     r"have (?:anyone|anybody|someone|somebody|people|you|an engineer|the engineer) round|"
     r"convenient|easy|happy|home|around|about|in|there|off|(?:can|could|able to) (?:do|make|"
     r"manage)|do|manage|make|prefer|preferred|favou?rite|no problem|"
-    r"book|booking|schedule|send|sending|come|put me (?:down|in))\b"
+    r"book|booking|schedule|send|sending|come|put me (?:down|in)|"
+    # "it can't be a Monday", "it can be any Tuesday": the visit's day, said or denied.
+    rf"(?:(?<=\bcan )|(?<=\bcan not )|(?<=\bwill have to )|(?<=\bhas to ))be"
+    rf"(?= (?:on )?(?:an? |any )?{_DAY}\b))\b"
 )
 _PHRASAL_OUT = re.compile(
     r"\b(?:took|take|taken|sort|find|work|try|get|lock|keep|shut|go|went|come|be) out\s*$"

@@ -356,7 +356,7 @@ _SPLIT = re.compile(
     # clause (the reason), as speech-to-text drops the comma ("fine i'm never home before six"
     # is not: which way the day goes is left in doubt).
     r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish)|"
-    r"(?<=\bgone)|(?<=\bgone now)|"
+    r"(?<=\bgone)|(?<=\bgone now)|(?<=\bnot work for us)|(?<=\bnot work for me)|"
     # ... and after a positive word negated: "wednesday won't be possible i'm at the allotment".
     r"(?<=\bnot be possible)|(?<=\bnot be around)|(?<=\bnot around)|(?<=\bnot free)|"
     r"(?<=\bnot be in)|(?<=\bnot be home)|(?<=\bnot fine)|(?<=\bnot good)|(?<=\bnot ok)|"

@@ -355,6 +355,11 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             if _predicate(head) != (None, 0):
                 said = _base(*_predicate(head), head)
                 base = said if said == _base(*_predicate(tail), tail) else None
+        if asked and base is not None and _NOTE_ASKED.search(tail) and not _BEST_ASKED.search(tail):
+            # "Shall I note Wednesday as available?" "No, don't note anything yet.": a yes
+            # confirms the days as the agent would note them; a no declines the note and says
+            # nothing of the days.
+            return Asked(days=asked, signs=tuple((day, base) for day in asked))
         # "Is Wednesday your preferred day?": asked of the favourite, not of whether it works.
         best = bool(_BEST_ASKED.search(tail))
         return Asked(days=asked or (() if open_question else days), base=base, best=best)
@@ -490,9 +495,15 @@ def _is_terse_prompt(t: str) -> bool:
     )
 
 
+_NOTE_ASKED = re.compile(
+    r"\b(?:shall|should|can|could) (?:i|we) (?:note|put|mark|record|write|pop|add|jot|take)\b|"
+    r"\b(?:want|like) (?:me|us) to (?:note|put|mark|record|write|pop|add|jot|take)\b"
+)
 _SPOKEN_QUESTION = re.compile(
-    r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect)\s+)*"
-    r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has)\b|"
+    r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect|sorry)\s+)*"
+    r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has|"
+    # "and any days for you to avoid": "any", asking.
+    r"any (?:days?|others?|other days?|more)\b)\b|"
     # "and the meter", "what about the parking": the topic alone, asked.
     r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$"
 )
