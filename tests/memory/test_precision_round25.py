@@ -319,3 +319,16 @@ def test_a_question_after_sorry_is_still_asked() -> None:
 def test_a_reason_after_not_work_for_us_is_its_own_clause() -> None:
     conversation = "u: sunday doesnt work for us we're never home sundays"
     assert days(conversation) == {("sunday", "unavailable")}
+
+
+def test_nor_is_a_day_is_on_the_list_under_the_negation() -> None:
+    conversation = "a: any days you can't do | u: tuesday's no good and nor is er thursday really"
+    assert days(conversation) == {("tuesday", "unavailable"), ("thursday", "unavailable")}
+    assert days("u: tuesdays are fine and nor is thursday a problem") == set()
+
+
+def test_a_channel_switched_to_is_the_preference() -> None:
+    assert of_kind("u: We've switched to email now.", "contact_preference") == {(None, "email")}
+    conversation = "a: still the mobile? | u: no, I've gone back to the landline"
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+    assert of_kind("u: we have not gone back to the landline", "contact_preference") == set()

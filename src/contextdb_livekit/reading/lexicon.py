@@ -544,6 +544,8 @@ _CONTACT_CONTEXT = re.compile(
     r"reach|contact|way|"
     r"mobile|landline|us|"
     r"good|fine|send|a text|an email|on the phone|"
+    # "we've switched to email": the channel the caller has changed to.
+    r"(?:switched|gone back|gone over|changed|swapped)(?: over| back| across)? to|"
     # "Email, never text": a channel named against one denied.
     r"(?:never|not|no) (?:by )?(?:texts?|emails?|calls?|ring|phone))\b"
 )

@@ -1744,6 +1744,13 @@ class CallReader:
                 if any(start <= match.start() < end for start, end in devices):
                     continue  # "my phone's on its last legs": the device, not how to reach them
                 mentions.append((match.start(), channel))
+        if not mentions and (switched := _SWITCHED_TO.search(text)):
+            # "I've gone back to the landline", "I've moved to texting for everything".
+            said = switched.group(1)
+            if not _negated_before(text, switched.start()):
+                return next(
+                    channel for prefix, channel in _SWITCHED_CHANNELS if said.startswith(prefix)
+                )
         if not mentions and (best := _BEST_ON.search(text)) and not _is_old(text, best):
             # "best on my mobile", "the best way to reach me is the landline".
             return "landline" if (best.group(1) or best.group(2)) not in _MOBILES else "mobile"
@@ -1807,6 +1814,21 @@ class CallReader:
 # -- helpers ---------------------------------------------------------------------------------
 
 
+_SWITCHED_TO = re.compile(
+    r"\b(?:switched|gone back|gone over|changed|swapped)(?: over| back| across)? to "
+    r"(?:the |my |a )?(landline|home phone|house phone|mobile|texts?\b|texting|text messages?|"
+    r"emails?\b|e mails?|emailing|phone calls?|calls?\b)"
+)
+_SWITCHED_CHANNELS = (
+    ("landline", "landline"),
+    ("home", "landline"),
+    ("house", "landline"),
+    ("mobile", "mobile"),
+    ("text", "text message"),
+    ("e", "email"),
+    ("phone", "phone call"),
+    ("call", "phone call"),
+)
 _PUT_RIGHT = re.compile(
     r"\b(?:no(?! (?:good|use|fan|longer|idea|way|chance|problem|bother)\b)|nope|sorry|i mean|"
     r"i meant|or rather|wait|hang on|hold on|scratch that|call it)\b"

@@ -263,6 +263,14 @@ def normal(text: str) -> str:
     text = re.sub(rf"\b({_DAY} (?:is|are)) like (?=an? |totally |really |so )", r"\1 ", text)
     text = _STT_WE_ARE.sub(r"\1we are ", " ".join(text.split()))
     text = _STUTTER.sub(r"\1", text)
+    # "monday's no good and nor is friday": the day put on the list under the same negation.
+    # Not "nor is friday a problem": a predicate of its own after the day.
+    text = re.sub(
+        rf"\b(?:and )?nor (?:is|are|was|were) (?=(?:on )?(?:an? )?(?:uh |er |um )?{_DAY}"
+        r"\s*(?:$|[,.;!?]|to be honest|either|really|for that matter|i am afraid|sadly))",
+        "nor ",
+        text,
+    )
     # "no no tuesdays and thursdays": one emphatic no, not two that cancel.
     text = re.sub(rf"\bno(?: no)+ (?=(?:on )?{_DAY})", "no ", text)
     text = _SPOKEN_DIGITS.sub(
