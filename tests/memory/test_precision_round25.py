@@ -332,3 +332,10 @@ def test_a_channel_switched_to_is_the_preference() -> None:
     conversation = "a: still the mobile? | u: no, I've gone back to the landline"
     assert of_kind(conversation, "contact_preference") == {(None, "landline")}
     assert of_kind("u: we have not gone back to the landline", "contact_preference") == set()
+
+
+def test_a_floor_named_alone_answers_which_floor() -> None:
+    assert of_kind("a: which floor | u: ground", "floor") == {(None, "ground floor")}
+    assert of_kind("a: Which floor? | u: Lower ground.", "floor") == {(None, "basement")}
+    assert of_kind("a: any pets | u: ground", "floor") == set()
+    assert of_kind("a: Which floor? | u: Top. Well, top but one.", "floor") == set()

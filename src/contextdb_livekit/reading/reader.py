@@ -178,6 +178,7 @@ from contextdb_livekit.reading.values import (
     _pet_before_doubt,
     _said_in,
     _title_address,
+    floor_named,
     product_said,
     summed_parts,
 )
@@ -1564,6 +1565,9 @@ class CallReader:
                 or (self.last_value_kind == "floor" and _ON_THE_ORDINAL.match(text))
             ):
                 out.append(Statement("floor", _floor_value_from(bare.group(1))))
+            elif (named := _BARE_FLOOR_NAME.match(text)) and self._bare_ok("floor", corrects):
+                # "Which floor?" "Ground.": the floor named alone.
+                out.append(Statement("floor", floor_named(named.group(1))))
         # Flat, apartment or unit number.
         flat = _last_current(_FLAT, text)
         if _FLAT.search(text) or re.search(r"\b(?:flat|apartment)\b", text):
@@ -2130,6 +2134,12 @@ _HOUSE_NAME = re.compile(
 _DAYS_TIME = re.compile(
     rf"\b{_DAY}\s+(?:mornings?|afternoons?|evenings?)\s+"
     r"(?:are|is|would be|will be)\s+(?:the\s+)?(?:best|ideal|perfect|better|preferable)\b"
+)
+# Not "top": said alone it is often put another way next ("top but one", "the top one, the
+# fifth").
+_BARE_FLOOR_NAME = re.compile(
+    r"^(?:(?:it is|its|we are|i am|on|the)\s+)*(lower ground|ground|basement)"
+    r"(?:\s+(?:one|level|floor))?$"
 )
 _THE_FLAT_BY = re.compile(
     r"\bthe (?:flat|apartment) (?:above|over|below|under|behind|next to|at the back of|beside)\b"

@@ -373,7 +373,11 @@ def _floor_value_from(word: str) -> str:
 
 
 def _floor_value(match: re.Match[str]) -> str:
-    word = match.group(1) or match.group(2) or match.group(3) or match.group(4)
+    return floor_named(match.group(1) or match.group(2) or match.group(3) or match.group(4))
+
+
+def floor_named(word: str) -> str:
+    """The floor's value from its name or ordinal ("ground", "lower ground", "fifth")."""
     if word in ("basement", "lower ground"):
         # Below street level: the line's labels (and its callers, "the lower ground, the
         # basement really") name both the basement.
