@@ -339,3 +339,26 @@ def test_a_floor_named_alone_answers_which_floor() -> None:
     assert of_kind("a: Which floor? | u: Lower ground.", "floor") == {(None, "basement")}
     assert of_kind("a: any pets | u: ground", "floor") == set()
     assert of_kind("a: Which floor? | u: Top. Well, top but one.", "floor") == set()
+
+
+def test_an_answering_no_before_what_a_day_used_to_be() -> None:
+    conversation = "a: fridays still ok | u: no fridays used to be fine but i've started a new job"
+    assert days(conversation) == {("friday", "unavailable")}
+
+
+def test_what_does_not_matter_is_not_the_day() -> None:
+    conversation = "u: my son can't do mondays but it doesn't matter i'll be in mondays"
+    assert ("monday", "available") in days(conversation)
+    assert ("monday", "unavailable") not in days(conversation)
+
+
+def test_doing_nothing_is_idle_not_a_negation() -> None:
+    conversation = "a: any good days | u: saturdays are easy i'm home all day doing nothing"
+    assert days(conversation) == {("saturday", "available")}
+
+
+def test_the_day_said_again_after_honestly_is_a_clause_of_its_own() -> None:
+    conversation = (
+        "a: any bad days | u: any day but thursday honestly thursday i'm at the allotment"
+    )
+    assert days(conversation) == {("thursday", "unavailable")}

@@ -141,7 +141,9 @@ _NEGATED_POSITIVE = re.compile(
 # without fail" is always, not a negation).
 _NEG_WITH_NOT = re.compile(
     r"\b(?:not a chance|not (?:an? )?option|(?:do )?not bother(?: with)?|without fail|"
-    r"no matter what|no exceptions?|or nothing)\b"
+    r"no matter what|no exceptions?|or nothing|"
+    # "i'm in all day sunday doing nothing": idle, not a negation.
+    r"doing (?:nothing|not a lot|not much)(?: much)?)\b"
 )
 _POS = re.compile(
     # "down in Leeds for work" is away: "work" after "for" is the job, not "works for me".

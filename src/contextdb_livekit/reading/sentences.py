@@ -365,6 +365,8 @@ _SPLIT = re.compile(
     # is not: which way the day goes is left in doubt).
     r"|(?:(?<=\bnot)|(?<=\bwork)|(?<=\bbad)|(?<=\bout)|(?<=\bbusy)|(?<=\brubbish)|"
     r"(?<=\bgone)|(?<=\bgone now)|(?<=\bnot work for us)|(?<=\bnot work for me)|"
+    # "it doesn't matter i'll be in tuesdays": what does not matter is not the day.
+    r"(?<=\bnot matter)|"
     # ... and after a positive word negated: "wednesday won't be possible i'm at the allotment".
     r"(?<=\bnot be possible)|(?<=\bnot be around)|(?<=\bnot around)|(?<=\bnot free)|"
     r"(?<=\bnot be in)|(?<=\bnot be home)|(?<=\bnot fine)|(?<=\bnot good)|(?<=\bnot ok)|"
@@ -459,6 +461,9 @@ _SPLIT = re.compile(
     # says now.
     rf"|(?<=\w)\s+(?=(?:no|nope|nah) {_DAY} (?:are|is|were|was) (?:fine|ok|okay|good|alright|"
     r"great|free|perfect|better|best)\b)"
+    # "any day except tuesday honestly tuesday i'm at the food bank": the day said again, with
+    # the caller's reason, after an aside.
+    rf"|(?:(?<=\bhonestly)|(?<=\breally)|(?<=\bto be honest)|(?<=\bmind))\s+(?={_DAY} (?:i|we)\b)"
     # "only thursday i'm sorry i know that's awkward": the apology is no word about the day.
     r"|(?<=\w)\s+(?=i am sorry\b)"
     r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|sorry|i mean|i meant|or rather|scratch that|"
@@ -483,7 +488,8 @@ _LEADING_PARTICLE = re.compile(
 )
 # "no, Saturday's fine": "no" before a day with a verb of its own answers, it does not negate.
 _LEADING_NO_BEFORE_DAY = re.compile(
-    rf"^(?:(?:no|nope|nah)\s+)+(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has)\b)"
+    rf"^(?:(?:no|nope|nah)\s+)+"
+    rf"(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has|used to)\b)"
 )
 # "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
 _ANSWER_THEN_WORDS = re.compile(
