@@ -471,17 +471,14 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
     return (sign or 1) * (-1) ** negators
 
 
-# A question by its first words ("and how many thermostats are there", "which flat").
-
-
 _PROMPT_WORD = re.compile(r"(?:any|which|what|who|how|when|where|days?|best|your)\b")
 _SAID_BACK = re.compile(r"\b(?:then|ok|okay|noted|thanks|thank you|got it|lovely|great)\W*$")
 _SAYS_A_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b")
 
 
 def _is_terse_prompt(t: str) -> bool:
-    """ "flat number", "days to avoid", "Make of boiler?": a few words with no question word,
-    said as a prompt."""
+    """ "flat number", "days to avoid", "Make of boiler?": a prompt of a few words, the question
+    left implicit."""
     words = t.rstrip("?!. ").split()
     return (
         # "Car park behind the library.": longer, it is the agent saying back a value.
@@ -495,10 +492,12 @@ def _is_terse_prompt(t: str) -> bool:
     )
 
 
+# "Shall I note Friday as available?": the agent asking to note the days, not whether they work.
 _NOTE_ASKED = re.compile(
     r"\b(?:shall|should|can|could) (?:i|we) (?:note|put|mark|record|write|pop|add|jot|take)\b|"
     r"\b(?:want|like) (?:me|us) to (?:note|put|mark|record|write|pop|add|jot|take)\b"
 )
+# A question by its first words ("and how many thermostats are there", "which flat").
 _SPOKEN_QUESTION = re.compile(
     r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect|sorry)\s+)*"
     r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has|"
