@@ -47,6 +47,7 @@ from contextdb_livekit.reading.turn_cues import (
     corrects_last_turn,
     kinds_mentioned,
     leaves_correction_open,
+    plain_words,
     says_change,
 )
 from contextdb_livekit.reading.values import _all_current, _is_old
@@ -173,7 +174,7 @@ def read_call(
             agent_words = normal(turn.text)
             continue
         reader.new_turn()
-        if _BARE_DENIAL.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", normal(turn.text)).split())):
+        if _BARE_DENIAL.fullmatch(plain_words(turn.text)):
             # "It's a Baxi." "So that's a Baxi?" "No, it isn't.": the value read back and
             # denied is not kept (which value is right, the caller has not said).
             for slot, (item, sentence) in last_turn.items():

@@ -735,15 +735,13 @@ class CallReader:
             # "we used to have three cats, we're down to one now": a count of nothing the line
             # counts is not a count of anything.
             found = [s for s in found if s not in unnamed]
-        if _TALLIED.search(text) and any(
-            s.kind == "equipment_count" and s.key not in self.words.rooms for s in found
+        if self.words.rooms_as_places.search(text) or (
+            _TALLIED.search(text)
+            and any(s.kind == "equipment_count" and s.key not in self.words.rooms for s in found)
         ):
-            # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators": the rooms
-            # are where the things counted are, not a count of rooms.
-            found = [
-                s for s in found if s.kind != "equipment_count" or s.key not in self.words.rooms
-            ]
-        if self.words.rooms_as_places.search(text):
+            # "Lounge, one. Two bedrooms, one each. Bathroom, one. So five radiators", "one in
+            # each of the three bedrooms": the rooms are where the things counted are, not a
+            # count of rooms.
             found = [
                 s for s in found if s.kind != "equipment_count" or s.key not in self.words.rooms
             ]
@@ -2130,7 +2128,6 @@ _HOUSE_NAME = re.compile(
     # The name is the whole clause: not "The Old Farm is where my mum lives".
     r"(?=\s*(?:[,.;!?\u2014\u2013-]|$))"
 )
-# Not "flat twenty twenty" (said twice) nor "flat 14 42 queens road" (the house number next).
 _DAYS_TIME = re.compile(
     rf"\b{_DAY}\s+(?:mornings?|afternoons?|evenings?)\s+"
     r"(?:are|is|would be|will be)\s+(?:the\s+)?(?:best|ideal|perfect|better|preferable)\b"
@@ -2144,6 +2141,7 @@ _BARE_FLOOR_NAME = re.compile(
 _THE_FLAT_BY = re.compile(
     r"\bthe (?:flat|apartment) (?:above|over|below|under|behind|next to|at the back of|beside)\b"
 )
+# Not "flat twenty twenty" (said twice) nor "flat 14 42 queens road" (the house number next).
 _TWO_NUMBERS_FOR_A_FLAT = re.compile(
     r"\b(?:flat|apartment|unit) (\d{1,4}) (?!\1\b)\d{1,4}\b(?!\s*\w)"
 )

@@ -40,12 +40,17 @@ from contextdb_livekit.reading.lexicon import (
     _weekday,
     _weekdays_in,
 )
-from contextdb_livekit.reading.sentences import _ASIDE, clauses, normal
+from contextdb_livekit.reading.sentences import _ASIDE, _SMALL, clauses, normal
+
+
+def plain_words(text: str) -> str:
+    """The text normalised, its punctuation dropped, one space between words."""
+    return " ".join(re.sub(r"[^\w\s']", " ", normal(text)).split())
 
 
 def corrects_last_turn(turn: str) -> bool:
     """ "Oh no wait, sorry…", "Let me recount…": the turn corrects the caller's last one."""
-    text = " ".join(re.sub(r"[^\w\s']", " ", normal(turn)).split())
+    text = plain_words(turn)
     opens = bool(_TURN_CORRECTION.match(text) or _EARLY_CORRECTION.match(text))
     # "Church Road! Sorry.", "5B, actually.": a new value, then the correction, in the first
     # few words; a yes that apologises ("yes sorry, that's it") confirms instead.
@@ -53,7 +58,7 @@ def corrects_last_turn(turn: str) -> bool:
     soon = bool(re.search(r"\b(?:sorry|actually|i mean)\b", head)) and not re.match(
         r"(?:yes|yeah|yep|that is right|correct|right)\b", head
     )
-    first = " ".join(re.sub(r"[^\w\s']", " ", normal(re.split(r"(?<=[.!?])\s+", turn)[0])).split())
+    first = plain_words(re.split(r"(?<=[.!?])\s+", turn)[0])
     # "no twenty six" to the agent's "Twenty.": a no and another value corrects it.
     answered = bool(_NO_THEN_VALUE.match(text))
     # "Oh, they moved it. It's outside now": what the caller said it was is no longer so.
@@ -473,7 +478,7 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
 
 _PROMPT_WORD = re.compile(r"(?:any|which|what|who|how|when|where|days?|best|your)\b")
 _SAID_BACK = re.compile(r"\b(?:then|ok|okay|noted|thanks|thank you|got it|lovely|great)\W*$")
-_SAYS_A_NUMBER = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b")
+_SAYS_A_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_SMALL)})\b")
 
 
 def _is_terse_prompt(t: str) -> bool:
