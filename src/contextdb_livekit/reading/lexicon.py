@@ -672,7 +672,7 @@ _PERSON = (
 _FOR_SOMEBODY_ELSE = re.compile(
     r"(?:^|\b(?:good|fine|ok|okay|out|bad|best|better|worse|free|busy|easier|harder|"
     r"difficult|tricky|awkward|impossible|hopeless|rubbish|terrible|perfect|ideal|works?|"
-    r"suits?|no go|no-go)\s+)"
+    r"suits?|no go|no-go|great|grand|lovely|handy|convenient|brilliant|easy|hard)\s+)"
     # A person as _PERSON names them, or "your" one, as the agent reads it back.
     rf"for (?:him|her|{_PERSON.replace('(?:my|', '(?:my|your|', 1)})"
     # Not "for him to come" (the engineer), nor "for my husband and me".

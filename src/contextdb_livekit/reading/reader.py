@@ -902,6 +902,10 @@ class CallReader:
                 if particle.group(1) or len(antecedent.days) != 1:
                     return []
                 return [Statement("preferred_day", antecedent.days[0])]
+            if particle.group(1) and _ONLY_THEIRS.match(self._next_clause):
+                # "My wife can't do Fridays." "So Fridays out?" "No, that's just her.": the
+                # read-back was of her days; the caller's own are not said.
+                return []
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
                 # An answer to the agent's yes/no question about days.
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
@@ -2392,3 +2396,13 @@ def _plural_past(text: str) -> bool:
             text,
         )
     )
+
+
+# "No, that's just her", "no that's my husband not me": the days read back were somebody
+# else's, not the caller's.
+_ONLY_THEIRS = re.compile(
+    r"^(?:that is|those are|thats) (?:just |only |all )?(?:her|him|them|his|hers|theirs|"
+    r"(?:my|our|her|his) (?:[a-z]+ )?(?:husband|wife|partner|son|daughter|mum|dad|mother|"
+    r"father|brother|sister|neighbou?r|landlord|landlady|lodger|tenant|carer|friend|flatmate|"
+    r"housemate)(?:'s)?)(?: days?| problem| thing)?(?: not (?:me|mine|us|ours))?$"
+)
