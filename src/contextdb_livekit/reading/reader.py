@@ -235,6 +235,7 @@ class CallReader:
     _unavailable_days: set[str] = field(default_factory=set)  # said not to work, this call
     _available_days: set[str] = field(default_factory=set)  # said to work, this call
     _asking: bool = False  # the caller's last sentence in this turn asked or doubted
+    _hedged_last: bool = False  # the last clause read in this turn was hedged
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -301,6 +302,7 @@ class CallReader:
             self._last_turn = self._this_turn
         self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
         self._said_in_turn, self._doubted, self._asking = [], set(), False
+        self._hedged_last = False
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -321,6 +323,10 @@ class CallReader:
         text = " ".join(_FLOORS_NUMBERED.sub(" ", text).split())
         if not text:
             return []
+        if (self._asking or self._hedged_last) and text.startswith("or "):
+            # "Possibly Thursday. Or Friday.": an alternative to a hedge or a question is as
+            # unsure as what it is offered beside.
+            return self._doubts(text)
         if _NOTHING_MORE.fullmatch(text):
             # "So Monday and Friday are out. Anything else?" "No, that's it.": nothing more to
             # add, no correction of what was said.
@@ -457,6 +463,7 @@ class CallReader:
             self._clause_before = parts[index - 1].text if index else None
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
+            self._hedged_last = hedged
             if self._correcting_turn and self.antecedent is None and _DENIED.fullmatch(clause.text):
                 # "Tuesday's good." ... "Sorry, no, it isn't.": a correcting turn's bare denial
                 # is of the caller's last clause about days.
@@ -977,6 +984,35 @@ class CallReader:
             # the clause after it says what they are.
             return []
         if (
+            (taken_out := _NOT_THE_OLD_DAY.fullmatch(text))
+            and self._last_reading is not None
+            and not self._last_reading.asked
+            and len(self._last_reading.days) > 1
+            and _weekday(taken_out.group(1)) in self._last_reading.days
+            and (_said_of(self._last_reading) or 0) < 0
+            and self._clause_before in _TAKING_BACK
+        ):
+            # "Mondays and Fridays, well, not Fridays, just Mondays": one day taken out of the
+            # list of days that don't work; what the list said of it no longer holds, and
+            # nothing else is said of it. (Against days that work, "sorry, not Friday" turns
+            # Friday round.)
+            day = _weekday(taken_out.group(1))
+            self.retracted.append(("availability", day))
+            self._last_reading = dataclasses.replace(
+                self._last_reading, days=[d for d in self._last_reading.days if d != day]
+            )
+            self.antecedent = self._last_reading
+            return []
+        if (
+            (not_best := _NOT_THE_OLD_DAY.fullmatch(text))
+            and self._previous
+            and all(s.kind == "preferred_day" for s in self._previous)
+            and _weekday(not_best.group(1)) not in {s.value for s in self._previous}
+        ):
+            # "Thursday is my best day, not Tuesday": Tuesday is not the favourite; whether it
+            # works at all is not said.
+            return []
+        if (
             (old_day := _NOT_THE_OLD_DAY.fullmatch(text))
             and self.antecedent is not None
             and _weekday(old_day.group(1)) not in self.antecedent.days
@@ -1467,12 +1503,22 @@ class CallReader:
                 # "How many radiators?" "Kitchen, hall, four bedrooms, bathroom... that's
                 # eleven": the rooms are where the radiators are; the tally is of radiators.
                 unit = self.asked.unit or unit
+            value = _count_value(bare.group(1), unit)
+            # "Radiators?" "Eight, and a little one in the porch makes nine.": another number
+            # said after it leaves which is the count a guess.
+            at = self._sentence.find(text)
+            after = self._sentence[at + len(text) :] if at >= 0 else ""
+            if _PUT_RIGHT_AFTER.match(after):
+                after = ""  # "Nine, no, ten": the correction after it is read as one
+            # (Not "one": "Three, one per floor", "Two, one's a dummy": where or which.)
+            # Nor a count of something else ("Ten, plus two towel rails"), nor a bus or a door.
+            others = {
+                m.group(1)
+                for m in re.finditer(r"(?<!\bat )(?<!\bnumber )\b(\d+)\b", after)
+                if not re.match(rf"\s+(?:\w+\s+)?{self.words.units}", after[m.end() :])
+            } - {value.split()[0], "1"}
             out.append(
-                Statement(
-                    "equipment_count",
-                    _count_value(bare.group(1), unit),
-                    self.words.counted_thing(unit),
-                )
+                Statement("equipment_count", value, self.words.counted_thing(unit), sure=not others)
             )
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
         if kind := _last_current(self.words.type_mention, text):
@@ -2398,6 +2444,9 @@ def _plural_past(text: str) -> bool:
     )
 
 
+_PUT_RIGHT_AFTER = re.compile(r"\W*(?:no|sorry|actually|i mean|wait|hang on|make that)\b")
+# What opens taking a day back out of a list just said ("well, not Fridays").
+_TAKING_BACK = frozenset({"well", "sorry", "actually", "i mean", "no", "oh", "or rather"})
 # "No, that's just her", "no that's my husband not me": the days read back were somebody
 # else's, not the caller's.
 _ONLY_THEIRS = re.compile(

@@ -489,7 +489,9 @@ _LEADING_PARTICLE = re.compile(
 # "no, Saturday's fine": "no" before a day with a verb of its own answers, it does not negate.
 _LEADING_NO_BEFORE_DAY = re.compile(
     rf"^(?:(?:no|nope|nah)\s+)+"
-    rf"(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has|used to)\b)"
+    rf"(?={_DAY}\s+(?:are|is|were|was|will|would|do|does|have|has|used to)\b|"
+    # "is any day ok" "nope thursdays only": the "no" answers the question, the day is the one.
+    rf"{_DAY}\s+only\b)"
 )
 # "yeah my wife is", "no we're both out": an answer particle, then words, no comma between.
 _ANSWER_THEN_WORDS = re.compile(

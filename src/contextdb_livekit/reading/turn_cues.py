@@ -274,6 +274,16 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         rf"(?:^|[.!,]\s+)(?:and|what about|how about|any)\s+(?:the\s+)?{equipment.units}\s*\?$", t
     ):
         return Asked(topic="equipment_count", unit=match.group(1))
+    # "Radiators?", "ok and thermostats", "number of radiators": things in the plural, alone
+    # (the question mark left off); not "and the gas meter", asking where it is.
+    if (
+        match := re.search(
+            rf"(?:^|[.!,]\s+)(?:(?:ok|okay|right|great|lovely|thanks|and|any|number of)\s+)*"
+            rf"{equipment.units}(?:\s+(?:count|in total))?\s*\??$",
+            t,
+        )
+    ) and match.group(1).endswith("s"):
+        return Asked(topic="equipment_count", unit=match.group(1))
     makes_of = equipment.types.make_asked
     if re.search(rf"\b(?:what|which) (?:make|brand|model|kind of (?:{makes_of}))\b", t) or (
         _is_terse_prompt(t) and re.search(r"\b(?:make|brand)\b", t)

@@ -170,7 +170,9 @@ _SOMEONE_ELSES_CHANNEL = re.compile(rf"\b{_PEOPLE}(?:'s|s)\s+$")
 _FAILS = re.compile(
     r"^\w*\s+(?:(?:always|just|all|usually|often|tend to)\s+)?(?:(?:go|goes|end up|ends up|land|"
     r"lands|get|gets)\s+(?:straight\s+)?(?:in|into|to)\s+(?:my\s+|the\s+)?(?:spam|junk)|"
-    r"(?:never|do not|does not|rarely)\s+(?:get through|come through|arrive|reach me|work))"
+    r"(?:never|do not|does not|rarely)\s+(?:get through|come through|arrive|reach me|work)|"
+    # "my texts go all over the place", "emails get lost": the channel loses the caller's.
+    r"(?:go|goes|get|gets|went|got)\s+(?:all over the place|missing|lost|astray|walkabout))"
 )
 
 
@@ -218,6 +220,8 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
     first = words.count.search(sentence)
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False
+    # "two thermostats, one upstairs, one down": where each of the two is.
+    sentence = _ONE_UP_ONE_DOWN.sub(" ", sentence)
     if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
         r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
     ):
@@ -349,7 +353,13 @@ def product_said(sentence: str, words: Equipment) -> dict[str, str]:
     return {words.counted_thing(thing): _count_value(str(total), thing)}
 
 
-_ONE_EACH = re.compile(r"\bone (?:in|on|for|at|by) (?:each|every)\b(?! of)")
+_ONE_EACH = re.compile(
+    r"\bone (?:(?:in|on|for|at|by) (?:each|every)\b(?! of)|"
+    r"per (?:floor|room|bedroom|storey|level)\b)"
+)
+_ONE_UP_ONE_DOWN = re.compile(
+    r"\bone (?:up|upstairs|down|downstairs)(?: and|,)? one (?:up|upstairs|down|downstairs)\b"
+)
 _ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
 

@@ -1,0 +1,144 @@
+"""Round 26: days read back that were somebody else's, and days good for somebody else.
+Phrased for these tests, not taken from any scored set."""
+
+from __future__ import annotations
+
+from tests.memory.spoken_calls import days, facts, of_kind, quoted, typed
+
+
+def test_days_great_for_someone_else_are_not_the_callers() -> None:
+    conversation = (
+        "a: Which days? | u: Tuesdays are brilliant for my lodger, he works nights, "
+        "but I can only do Fridays."
+    )
+    assert ("tuesday", "available") not in days(conversation)
+    assert ("friday", "available") in days(conversation)
+
+
+def test_a_no_to_her_days_read_back_says_nothing_of_the_callers() -> None:
+    conversation = (
+        "a: Any bad days? | u: My husband can't do Wednesdays. | a: So Wednesdays are out? "
+        "| u: No, that's just him."
+    )
+    assert days(conversation) == set()
+
+
+def test_a_no_with_the_callers_own_reason_still_says_the_day_works() -> None:
+    conversation = "a: So Wednesdays are out? | u: No, that's my day off."
+    assert days(conversation) == {("wednesday", "available")}
+
+
+def test_a_day_said_not_to_be_the_best_is_not_ruled_out() -> None:
+    conversation = "a: Which day is best? | u: Friday's my favourite day, not Monday."
+    assert of_kind(conversation, "preferred_day") == {(None, "friday")}
+    assert ("monday", "unavailable") not in days(conversation)
+
+
+def test_not_a_day_alone_still_rules_it_out_beside_a_day_that_works() -> None:
+    assert ("monday", "unavailable") in days("u: Friday is fine, not Monday.")
+
+
+def test_a_no_before_the_only_day_answers_the_question() -> None:
+    conversation = "a: is any day alright | u: nope sundays only"
+    assert ("sunday", "unavailable") not in days(conversation)
+    assert of_kind(conversation, "preferred_day") == {(None, "sunday only")}
+
+
+def test_a_no_before_just_a_day_is_not_taken_for_an_only() -> None:
+    conversation = "a: wednesday's out, any other days | u: no just wednesdays"
+    assert of_kind(conversation, "preferred_day") == set()
+
+
+def test_a_day_taken_back_out_of_a_list_of_bad_days_is_not_kept() -> None:
+    conversation = "a: Any days to avoid? | u: Tuesdays and Thursdays, well, not Thursdays."
+    assert days(conversation) == {("tuesday", "unavailable")}
+
+
+def test_not_each_day_of_a_bad_weekend_still_rules_each_out() -> None:
+    conversation = "u: Weekends are no good, not Saturday, not Sunday."
+    assert days(conversation) == {("saturday", "unavailable"), ("sunday", "unavailable")}
+
+
+def test_sorry_not_a_day_that_was_said_to_work_turns_it_round() -> None:
+    conversation = "u: I can do Tuesday or Thursday. | a: Both then. | u: Sorry, not Thursday."
+    assert ("thursday", "available") not in days(conversation)
+
+
+def test_not_a_day_after_a_list_of_days_that_work_is_no_taking_back() -> None:
+    conversation = "u: I can do Mondays and Fridays, well, not Fridays."
+    assert days(conversation) == {("monday", "available")}
+    assert quoted(conversation)
+
+
+def test_an_alternative_said_after_a_hedge_is_as_unsure() -> None:
+    conversation = "a: Which day is best? | u: Maybe Monday. Or Tuesday. I'll know next week."
+    assert of_kind(conversation, "preferred_day") == set()
+    assert days(conversation) == set()
+
+
+def test_a_channel_that_loses_the_callers_messages_is_not_the_one_preferred() -> None:
+    conversation = "u: email me actually no a call is better my emails get lost"
+    assert of_kind(conversation, "contact_preference") == {(None, "phone call")}
+
+
+def test_things_in_the_plural_alone_ask_how_many() -> None:
+    conversation = "a: Radiators? | u: Nine. | a: ok and thermostats | u: Two."
+    assert typed(conversation) >= {
+        ("equipment_count", "radiator", "9 radiators"),
+        ("equipment_count", "thermostat", "2 thermostats"),
+    }
+
+
+def test_number_of_things_asks_how_many() -> None:
+    assert ("equipment_count", "radiator", "6 radiators") in typed(
+        "a: Number of radiators? | u: Six."
+    )
+
+
+def test_the_meter_alone_asks_where_it_is_not_how_many() -> None:
+    conversation = "a: Gas meter? | u: it's in the garage on the back wall"
+    assert of_kind(conversation, "equipment_count") == set()
+    assert any(f.kind == "meter_location" for f in facts(conversation))
+
+
+def test_one_per_floor_says_where_each_is_not_more_to_add() -> None:
+    conversation = (
+        "a: How many thermostats and radiators? | u: Ten radiators, two thermostats, one per floor."
+    )
+    assert typed(conversation) >= {
+        ("equipment_count", "radiator", "10 radiators"),
+        ("equipment_count", "thermostat", "2 thermostats"),
+    }
+
+
+def test_one_upstairs_one_down_says_where_each_of_two_is() -> None:
+    conversation = "u: Two thermostats, one upstairs, one down, and six radiators."
+    assert ("equipment_count", "thermostat", "2 thermostats") in typed(conversation)
+
+
+def test_a_part_upstairs_is_still_a_sum_left_to_us() -> None:
+    assert of_kind("u: six radiators and three upstairs", "equipment_count") == set()
+
+
+def test_a_bare_count_with_another_number_after_it_is_a_guess() -> None:
+    conversation = "a: Radiators? | u: Seven, and the one in the garage makes eight."
+    assert of_kind(conversation, "equipment_count") == set()
+    assert quoted(conversation)
+
+
+def test_a_bare_count_beside_a_count_of_another_thing_stands() -> None:
+    conversation = "a: How many radiators? | u: Eleven, plus three towel rails."
+    assert ("equipment_count", "radiator", "11 radiators") in typed(conversation)
+
+
+def test_a_bare_count_put_right_in_the_same_breath_is_the_new_one() -> None:
+    conversation = "a: Any towel rails? | u: One. | a: And radiators? | u: Six, no, seven."
+    assert typed(conversation) >= {
+        ("equipment_count", "towel rail", "1 towel rail"),
+        ("equipment_count", "radiator", "7 radiators"),
+    }
+
+
+def test_a_bare_count_then_where_each_one_is_stands() -> None:
+    conversation = "a: How many thermostats? | u: Three, one per floor."
+    assert ("equipment_count", "thermostat", "3 thermostats") in typed(conversation)
