@@ -142,3 +142,35 @@ def test_a_bare_count_put_right_in_the_same_breath_is_the_new_one() -> None:
 def test_a_bare_count_then_where_each_one_is_stands() -> None:
     conversation = "a: How many thermostats? | u: Three, one per floor."
     assert ("equipment_count", "thermostat", "3 thermostats") in typed(conversation)
+
+
+def test_a_bare_count_run_on_with_where_each_one_is() -> None:
+    conversation = (
+        "a: how many radiators | u: ten | a: ok and thermostats | u: er two one up one down"
+    )
+    assert typed(conversation) >= {
+        ("equipment_count", "radiator", "10 radiators"),
+        ("equipment_count", "thermostat", "2 thermostats"),
+    }
+
+
+def test_where_each_of_the_next_count_is_says_nothing_against_the_last() -> None:
+    conversation = (
+        "a: How many radiators? | u: Nine. | a: And thermostats? | u: Two, one on each floor."
+    )
+    assert ("equipment_count", "radiator", "9 radiators") in typed(conversation)
+
+
+def test_one_in_each_of_several_rooms_is_still_a_sum_left_to_us() -> None:
+    conversation = "u: Three storage heaters in the hall and one in each of the four bedrooms."
+    assert of_kind(conversation, "equipment_count") == set()
+
+
+def test_a_count_said_back_then_the_next_thing_asks_for_that_thing() -> None:
+    conversation = (
+        "a: how many radiators | u: eight | a: eight radiators and thermostats | u: three"
+    )
+    assert typed(conversation) >= {
+        ("equipment_count", "radiator", "8 radiators"),
+        ("equipment_count", "thermostat", "3 thermostats"),
+    }

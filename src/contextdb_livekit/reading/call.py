@@ -38,6 +38,7 @@ from contextdb_livekit.reading.lexicon import (
     _ORDINALS,
     _OTHER_SUBJECT,
     _SOMEONE_ELSES,
+    _WHERE_EACH_ONE_IS,
     _weekday,
     _weekdays_in,
 )
@@ -363,6 +364,8 @@ def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said
         return item.value.split()[0] in days
     if item.kind not in kinds_mentioned(sentence, reader.words):
         return False
+    # "Seven." ... "And thermostats?" "Three, one per floor.": where each one is, no count.
+    text = _WHERE_EACH_IS.sub(" ", text)
     value = normal(item.value)
     held = _values_named(item.kind, value, reader)
     if held & _values_named(item.kind, text, reader, current=False):
@@ -411,6 +414,7 @@ def _only_a_hedge(sentence: str, reader: CallReader) -> bool:
     )
 
 
+_WHERE_EACH_IS = re.compile(rf"\b{_WHERE_EACH_ONE_IS}")
 # A turn that only says no to what the agent said back.
 _BARE_DENIAL = re.compile(
     r"(?:(?:no|nope|nah|oh|sorry|er|um)\s+)*(?:no|nope|nah|wrong|not quite|not really)"

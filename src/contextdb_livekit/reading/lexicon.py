@@ -359,6 +359,14 @@ _PLACE_NOUN = re.compile(
     r"cupboard|under the sink|side of the house|front of the house|back of the house)\b"
 )
 _WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next to|in the|at the)\b")
+# Where each one of a count is ("one per floor", "one in each bedroom", "one up, one down"):
+# no more to add to it.
+_UP_OR_DOWN = r"(?:up|upstairs|down|downstairs)"
+_ONE_UP_ONE_DOWN = rf"(?:one|1) {_UP_OR_DOWN},? (?:and )?(?:one|1) {_UP_OR_DOWN}\b"
+_WHERE_EACH_ONE_IS = (
+    r"(?:(?:one|1) (?:per (?:floor|room|bedroom|storey|level)|(?:in|on) (?:each|every) "
+    rf"(?!of\b)\w+)\b|{_ONE_UP_ONE_DOWN})"
+)
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
                          r"so|which makes|making|that makes)\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
@@ -366,6 +374,8 @@ _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|
                          r"in all|left))*"
                          # "eleven with the one in the garage": the total, the one left out.
                          r"(?:\s+(?:with|including|counting) the (?:one|ones|other one)\b.*)?"
+                         # "two one up one down", "three one per floor": where each one is.
+                         rf"(?:,?\s+{_WHERE_EACH_ONE_IS})?"
                          r"$")  # fmt: skip
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,

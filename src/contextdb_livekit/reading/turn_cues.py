@@ -259,6 +259,13 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     # "Last time the engineer came on a Monday. Is that still good?": a day gone by, asked
     # about as the standing day it was.
     dated = bool(_SPECIFIC.search(t)) and not re.search(r"\bstill\b", t)
+    if (
+        "?" not in t
+        and (next_thing := re.search(rf"\b\w+ {equipment.units} and {equipment.units}\W*$", t))
+        and next_thing.group(2).endswith("s")
+    ):
+        # "six radiators and thermostats": a count said back, then the next thing asked.
+        return Asked(topic="equipment_count", unit=next_thing.group(2))
     if _OFFER.search(t) or dated or re.search(r"\b\d{1,2}\b", t):
         return Asked(offered=days)
     if _ADDRESS_ASKED.match(t):

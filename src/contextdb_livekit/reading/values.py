@@ -24,6 +24,7 @@ from contextdb_livekit.reading.lexicon import (
     _NUMBERS,
     _OLD_AFTER,
     _OLD_BEFORE,
+    _ONE_UP_ONE_DOWN,
     _ORDINALS,
     _PARKING,
     _PARTIAL_COUNT,
@@ -221,7 +222,7 @@ def _partial_count(sentence: str, words: Equipment) -> bool:
     if first is None or not _PARTIAL_COUNT.search(sentence):
         return False
     # "two thermostats, one upstairs, one down": where each of the two is.
-    sentence = _ONE_UP_ONE_DOWN.sub(" ", sentence)
+    sentence = _ONE_UP_ONE_DOWN_RE.sub(" ", sentence)
     if re.search(r"\b(?:upstairs|downstairs)\b", sentence) and not re.search(
         r"\bupstairs and down(?:stairs)?\b|\bdownstairs and up(?:stairs)?\b", sentence
     ):
@@ -357,9 +358,7 @@ _ONE_EACH = re.compile(
     r"\bone (?:(?:in|on|for|at|by) (?:each|every)\b(?! of)|"
     r"per (?:floor|room|bedroom|storey|level)\b)"
 )
-_ONE_UP_ONE_DOWN = re.compile(
-    r"\bone (?:up|upstairs|down|downstairs)(?: and|,)? one (?:up|upstairs|down|downstairs)\b"
-)
+_ONE_UP_ONE_DOWN_RE = re.compile(rf"\b{_ONE_UP_ONE_DOWN}")
 _ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
 
