@@ -12,14 +12,15 @@ from memory.equipment import EQUIPMENT
 from memory.facts import KINDS, STATED_KINDS, CallerFact, FactKind
 
 # Of the kinds kept as the caller's sentence, those a turn may say more than one thing of,
-# and those whose sentences add up within a call ("side gate; the dog barks").
+# and those whose sentences add up within a call ("side gate; the dog barks"; "a parrot. He
+# swears": what follows the animal, the person or the place does not replace it).
 CALL_FACTS: LineFacts[FactKind, CallerFact] = LineFacts(
     KINDS,
     CallerFact,
     STATED_KINDS,
     EQUIPMENT,
     several=frozenset({"access_notes", "parking", "pets", "who_home"}),
-    adds_up=frozenset({"access_notes"}),
+    adds_up=frozenset({"access_notes", "pets", "who_home", "parking"}),
 )
 # Typed facts a finished call leaves behind; one per slot, the call's last word wins.
 extract_call_facts = CALL_FACTS.extract

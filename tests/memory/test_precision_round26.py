@@ -174,3 +174,24 @@ def test_a_count_said_back_then_the_next_thing_asks_for_that_thing() -> None:
         ("equipment_count", "radiator", "8 radiators"),
         ("equipment_count", "thermostat", "3 thermostats"),
     }
+
+
+def _words_of(conversation: str, kind: str) -> str:
+    return " ".join(f.value for f in facts(conversation) if f.kind == kind).casefold()
+
+
+def test_what_is_said_of_a_pet_after_naming_it_does_not_lose_the_animal() -> None:
+    conversation = "a: Any pets? | u: Just a tortoise. He's very old, mind where you step."
+    assert "tortoise" in _words_of(conversation, "pets")
+
+
+def test_who_lets_the_engineer_in_is_kept_beside_what_follows() -> None:
+    conversation = "a: Who will be home? | u: My nephew Sam. Someone is always in anyway."
+    assert "sam" in _words_of(conversation, "who_home")
+
+
+def test_parking_said_then_more_about_it_adds_up() -> None:
+    conversation = (
+        "a: Where can the engineer park? | u: On the drive. It's the one with the blue van."
+    )
+    assert "drive" in _words_of(conversation, "parking")
