@@ -19,8 +19,8 @@ CALL_FACTS: LineFacts[FactKind, CallerFact] = LineFacts(
     CallerFact,
     STATED_KINDS,
     EQUIPMENT,
-    several=frozenset({"access_notes", "parking", "pets", "who_home"}),
-    adds_up=frozenset({"access_notes", "pets", "who_home", "parking"}),
+    several=frozenset({"access_notes", "parking", "pets", "who_home", "meter_location"}),
+    adds_up=frozenset({"access_notes", "pets", "who_home", "parking", "meter_location"}),
 )
 # Typed facts a finished call leaves behind; one per slot, the call's last word wins.
 extract_call_facts = CALL_FACTS.extract

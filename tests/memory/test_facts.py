@@ -488,6 +488,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
     # own words are not a typed value may take back what came before it (precision first).
     may_drop: set[tuple[str, str | None]] = set()
     sentence: list[tuple[tuple[str, str | None], str]] = []  # the sentence being built
+    put_right: dict[tuple[str, str | None], str] = {}  # a slot's value a "sorry" put right
     text = ""
 
     def end_sentence() -> None:
@@ -511,6 +512,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
                 expected[slot] = value
             in_turn[slot] = value
         sentence.clear()
+        put_right.clear()
 
     joined = zip(said, [".", *joiners], strict=False)
     for i, ((slot, said_here, value), joiner) in enumerate(joined):
@@ -530,6 +532,12 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
         corrects = joiner.endswith("sorry, ") and previous and previous[0] == slot[0] != "pets"
         if joiner.endswith("sorry, ") and slot[0] == "pets" and previous and previous[0] != "pets":
             may_drop.add(previous)
+        if corrects and previous == slot and sentence[-1][1] != value:
+            put_right[slot] = sentence[-1][1]
+        elif joiner == ", " and put_right.get(slot) == value:
+            # "email me, sorry, text me please, email me": back to the value put right, or
+            # said again by mistake; which is a guess, so the slot may be left untyped.
+            may_drop.add(slot)
         if corrects and previous != slot:
             # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
             sentence[:] = [(s, v) for s, v in sentence if s != previous]

@@ -3,6 +3,8 @@ Phrased for these tests, not taken from any scored set."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.memory.spoken_calls import days, facts, of_kind, quoted, typed
 
 
@@ -195,3 +197,58 @@ def test_parking_said_then_more_about_it_adds_up() -> None:
         "a: Where can the engineer park? | u: On the drive. It's the one with the blue van."
     )
     assert "drive" in _words_of(conversation, "parking")
+
+
+def test_where_the_meter_is_said_in_two_breaths_adds_up() -> None:
+    conversation = "a: Where's the meter? | u: Cellar. On the wall by the steps."
+    words = _words_of(conversation, "meter_location")
+    assert "cellar" in words and "steps" in words
+
+
+def test_a_turn_correcting_the_last_replaces_the_words_it_corrects() -> None:
+    conversation = (
+        "a: Where's the meter? | u: In the hall cupboard. | a: Thanks. "
+        "| u: Oh no wait, sorry, it's in the garage now, they moved it."
+    )
+    words = _words_of(conversation, "meter_location")
+    assert "garage" in words and "hall" not in words
+
+
+def test_a_pet_put_right_in_the_next_turn_is_replaced() -> None:
+    conversation = "a: Any pets? | u: A rabbit. | a: A rabbit. | u: Sorry, no, a guinea pig."
+    words = _words_of(conversation, "pets")
+    assert "guinea pig" in words and "rabbit" not in words
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["wheres the gas meter", "and the gas meter where is it", "and your meter whereabouts"],
+)
+def test_a_question_about_the_meter_without_its_question_mark(question: str) -> None:
+    conversation = f"a: {question} | u: in the shed at the bottom of the garden"
+    assert "shed" in _words_of(conversation, "meter_location")
+
+
+def test_only_the_opening_of_a_correcting_turn_replaces() -> None:
+    conversation = (
+        "a: Who'll let the engineer in? | u: My son. | a: Your son. And parking? "
+        "| u: Plenty on the road. Actually, my son's at work that day, so it'll be my wife."
+    )
+    assert "road" in _words_of(conversation, "parking")
+
+
+def test_a_channel_put_right_then_said_again_on_its_own_is_a_guess() -> None:
+    conversation = "u: text me, sorry, email me please, text me"
+    assert of_kind(conversation, "contact_preference") == set()
+    assert quoted(conversation)
+
+
+def test_the_old_value_named_in_a_reason_after_the_correction_is_no_going_back() -> None:
+    conversation = "u: text me, sorry, email me, texts never reach me"
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+def test_one_sentence_read_twice_is_kept_once() -> None:
+    conversation = "a: Where's the meter? | u: It's in the shed, by the water butt."
+    values = [f.value for f in facts(conversation) if f.kind == "meter_location"]
+    assert len(values) == 1 and ";" not in values[0]

@@ -143,7 +143,9 @@ def read_call(
             )
         return found
 
-    def keep(found: Iterable[Said]) -> None:
+    def keep(found: Iterable[Said], *, replaces: bool = False) -> None:
+        """Each statement as the slot's last word; `replaces`: said correcting the caller's
+        last turn, so nothing of the slot adds up with it."""
         for item in found:
             # A note never overrides what the caller said in the same call.
             if not item.by_caller and item.slot in caller_slots:
@@ -151,7 +153,15 @@ def read_call(
             if item.by_caller:
                 caller_slots.add(item.slot)
             earlier = by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
-            if item.kind in adds_up and earlier is not None and earlier.by_caller == item.by_caller:
+            if (
+                item.kind in adds_up
+                and earlier is not None
+                and earlier.by_caller == item.by_caller
+                and item.value not in earlier.value  # one sentence read twice adds nothing
+                # "It's in the garage." ... "oh no wait, it's in the porch now": a turn that
+                # opens correcting the last replaces what it corrects, it does not add to it.
+                and not replaces
+            ):
                 merged = f"{earlier.value}; {item.value}"[:MAX_SENTENCE_CHARS]
                 item = dataclasses.replace(item, value=merged)
             by_slot[item.slot] = item
@@ -191,7 +201,8 @@ def read_call(
         pending_kinds: set[str] | None = set()
         contradicted: set[tuple[str, str | None]] = set()
         typed_here: set[str] = set()  # every kind the turn typed
-        for sentence in _sentences(turn.text):
+        opens_correcting = bool(last_turn) and corrects_last_turn(turn.text)
+        for index, sentence in enumerate(_sentences(turn.text)):
             if is_procedure_note(sentence):
                 keep([kept_words(FLAGGED, sentence, by_caller=False)])
                 continue
@@ -238,7 +249,10 @@ def read_call(
                     contradicted.add(slot)
                     unsure(slot, *([earlier[1]] if earlier else []), sentence)
                 this_turn[slot] = (item, sentence)
-            keep(f for f in found if f.slot not in contradicted)
+            keep(
+                (f for f in found if f.slot not in contradicted),
+                replaces=opens_correcting and index == 0,
+            )
             for item in found:
                 if item.kind in worded:
                     # Not contradicted within a turn (two notes add up), but a correcting turn
@@ -248,7 +262,7 @@ def read_call(
                 for slot, item in list(by_slot.items()):
                     if (item.kind, item.key) == (kind, key) and item.by_caller:
                         del by_slot[slot]
-        if last_turn and corrects_last_turn(turn.text):
+        if opens_correcting:
             # "Let me recount... it's nine": a turn that corrects the last one takes back the
             # last turn's statements of any kind it talks about (or of every kind, when it
             # types nothing), unless it restates them.

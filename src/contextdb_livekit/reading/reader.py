@@ -694,9 +694,10 @@ class CallReader:
             # "ring the landline um no the mobile", "it's a back boiler no no sorry that's the
             # old house this one's a system": a value, a correction, then another value of its
             # kind; the first is put right, whatever the reader made of the rest.
+            put_back = {s.kind for s in found if _put_back(text, s, self.words)}
             found = [
                 dataclasses.replace(s, sure=False)
-                if s.sure and _put_right(text, s, self.words)
+                if s.sure and (s.kind in put_back or _put_right(text, s, self.words))
                 else s
                 for s in found
             ]
@@ -1921,6 +1922,21 @@ def _put_right(text: str, said: Statement, words: Equipment) -> bool:
         bool(later)
         and later[0][2] != value
         and not (cue.group(0) == "no" and later[0][0] == cue.end() + 1)
+    )
+
+
+def _put_back(text: str, said: Statement, words: Equipment) -> bool:
+    """ "email me, sorry, text me please, email me": a value put right, then named again last
+    on its own: whether the caller went back to it or said it again by mistake is a guess."""
+    if not _put_right(text, said, words):
+        return False
+    start, _, value = _value_mentions(text, said.kind, words)[-1]
+    # Said again as a clause of its own ("..., email me"), not in a reason ("they took the
+    # back boiler out", "the landline's always engaged").
+    return (
+        value == said.value
+        and text[:start].rstrip().endswith(",")
+        and len(text[start:].split()) <= 3
     )
 
 

@@ -522,11 +522,14 @@ _NOTE_ASKED = re.compile(
 # A question by its first words ("and how many thermostats are there", "which flat").
 _SPOKEN_QUESTION = re.compile(
     r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect|sorry)\s+)*"
-    r"(?:what|which|how many|where|whereabouts|will|would|is|are|do|does|can|could|have|has|"
+    r"(?:what|which|how many|where|wheres|whats|whereabouts|will|would|is|are|do|does|can|"
+    r"could|have|has|"
     # "and any days for you to avoid": "any", asking.
     r"any (?:days?|others?|other days?|more)\b)\b|"
     # "and the meter", "what about the parking": the topic alone, asked.
-    r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$"
+    r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$|"
+    # "and the gas meter where is it", "the meter whereabouts": asked last.
+    r"^.*\b(?:where (?:is|are) (?:it|they|that)|whereabouts|where)$"
 )
 # "So your wife can't do Fridays?": the agent reading back somebody else's days.
 _THEIRS_READ_BACK = re.compile(
