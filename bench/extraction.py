@@ -43,11 +43,9 @@ DATA = Path(__file__).resolve().parent / "extraction_data"
 TODAY = date(2026, 12, 3)
 # The label vocabulary: every kind a caller can state (memory.facts.StatedKind).
 KINDS = (
-    "availability", "preferred_day", "address", "equipment_make", "equipment_count",
-    "access_notes", "contact_preference", "floor", "flat", "parking", "pets", "who_home",
-    "boiler_type", "meter_location",
-    # Said by callers, typed by no rule yet: labelled so its misses count against recall.
-    "preferred_time",
+    "availability", "preferred_day", "preferred_time", "address", "equipment_make",
+    "equipment_count", "access_notes", "contact_preference", "floor", "flat", "parking", "pets",
+    "who_home", "boiler_type", "meter_location",
 )  # fmt: skip
 _NOT_SCORED = {"note", "quote", "flagged_note", "request", "visit_booked", "visit_cancelled"}
 
@@ -199,6 +197,8 @@ def value_matches(kind: str, label: str, stored: str) -> bool:
         return said is not None and kept is not None and said[0] == kept[0]
     if kind == "boiler_type":
         return _words(label) == _words(stored)
+    if kind == "preferred_time":  # "mornings" and "morning" are one part of the day
+        return _words(label).removesuffix("s") == _words(stored).removesuffix("s")
     if kind == "floor":
         return _floor(label) is not None and _floor(label) == _floor(stored)
     if kind == "flat":

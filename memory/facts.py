@@ -26,9 +26,9 @@ from memory.equipment import EQUIPMENT
 
 # What a caller can tell us (the only kinds a model extractor may propose).
 StatedKind = Literal[
-    "availability", "preferred_day", "address", "equipment_make", "equipment_count",
-    "access_notes", "contact_preference", "boiler_type", "meter_location", "floor", "flat",
-    "parking", "pets", "who_home",
+    "availability", "preferred_day", "preferred_time", "address", "equipment_make",
+    "equipment_count", "access_notes", "contact_preference", "boiler_type", "meter_location",
+    "floor", "flat", "parking", "pets", "who_home",
 ]  # fmt: skip
 # Host records, and words kept as said (the caller's unconfirmed `quote`, the agent's `note`,
 # a `flagged_note` that tries to change how calls are handled: never shown as a caller fact).
@@ -68,6 +68,8 @@ KINDS: FactKinds[FactKind] = FactKinds({
     "preferred_day": KindSpec(("caller", "visit_day_preference"), _favoured, _TOLD,
                               "availability_days",
                               only_day=re.compile(r"Only (\w+)s work for the caller")),
+    "preferred_time": KindSpec(("caller", "visit_time_preference"),
+                               "Caller favours {value} visits", _TOLD, "availability_days"),
     "address": KindSpec(("user", "address"), "Caller's address: {value}", _, "premises_days"),
     "equipment_make": KindSpec(("equipment", "make"), "Caller's equipment: {value}", _TOLD,
                                "equipment_days"),

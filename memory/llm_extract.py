@@ -21,6 +21,7 @@ for Monday", "yes, Friday is fine" to an offer) and nothing from a question or a
 - availability: weekday + negative=true for a day that does not work ("never home on a
   Thursday", "any day except Thursdays", "we used to do Mondays" = Mondays no longer work);
 - preferred_day: value "<weekday>" for a favoured day, "<weekday> only" when no other works;
+- preferred_time: the part of the day favoured for visits (morning | afternoon | evening);
 - address; equipment_make (brand and model); equipment_count, one fact per thing counted
   (value like "3 boilers", "5 radiators"); boiler_type (combi | system | conventional |
   back boiler); meter_location (where the meter is, like "under the stairs");

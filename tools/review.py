@@ -38,6 +38,7 @@ def spoken(fact: CallerFact, replaces: bool) -> str:
             return f"only {value.removesuffix(' only').capitalize()}s work for you"
         return f"{value.capitalize()} is your favourite day for a visit"
     phrases = {
+        "preferred_time": f"{value}s suit you best for a visit",
         "address": f"your address is {value}",
         "equipment_make": f"your equipment is a {value}",
         "equipment_count": f"you have {value}",

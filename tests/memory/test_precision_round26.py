@@ -252,3 +252,73 @@ def test_one_sentence_read_twice_is_kept_once() -> None:
     conversation = "a: Where's the meter? | u: It's in the shed, by the water butt."
     values = [f.value for f in facts(conversation) if f.kind == "meter_location"]
     assert len(values) == 1 and ";" not in values[0]
+
+
+def test_a_part_of_the_day_said_to_be_best_is_the_callers_favoured_time() -> None:
+    assert of_kind("u: Afternoons are best for me.", "preferred_time") == {(None, "afternoon")}
+    assert of_kind("u: I prefer evenings.", "preferred_time") == {(None, "evening")}
+
+
+def test_a_day_and_time_favoured_types_both() -> None:
+    conversation = "u: Wednesday afternoons are ideal."
+    assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}
+    assert of_kind(conversation, "preferred_day") == {(None, "wednesday")}
+
+
+def test_the_time_named_alone_answers_the_agents_question() -> None:
+    conversation = "a: Mornings or afternoons? | u: Mornings please."
+    assert of_kind(conversation, "preferred_time") == {(None, "morning")}
+
+
+def test_the_time_named_alone_with_no_question_is_nothing() -> None:
+    assert of_kind("a: Thanks for calling. | u: Mornings.", "preferred_time") == set()
+
+
+def test_a_time_offered_for_this_visit_is_no_standing_preference() -> None:
+    conversation = "a: Would you like a morning or an afternoon slot? | u: Afternoon."
+    assert of_kind(conversation, "preferred_time") == set()
+
+
+def test_a_time_put_right_in_the_next_turn_is_the_new_one() -> None:
+    conversation = (
+        "a: What time of day suits? | u: Evenings. | a: Evenings. | u: Sorry, afternoons."
+    )
+    assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}
+
+
+def test_a_time_put_right_in_one_breath_keeps_only_the_new_one() -> None:
+    conversation = "u: Mornings are best, no, afternoons actually, I swim in the morning."
+    assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "u: Mornings are no good for me.",
+        "u: My husband prefers mornings.",
+        "u: Mornings used to be best.",
+        "u: Mornings are better for my mum.",
+        "u: Mornings or afternoons, either is fine.",
+        "u: Maybe mornings are best, I'm not sure.",
+    ],
+)
+def test_no_favoured_time_from_a_negation_someone_else_the_past_or_a_hedge(line: str) -> None:
+    assert of_kind(line, "preferred_time") == set()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "u: Mornings are ideal on weekdays but afternoons at the weekend.",
+        "u: I don't prefer mornings particularly.",
+        "u: I used to prefer mornings.",
+        "u: Mornings are best, no, sorry, I swim in the mornings.",
+    ],
+)
+def test_no_favoured_time_from_two_times_a_negator_the_past_or_a_reason(line: str) -> None:
+    assert of_kind(line, "preferred_time") == set()
+
+
+def test_make_it_another_time_puts_the_time_right() -> None:
+    conversation = "u: Mornings are best, no, make it afternoons."
+    assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}

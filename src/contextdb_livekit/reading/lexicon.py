@@ -316,6 +316,22 @@ _SWITCH = re.compile(
 _PREFER = re.compile(r"\b(?:prefer|preferred|best|better|ideal|ideally|favou?rite)\b")
 _SIMILE = re.compile(r"\blike an? (?:\w+ ){0,2}\w+")
 _TIME_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|lunchtime|early|late)\b")
+# A time of day the caller favours for visits: "mornings are best", "I prefer afternoons",
+# "Thursday afternoons only"; or one named alone to the agent's "Morning or afternoon?".
+_PART_OF_DAY = r"(morning|afternoon|evening)s?"
+_TIME_FAVOURED = re.compile(
+    rf"\b(?:in the )?{_PART_OF_DAY}(?: time)? (?:are|is|would be|will be|be|suits?|works? best) "
+    r"(?:the |much |a lot |far )?(?:best|better|ideal|preferable|perfect)\b|"
+    rf"\bprefer(?:ably)? (?:the |a |an )?{_PART_OF_DAY}\b|"
+    rf"\b(?:only|just) (?:in the )?{_PART_OF_DAY}\b|\b{_PART_OF_DAY} only\b"
+)
+_TIME_NAMED = re.compile(
+    r"^(?:(?:oh|er|um|erm|yes|yeah|yep|no|well|ideally|preferably|in|the|an?|any time in the|"
+    rf"anytime in the|make it|make that|scratch that|actually)\s+)*{_PART_OF_DAY}"
+    r"(?:\s+(?:please|then|ideally|preferably|if possible|if you can|thanks|thank you|is best|"
+    r"actually|instead|"
+    r"are best|would be best|would be good|is good|are good|for me|really))*$"
+)
 _PRONOUN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|though|then|no|oh)\s+)*(?:they|those|that|it|this)\b"
 )
@@ -835,4 +851,5 @@ _KIND_WORDS: dict[str, re.Pattern[str]] = {
     "contact_preference": re.compile(
         r"\b(?:call|ring|phone|text|texts|email|e mail|mobile|landline|number|message)\b"
     ),
+    "preferred_time": re.compile(rf"\b{_PART_OF_DAY}\b"),
 }

@@ -92,6 +92,7 @@ from contextdb_livekit.reading.lexicon import (
     _ORDINALS,
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
+    _PART_OF_DAY,
     _PAST,
     _PERSON,
     _PHONE,
@@ -110,6 +111,8 @@ from contextdb_livekit.reading.lexicon import (
     _SPECIFIC,
     _SWITCH,
     _THIS_CALL,
+    _TIME_FAVOURED,
+    _TIME_NAMED,
     _TIME_OF_DAY,
     _TURN_CORRECTION,
     _UNIVERSAL,
@@ -1722,7 +1725,39 @@ class CallReader:
         if channel is not None:
             self._mentioned("contact_preference")
             out.append(Statement("contact_preference", channel))
+        if time := self._time_favoured(text, corrects):
+            self._mentioned("preferred_time")
+            out.append(Statement("preferred_time", time))
         return out
+
+    def _time_favoured(self, text: str, corrects: bool) -> str | None:
+        """The part of the day the caller favours for visits: said so ("mornings are best",
+        "Thursday afternoons only"), or named alone to the agent's question about it or to put
+        right the caller's last one ("Afternoons." ... "Actually, mornings.")."""
+        favoured = _TIME_FAVOURED.search(text)
+        named = _TIME_NAMED.match(text)
+        if named and not self._bare_ok("preferred_time", corrects):
+            named = None
+        found = favoured or named
+        if found is None:
+            return None
+        parts = {m.group(1) for m in re.finditer(_PART_OF_DAY, text)}
+        if (
+            len(parts) > 1
+            or _NEGATOR.search(text[: found.start()])
+            or _FOR_SOMEBODY_ELSE.search(text)
+            or re.search(r"\b(?:used to|was|were|last time|before)\b", text)
+        ):
+            # "mornings, not afternoons", "not mornings only", "afternoons were best before":
+            # two parts of the day, a negator, somebody else's or a time over: no sure reading.
+            return None
+        part = next(iter(parts))
+        others = {m.group(1) for m in re.finditer(_PART_OF_DAY, self._sentence)} - {part}
+        if others and not _PUT_RIGHT_AFTER.search(self._sentence):
+            # "Mornings are ideal on weekdays but afternoons at the weekend": two times, each
+            # for some days; not "mornings, no, afternoons", one put right.
+            return None
+        return part
 
     def _counting_per_room(self) -> bool:
         """The agent asked how many of a thing rooms have ("How many radiators?")."""
@@ -2460,7 +2495,9 @@ def _plural_past(text: str) -> bool:
     )
 
 
-_PUT_RIGHT_AFTER = re.compile(r"\W*(?:no|sorry|actually|i mean|wait|hang on|make that)\b")
+_PUT_RIGHT_AFTER = re.compile(
+    r"\W*\b(?:no|sorry|actually|i mean|wait|hang on|make that|make it|scratch that)\b"
+)
 # What opens taking a day back out of a list just said ("well, not Fridays").
 _TAKING_BACK = frozenset({"well", "sorry", "actually", "i mean", "no", "oh", "or rather"})
 # "No, that's just her", "no that's my husband not me": the days read back were somebody

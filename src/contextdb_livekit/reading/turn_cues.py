@@ -256,6 +256,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="contact_preference")
     if asks and re.search(rf"\b{_CHANNEL_WORD},? or (?:an? |the |by )?{_CHANNEL_WORD}\b", t):
         return Asked(topic="contact_preference")  # "Mobile or landline?"
+    if asks and _TIME_ASKED.search(t) and not _TIME_OFFERED.search(t):
+        # "Mornings or afternoons?"; not "Would you like a morning or afternoon?", the time of
+        # this visit, offered.
+        return Asked(topic="preferred_time")  # "Mornings or afternoons?"
     # "Last time the engineer came on a Monday. Is that still good?": a day gone by, asked
     # about as the standing day it was.
     dated = bool(_SPECIFIC.search(t)) and not re.search(r"\bstill\b", t)
@@ -531,6 +535,11 @@ _SPOKEN_QUESTION = re.compile(
     # "and the gas meter where is it", "the meter whereabouts": asked last.
     r"^.*\b(?:where (?:is|are) (?:it|they|that)|whereabouts|where)$"
 )
+_TIME_ASKED = re.compile(
+    r"\b(?:morning|afternoon|evening)s?,? or (?:an? |the )?(?:morning|afternoon|evening)s?\b|"
+    r"\btime of (?:the )?day\b|\b(?:what|which|any) (?:particular )?time\b|\bam or pm\b"
+)
+_TIME_OFFERED = re.compile(r"\b(?:would you like|do you want|shall i|should i|book)\b")
 # "So your wife can't do Fridays?": the agent reading back somebody else's days.
 _THEIRS_READ_BACK = re.compile(
     rf"(?:your|his|her|their) (?!(?:{_DAY}|days?|diary|rota|shifts?|work|job|hours)\b)\w+ "
