@@ -322,3 +322,8 @@ def test_no_favoured_time_from_two_times_a_negator_the_past_or_a_reason(line: st
 def test_make_it_another_time_puts_the_time_right() -> None:
     conversation = "u: Mornings are best, no, make it afternoons."
     assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}
+
+
+def test_where_do_you_live_asks_for_the_address() -> None:
+    conversation = "a: and where do you live | u: forty one larch grove its the corner house"
+    assert of_kind(conversation, "address") == {(None, "41 Larch Grove")}

@@ -200,8 +200,11 @@ _OFFER = re.compile(
 # "What's the address?", "Can I take your address": asked even when speech-to-text drops the
 # question mark.
 _ADDRESS_ASKED = re.compile(
-    r"^(?:(?:and|ok|okay|right|lovely|great|thanks|so)\s+)*(?:what is|can i (?:take|have|get)|"
-    r"could i (?:take|have|get)|may i (?:take|have)) (?:the|your) (?:full |home )?address\b"
+    r"^(?:(?:and|ok|okay|right|lovely|great|thanks|so)\s+)*(?:(?:what is|whats|can i (?:take|have|"
+    r"get)|could i (?:take|have|get)|may i (?:take|have)) (?:the|your) (?:full |home |property )?"
+    r"address\b|"
+    # "and where do you live", "where's the property": where the visit is, asked another way.
+    r"where do you live\b|where are you (?:based|located)\b|where is the property\b)"
 )
 
 
