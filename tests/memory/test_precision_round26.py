@@ -327,3 +327,31 @@ def test_make_it_another_time_puts_the_time_right() -> None:
 def test_where_do_you_live_asks_for_the_address() -> None:
     conversation = "a: and where do you live | u: forty one larch grove its the corner house"
     assert of_kind(conversation, "address") == {(None, "41 Larch Grove")}
+
+
+def test_a_count_memory_holds_said_back_asks_for_it_again() -> None:
+    conversation = "a: Is the number of radiators still ten? | u: It's twelve now, we built on."
+    assert of_kind(conversation, "equipment_count") == {("radiator", "12 radiators")}
+
+
+def test_a_count_on_file_said_back_then_the_new_one() -> None:
+    conversation = "a: I have you down with 9 radiators. | u: Out of date, it's 7 now."
+    assert of_kind(conversation, "equipment_count") == {("radiator", "7 radiators")}
+
+
+def test_a_channel_memory_holds_said_back_then_the_new_one() -> None:
+    conversation = "a: is it still the mobile we should ring | u: no the landline only now please"
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+def test_a_lost_phone_is_the_device_not_a_call() -> None:
+    conversation = (
+        "a: Is it still your mobile we should ring? | u: No, I've lost that phone. "
+        "Please use the landline from now on."
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+def test_a_day_said_back_as_still_good_is_no_count_or_channel() -> None:
+    conversation = "a: Is Monday still good for a call? | u: Yes."
+    assert of_kind(conversation, "contact_preference") == set()

@@ -2391,7 +2391,7 @@ _DEVICE = re.compile(
     r"keeps|does|will|would|never|always|went|broke)\b"
     # "I'm always losing my phone": the device handled, not a way to reach the caller.
     r"|\b(?:lose|losing|lost|drop|dropped|dropping|forget|forgot|forgetting|leave|left|"
-    r"leaving|break|broke|broken|smashed|charge|charging) (?:my|the) (?:phone|mobile)\b"
+    r"leaving|break|broke|broken|smashed|charge|charging) (?:my|the|that|this) (?:phone|mobile)\b"
 )
 
 

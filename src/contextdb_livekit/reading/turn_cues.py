@@ -263,6 +263,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # "Mornings or afternoons?"; not "Would you like a morning or afternoon?", the time of
         # this visit, offered.
         return Asked(topic="preferred_time")  # "Mornings or afternoons?"
+    if _ON_FILE.search(t) and not days:
+        # "Is the number of radiators still twelve?", "I have you down with 6 radiators", "is
+        # it still the landline we should ring": what memory holds, said back for the caller
+        # to keep or change.
+        if count := re.search(rf"\b(?:\d+|number of) {equipment.units}", t):
+            return Asked(topic="equipment_count", unit=count.group(1))
+        if re.search(rf"\b{_CHANNEL_WORD}\b", t):
+            return Asked(topic="contact_preference")
     # "Last time the engineer came on a Monday. Is that still good?": a day gone by, asked
     # about as the standing day it was.
     dated = bool(_SPECIFIC.search(t)) and not re.search(r"\bstill\b", t)
@@ -537,6 +545,10 @@ _SPOKEN_QUESTION = re.compile(
     r"^(?:and|what about|how about) (?:the |your )?(?:gas |electric )?\w+$|"
     # "and the gas meter where is it", "the meter whereabouts": asked last.
     r"^.*\b(?:where (?:is|are) (?:it|they|that)|whereabouts|where)$"
+)
+_ON_FILE = re.compile(
+    r"\b(?:still|down (?:with|for|as)|(?:have|got) you (?:down )?(?:with|as|for)|"
+    r"on (?:file|record)|(?:have|got) (?:\w+ )+down for you|i have an? \w+ (?:number )?for you)\b"
 )
 _TIME_ASKED = re.compile(
     r"\b(?:morning|afternoon|evening)s?,? or (?:an? |the )?(?:morning|afternoon|evening)s?\b|"

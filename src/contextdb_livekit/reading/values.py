@@ -101,7 +101,8 @@ _BARE_PHONE = re.compile(
     r"^(?:(?:no(?=\s+(?:the|my|on|just)\b)|just|please|so)\s+)*(?P<use>(?:use|try)\s+)?"
     r"(?:(?:on|the|my|no(?=\s+(?:the|my|on)\b)|just)\s+)*"
     r"(?P<phone>landline|home phone|house phone|"
-    r"home number|mobile|mobile phone|mobile number|cell)(?:\s+(?:number|instead|then|please))*$"
+    r"home number|mobile|mobile phone|mobile number|cell)"
+    r"(?:\s+(?:number|instead|then|please|only|now|from now on|going forward))*$"
 )
 # "please just call me", "so ring me": the caller asks for themselves, whoever came before.
 _TO_ME = re.compile(
