@@ -355,3 +355,14 @@ def test_a_lost_phone_is_the_device_not_a_call() -> None:
 def test_a_day_said_back_as_still_good_is_no_count_or_channel() -> None:
     conversation = "a: Is Monday still good for a call? | u: Yes."
     assert of_kind(conversation, "contact_preference") == set()
+
+
+def test_the_days_i_cant_do_are_named_after_the_verb() -> None:
+    conversation = "u: The days I can't do are Tuesday and Sunday."
+    assert days(conversation) == {("tuesday", "unavailable"), ("sunday", "unavailable")}
+
+
+def test_the_only_day_i_can_do_is_still_the_only_one() -> None:
+    assert of_kind("u: The only day I can do is Friday.", "preferred_day") == {
+        (None, "friday only")
+    }

@@ -249,6 +249,12 @@ _STUTTER = re.compile(
 )
 
 
+_DAYS_I_CAN_DO = re.compile(
+    # Not "the only day i can do is": one day, the only one.
+    r"\bthe days (?:that )?(i|we) (can not|can|could not|could) do (?:are|would be) "
+)
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
@@ -271,6 +277,9 @@ def normal(text: str) -> str:
         "nor ",
         text,
     )
+    # "the days i can't do are wednesday and saturday": the days named as the clause says
+    # them, "i can not do wednesday and saturday".
+    text = _DAYS_I_CAN_DO.sub(r"\1 \2 do ", text)
     # "no no tuesdays and thursdays": one emphatic no, not two that cancel.
     text = re.sub(rf"\bno(?: no)+ (?=(?:on )?{_DAY})", "no ", text)
     text = _SPOKEN_DIGITS.sub(
