@@ -2495,6 +2495,7 @@ def _plural_past(text: str) -> bool:
     )
 
 
+# A correction said after a value ("nine, no, ten", "mornings, no, make it afternoons").
 _PUT_RIGHT_AFTER = re.compile(
     r"\W*\b(?:no|sorry|actually|i mean|wait|hang on|make that|make it|scratch that)\b"
 )

@@ -262,7 +262,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     if asks and _TIME_ASKED.search(t) and not _TIME_OFFERED.search(t):
         # "Mornings or afternoons?"; not "Would you like a morning or afternoon?", the time of
         # this visit, offered.
-        return Asked(topic="preferred_time")  # "Mornings or afternoons?"
+        return Asked(topic="preferred_time")
     if _ON_FILE.search(t) and not days:
         # "Is the number of radiators still twelve?", "I have you down with 6 radiators", "is
         # it still the landline we should ring": what memory holds, said back for the caller
