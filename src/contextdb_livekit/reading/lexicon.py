@@ -379,9 +379,9 @@ _WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next t
 # no more to add to it.
 _UP_OR_DOWN = r"(?:up|upstairs|down|downstairs)"
 _ONE_UP_ONE_DOWN = rf"(?:one|1) {_UP_OR_DOWN},? (?:and )?(?:one|1) {_UP_OR_DOWN}\b"
+_PER_PLACE = r"per (?:floor|room|bedroom|storey|level)\b"  # "one per floor"
 _WHERE_EACH_ONE_IS = (
-    r"(?:(?:one|1) (?:per (?:floor|room|bedroom|storey|level)|(?:in|on) (?:each|every) "
-    rf"(?!of\b)\w+)\b|{_ONE_UP_ONE_DOWN})"
+    rf"(?:(?:one|1) (?:{_PER_PLACE}|(?:in|on) (?:each|every) (?!of\b)\w+\b)|{_ONE_UP_ONE_DOWN})"
 )
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
                          r"so|which makes|making|that makes)\s+)*(?:the\s+)?"

@@ -697,10 +697,13 @@ class CallReader:
             # "ring the landline um no the mobile", "it's a back boiler no no sorry that's the
             # old house this one's a system": a value, a correction, then another value of its
             # kind; the first is put right, whatever the reader made of the rest.
-            put_back = {s.kind for s in found if _put_back(text, s, self.words)}
+            put_right_here = [s for s in found if _put_right(text, s, self.words)]
+            # "email me, sorry, text me please, email me": put right, then said again alone;
+            # every value of that kind is then a guess.
+            put_back = {s.kind for s in put_right_here if _said_again_alone(text, s, self.words)}
             found = [
                 dataclasses.replace(s, sure=False)
-                if s.sure and (s.kind in put_back or _put_right(text, s, self.words))
+                if s.sure and (s.kind in put_back or s in put_right_here)
                 else s
                 for s in found
             ]
@@ -1960,11 +1963,10 @@ def _put_right(text: str, said: Statement, words: Equipment) -> bool:
     )
 
 
-def _put_back(text: str, said: Statement, words: Equipment) -> bool:
-    """ "email me, sorry, text me please, email me": a value put right, then named again last
-    on its own: whether the caller went back to it or said it again by mistake is a guess."""
-    if not _put_right(text, said, words):
-        return False
+def _said_again_alone(text: str, said: Statement, words: Equipment) -> bool:
+    """Whether the last value of `said`'s kind is `said` again, as a clause of its own
+    ("email me, sorry, text me please, email me"): whether the caller went back to it or said
+    it again by mistake is a guess."""
     start, _, value = _value_mentions(text, said.kind, words)[-1]
     # Said again as a clause of its own ("..., email me"), not in a reason ("they took the
     # back boiler out", "the landline's always engaged").

@@ -27,6 +27,7 @@ from contextdb_livekit.reading.lexicon import (
     _NEGATOR,
     _ORDINAL_WORDS,
     _OTHER_SUBJECT,
+    _PART_OF_DAY,
     _PHRASAL_OUT,
     _POS,
     _POS_ATOMS,
@@ -551,7 +552,7 @@ _ON_FILE = re.compile(
     r"on (?:file|record)|(?:have|got) (?:\w+ )+down for you|i have an? \w+ (?:number )?for you)\b"
 )
 _TIME_ASKED = re.compile(
-    r"\b(?:morning|afternoon|evening)s?,? or (?:an? |the )?(?:morning|afternoon|evening)s?\b|"
+    rf"\b{_PART_OF_DAY},? or (?:an? |the )?{_PART_OF_DAY}\b|"
     r"\btime of (?:the )?day\b|\b(?:what|which|any) (?:particular )?time\b|\bam or pm\b"
 )
 _TIME_OFFERED = re.compile(r"\b(?:would you like|do you want|shall i|should i|book)\b")

@@ -29,6 +29,7 @@ from contextdb_livekit.reading.lexicon import (
     _PARKING,
     _PARTIAL_COUNT,
     _PAST_PET,
+    _PER_PLACE,
     _PERSON_RE,
     _PETS,
     _PRESENCE,
@@ -355,10 +356,7 @@ def product_said(sentence: str, words: Equipment) -> dict[str, str]:
     return {words.counted_thing(thing): _count_value(str(total), thing)}
 
 
-_ONE_EACH = re.compile(
-    r"\bone (?:(?:in|on|for|at|by) (?:each|every)\b(?! of)|"
-    r"per (?:floor|room|bedroom|storey|level)\b)"
-)
+_ONE_EACH = re.compile(rf"\bone (?:(?:in|on|for|at|by) (?:each|every)\b(?! of)|{_PER_PLACE})")
 _ONE_UP_ONE_DOWN_RE = re.compile(rf"\b{_ONE_UP_ONE_DOWN}")
 _ONE_PLACED = re.compile(r"\bone (?:in|on|at|for|by) (?:the|each|my|our)\b")
 
