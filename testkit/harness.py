@@ -62,7 +62,34 @@ class LiveKit:
     http_url: str
 
 
-def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  # type: ignore[type-arg]
+def start_livekit_server(log_path: Path, attempts: int = 5) -> tuple[LiveKit, subprocess.Popen]:  # type: ignore[type-arg]
+    """livekit-server on three fresh loopback ports. A port that `free_port` saw free can be
+    taken by a parallel test before the server binds it; the server then exits, with code 0,
+    logging "address already in use". That race is retried on new ports; anything else fails
+    at once with the tail of the server's log."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return _start_livekit_server_once(log_path)
+        except _PortTaken:
+            if attempt == attempts:
+                raise RuntimeError(
+                    f"livekit-server found its ports taken {attempts} times "
+                    f"(log: {log_path}): {_log_tail(log_path)}"
+                ) from None
+    raise AssertionError("unreachable")
+
+
+class _PortTaken(Exception):
+    pass
+
+
+def _log_tail(log_path: Path, lines: int = 5) -> str:
+    with contextlib.suppress(OSError):
+        return " | ".join(log_path.read_text(errors="replace").strip().splitlines()[-lines:])
+    return "(no log)"
+
+
+def _start_livekit_server_once(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  # type: ignore[type-arg]
     port, tcp_port, udp_port = free_port(), free_port(), free_port()
     config = (
         f"port: {port}\n"
@@ -90,6 +117,13 @@ def start_livekit_server(log_path: Path) -> tuple[LiveKit, subprocess.Popen]:  #
         )
     try:
         wait_http(f"http://127.0.0.1:{port}/", 30, proc)
+    except Exception as error:
+        stop(proc)
+        if "address already in use" in _log_tail(log_path):
+            raise _PortTaken from None
+        raise RuntimeError(
+            f"livekit-server did not start (log: {log_path}): {_log_tail(log_path)}"
+        ) from error
     except BaseException:
         stop(proc)
         raise
