@@ -2189,8 +2189,10 @@ _NOT_THOSE = re.compile(
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
 )
 _SHIFT_GONE = re.compile(
-    r"\b(?:swapped|cancelled|dropped|got rid of|given up|gave up) "
+    r"\b(?:swapped|cancelled|dropped|got rid of|given up|gave up|moved) "
     r"(?:my|our|the) (?:\w+ )?(?:shift|shifts|class|classes|clinic|session|rota)\b"
+    # Not "they moved my shift to wednesday": the day it went to is worked.
+    r"(?! (?:to|onto|over to|on to)\b)"
 )
 _NOT_FOR_THEM = re.compile(rf"\b(?:but )?not (?:for|with) (?:him|her|them|{_PERSON})\b")
 _THEIR_THING_CHANGED = re.compile(

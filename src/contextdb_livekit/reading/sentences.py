@@ -332,6 +332,8 @@ def normal(text: str) -> str:
 _CORRECTION = (
     r"(?:no wait|wait|sorry|i meant to say|i mean|i meant|or rather|rather|scratch that|"
     r"scrap that|actually|whoops|oops|or no|"
+    # "actually i was wrong wednesday's fine": the caller taking back what they said.
+    r"i was wrong|i got (?:that|it) wrong|i had (?:that|it) wrong|my bad|"
     r"hang on|"
     r"hold on|on second thoughts?|my mistake|correction|oh wait|oh no wait|oh no|i tell a lie|"
     r"i tell you a lie|i beg your pardon|pardon me|what i meant was|or should i say|"
@@ -339,7 +341,8 @@ _CORRECTION = (
     r"except(?= (?:they|it|that) (?:are|is|do|does|will|would) not$))"
 )
 _CORRECTION_START = re.compile(
-    rf"^(?:or\s+)?(?:(?:no|oh|nope|well)\s+)*{_CORRECTION}\b(?:\s+no\b)?\s*"
+    rf"^(?:or\s+)?(?:(?:no|oh|nope|well|er|um)\s+)*{_CORRECTION}\b(?:\s+{_CORRECTION}\b)?"
+    r"(?:\s+no\b)?\s*"
 )
 _MEANT = re.compile(r"i mean(?:t)?|i meant to say")
 # Right after a weekday, as a lookbehind (each of fixed width).
@@ -641,7 +644,15 @@ _ANOTHER_DAY_WITH_SUBJECT = re.compile(
     rf"(?={_DAY} (?:i|we) (?:am|are|will be|can|do)\b)|"
     # "thursday is best friday i have got the dentist": a day's predicate, then another day
     # with a subject and verb of its own.
-    rf"\b((?:is|are) (?:best|fine|good|okay|ok|better)) (?={_DAY} (?:i|we) (?:am|are|have|can)\b)"
+    rf"\b((?:is|are) (?:best|fine|good|okay|ok|better)) (?={_DAY} (?:i|we) (?:am|are|have|can)\b)|"
+    # "fridays i can not do thursdays i can": a day before its verb, then another day before
+    # a subject of its own.
+    rf"\b({_DAY} (?:i|we) (?:can not|can|could not|could) (?:do|manage|make)) "
+    rf"(?={_DAY} (?:i|we|is|are)\b)|"
+    # "its thursday i can not do i looked at the calendar": after the day's verb, a new
+    # subject says something else (not a hedge on it: "i can do i think").
+    r"\b((?:can not|can|could not|could) do(?: now| actually| now actually)?) "
+    r"(?=(?:i|we|they|he|she) (?!can\b|could\b)\w+)"
 )
 
 
@@ -703,7 +714,9 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _ONLY_THEN_OTHERS.sub(r"\1, ", sentence)
     sentence = _answer_days(sentence, asked)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
-    sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(lambda m: f"{m.group(1) or m.group(2)}, ", sentence)
+    sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(
+        lambda m: f"{next(group for group in m.groups() if group)}, ", sentence
+    )
     sentence = _DAY_AFTER_A_CHANGE.sub(r"\1, ", sentence)
     sentence = _DAY_PREDICATE_AFTER_SUBJECT.sub(r"\1, ", sentence)
     sentence = _CLEFT_RUN_ON.sub(", ", sentence)
