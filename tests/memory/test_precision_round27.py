@@ -52,3 +52,21 @@ def test_a_shift_moved_away_is_no_day_worked() -> None:
 
 def test_a_shift_moved_to_a_day_is_that_day_worked() -> None:
     assert days("u: they moved my shift to friday") == {("friday", "unavailable")}
+
+
+def test_not_the_day_said_out_taken_back_is_left_in_doubt() -> None:
+    conversation = (
+        "a: which days are bad | u: thursdays | a: right thursdays | u: oh no sorry not thursdays"
+    )
+    assert ("thursday", "unavailable") not in days(conversation)
+
+
+def test_not_a_day_said_to_work_is_still_ruled_out_when_put_right() -> None:
+    conversation = "a: which days | u: thursdays are fine | a: ok | u: sorry not thursdays"
+    assert days(conversation) == {("thursday", "unavailable")}
+
+
+def test_no_not_one_day_then_another_to_a_read_back_says_neither_way() -> None:
+    conversation = "a: so tuesday and saturday are out | u: no not saturday sunday"
+    assert ("saturday", "unavailable") not in days(conversation)
+    assert ("sunday", "unavailable") not in days(conversation)

@@ -1250,10 +1250,17 @@ class CallReader:
             or bool(_FROM_LATER.search(text) and _NOW_CONTRAST.search(self._sentence))
             # "not mondays - wednesdays": the second day put in place of the first, or one
             # more under the negation; which is a guess.
-            or (bool(re.fullmatch(rf"not (?:on )?{_DAY} {_DAY}", text)) and len(days) == 2)
+            or (bool(re.fullmatch(rf"(?:no )?not (?:on )?{_DAY} {_DAY}", text)) and len(days) == 2)
             # "oh wait no, i meant thursdays fridays are fine": which day the correction names
             # and which the predicate is said of is a guess.
             or (corrects and bool(re.match(rf"(?:not )?({_DAY}) (?!\1){_DAY}\b", text)))
+            # "Wednesdays." ... "er no sorry, not wednesdays": the day said not to work, taken
+            # back; said out again, or not out at all? A guess.
+            or (
+                corrects
+                and bool(re.fullmatch(rf"not (?:on )?{_DAY}", text))
+                and set(days) <= self._unavailable_days
+            )
             or (self.antecedent is not None and self.antecedent.excepted and referring)
             # "no saturdays the wedding sunday instead i am free sunday": "instead" sets one
             # day against another, and which the predicate is said of is a guess.
