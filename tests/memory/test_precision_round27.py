@@ -3,7 +3,7 @@ Phrased for these tests, not taken from any scored set."""
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days
+from tests.memory.spoken_calls import days, of_kind
 
 
 def test_a_day_before_its_verb_then_another_day_before_its_own() -> None:
@@ -70,3 +70,64 @@ def test_no_not_one_day_then_another_to_a_read_back_says_neither_way() -> None:
     conversation = "a: so tuesday and saturday are out | u: no not saturday sunday"
     assert ("saturday", "unavailable") not in days(conversation)
     assert ("sunday", "unavailable") not in days(conversation)
+
+
+def test_a_day_struck_off_the_days_said_out_is_left_in_doubt() -> None:
+    conversation = "a: which days are out | u: Mondays and Wednesdays. Scrap Wednesday."
+    assert days(conversation) == {("monday", "unavailable")}
+
+
+def test_a_day_struck_off_the_days_said_to_work_no_longer_works() -> None:
+    conversation = "a: which days work | u: Mondays and Wednesdays. Scratch Wednesday."
+    assert days(conversation) == {("monday", "available")}
+
+
+def test_days_answered_then_narrowed_by_no_just_keep_the_questions_sign() -> None:
+    conversation = "a: Which days can't you make? | u: Tuesday, and Thursday - no, just Tuesday."
+    assert days(conversation) == {("tuesday", "unavailable")}
+
+
+def test_a_no_then_a_day_said_again_is_not_narrowed() -> None:
+    # "saturdays, no, not saturdays": said out twice, not a day narrowed or taken back.
+    conversation = "a: any days to avoid | u: er fridays no not fridays"
+    assert days(conversation) == {("friday", "unavailable")}
+
+
+def test_a_value_denied_then_the_right_one_keeps_only_the_right_one() -> None:
+    conversation = "a: what make is it | u: baxi no its not baxi its vaillant"
+    assert of_kind(conversation, "equipment_make") == {(None, "Vaillant")}
+    conversation = "a: which floor | u: fourth no its not the fourth its the fifth"
+    assert of_kind(conversation, "floor") == {(None, "5th floor")}
+
+
+def test_sorry_after_the_only_day_apologises_and_never_turns_it_round() -> None:
+    conversation = "a: what days | u: thursdays only, sorry, it's a bit of a pain"
+    assert ("thursday", "unavailable") not in days(conversation)
+    conversation = "a: what days | u: thursdays only sorry"
+    assert of_kind(conversation, "preferred_day") == {(None, "thursday only")}
+
+
+def test_sorry_after_the_only_day_before_another_day_still_corrects() -> None:
+    conversation = "a: what days | u: thursdays only, sorry, fridays"
+    assert of_kind(conversation, "preferred_day") == {(None, "friday")}
+    conversation = "a: what days | u: thursdays only sorry fridays only"
+    assert ("thursday", "available") not in days(conversation)
+
+
+def test_no_sorry_run_on_after_days_is_a_correction_not_a_negation() -> None:
+    conversation = "a: what days work | u: monday or thursday no sorry just monday"
+    assert ("thursday", "unavailable") not in days(conversation)
+    assert ("monday", "unavailable") not in days(conversation)
+
+
+def test_a_street_put_right_with_the_same_house_number_drops_the_old_street() -> None:
+    conversation = (
+        "a: whats the address | u: its twelve mill road no sorry mill lane twelve mill lane"
+    )
+    assert (None, "12 Mill Road") not in of_kind(conversation, "address")
+
+
+def test_now_its_one_day_only_after_days_that_used_to_work() -> None:
+    conversation = "u: i used to do mondays and thursdays but now its thursdays only"
+    assert ("thursday", "unavailable") not in days(conversation)
+    assert of_kind(conversation, "preferred_day") == {(None, "thursday only")}

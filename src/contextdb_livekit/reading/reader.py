@@ -230,6 +230,7 @@ class CallReader:
     _equipment_talk: bool = False  # this sentence is about equipment
     _more_here: bool = False  # more clauses follow in this sentence
     _next_clause: str = ""  # the clause after this one in the sentence
+    _no_then_correction: bool = False  # the clauses after this are "no", then "just DAY"
     _clause_before: str | None = None  # the clause before this one in the sentence
     _said_in_turn: list[Statement] = field(default_factory=list)  # the turn's last said
     _doubted: set[tuple[str, str | None]] = field(default_factory=set)  # guessed this turn
@@ -463,6 +464,14 @@ class CallReader:
         for index, clause in enumerate(parts):
             self._more_here = index < len(parts) - 1
             self._next_clause = parts[index + 1].text if self._more_here else ""
+            # "Sunday, and Saturday - no, just Sunday": a "no" that opens a correction
+            # narrowing the days.
+            self._no_then_correction = (
+                index + 2 < len(parts)
+                and re.fullmatch(r"(?:oh )?(?:no|nope|no no)", parts[index + 1].text) is not None
+                and parts[index + 2].corrects
+                and re.match(r"(?:just|only) ", parts[index + 2].text) is not None
+            )
             self._clause_before = parts[index - 1].text if index else None
             # "Email might be easier, I'm not sure, or text": the alternative is hedged too.
             hedged = bool(_HEDGE.search(clause.text)) or (hedged and clause.text.startswith("or "))
@@ -625,8 +634,10 @@ class CallReader:
                     parts[index + 1].corrects = True
                     continue
                 for earlier in earlier_said:
-                    if values & set(earlier.value.casefold().split()):
-                        # "about a dozen ... actually exactly twelve": the same value, now sure.
+                    held = set(earlier.value.casefold().split())
+                    if values & held and (earlier.kind != "address" or held <= set(rest.split())):
+                        # "about a dozen ... actually exactly twelve": the same value, now sure
+                        # (not "47 oak lane no sorry oak avenue 47": the number is the same).
                         if (earlier.kind, earlier.key) in self._doubted:
                             self._doubted.discard((earlier.kind, earlier.key))
                             found.append(dataclasses.replace(earlier, sure=True))
@@ -949,6 +960,13 @@ class CallReader:
             # "Friday my car's in for its MOT": in the garage, not the caller at home (not
             # "i cant thursday the car's in for its mot": the caller says so first).
             return []
+        if (struck := _STRUCK_OFF.match(text)) and (
+            days := _weekdays_in(struck.group(0))
+        ) <= self._unavailable_days:
+            # "Thursdays and Fridays. Scrap Friday": struck off the days said out, Friday is in
+            # doubt (struck off days said to work, or none yet, it is out).
+            self.retracted += [("availability", day) for day in sorted(days)]
+            return []
         self._guessed = False
         out = self._days(text, clause.corrects)
         if self._guessed or _DAY_IS_OFF.fullmatch(text) or _DAY_THEN_OFF.search(text):
@@ -1178,10 +1196,10 @@ class CallReader:
             and self.antecedent is not None
             and self.antecedent.past
             and _PRESENT.search(text)
-            and re.search(rf"\b(?:it is|it will be) (?:just|only) {_DAY}", text)
+            and re.search(rf"\b(?:it is|it will be) (?:(?:just|only) {_DAY}|{_DAY} only)", text)
         ):
             # "I used to be free Fridays and Saturdays. Now it's just Saturdays.": the
-            # predicate said before, now.
+            # predicate said before, now ("now its fridays only" too).
             base = 1
         if (
             corrects
@@ -1208,8 +1226,14 @@ class CallReader:
                 # answer the agent's question, whatever follows without a sign of its own.
                 self.antecedent is not None
                 and self.antecedent.asked
-                and _predicate(self._next_clause) == (None, 0)
-                and not _NEG_ATOMS.search(self._next_clause)
+                and (
+                    # "Sunday, and Saturday - no, just Sunday": the days answer, then are narrowed.
+                    self._no_then_correction
+                    or (
+                        _predicate(self._next_clause) == (None, 0)
+                        and not _NEG_ATOMS.search(self._next_clause)
+                    )
+                )
             )
             if bare and inherited is not None and (not self._more_here or answers):
                 # A bare day answers the agent's question or continues the last clause.
@@ -2195,6 +2219,7 @@ _NOT_THOSE = re.compile(
     r"(?:those|them|these|either(?: of them| day)?|both|any of them|those days|those two)"
     r"(?:\s+(?:days|then|please|thanks|i am afraid|sorry))*$"
 )
+_STRUCK_OFF = re.compile(rf"(?:scratch|scrap|cross off|strike off|cross out) {_DAY}\b")
 _SHIFT_GONE = re.compile(
     r"\b(?:swapped|cancelled|dropped|got rid of|given up|gave up|moved) "
     r"(?:my|our|the) (?:\w+ )?(?:shift|shifts|class|classes|clinic|session|rota)\b"

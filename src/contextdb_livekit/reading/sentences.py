@@ -478,8 +478,8 @@ _SPLIT = re.compile(
     rf"|(?:(?<=\bhonestly)|(?<=\breally)|(?<=\bto be honest)|(?<=\bmind))\s+(?={_DAY} (?:i|we)\b)"
     # "only thursday i'm sorry i know that's awkward": the apology is no word about the day.
     r"|(?<=\w)\s+(?=i am sorry\b)"
-    r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|sorry|i mean|i meant|or rather|scratch that|"
-    r"scrap that|hang on|hold on|no hang on|"
+    r"|(?<!am)\s+(?=(?:no wait|oh wait|wait no|no sorry|oh sorry|sorry|i mean|i meant|or rather|"
+    r"scratch that|scrap that|hang on|hold on|no hang on|"
     r"i forgot|i was thinking|actually no|no actually)\b)"
 )
 _DAY_LIST = re.compile(
@@ -698,6 +698,12 @@ _NEW_CLAUSE_RUN_ON = re.compile(
 )
 
 
+# "ideal no its not ideal its ariston": a value, denied, then the right one.
+_DENIED_THEN_RIGHT = re.compile(
+    r"\b(\w+) no (?:it is|its) not (?:an? |the )?\1 (?=(?:it is|its) \w)"
+)
+
+
 # "they've got like twelve radiators i've only got five": theirs, then the caller's own.
 _THEIRS_THEN_MINE = re.compile(
     r"(\b(?:they|he|she) (?:have|has) got\b.*?) (?=(?:i|we) (?:have )?(?:only |just )?got\b)"
@@ -723,6 +729,7 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _SOMEONE_SAID_RUN_ON.sub(", ", sentence)
     sentence = _NEW_CLAUSE_RUN_ON.sub(", ", sentence)
     sentence = _THEIRS_THEN_MINE.sub(r"\1, ", sentence)
+    sentence = _DENIED_THEN_RIGHT.sub(r"\1, no, sorry, ", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)
@@ -819,7 +826,18 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
             # "Third, sorry", "Just Monday, sorry": the value said first is the correction.
             out[0].corrects = pending = True
             continue
-        if match := _CORRECTION_START.match(text):
+        if (
+            out
+            and re.search(r"\bonly$", out[-1].text)
+            and re.match(r"sorry\b(?! \w+day)", text)
+            and not (text == "sorry" and index + 1 < len(parts) and _DAY_RE.match(parts[index + 1]))
+        ):
+            # "mondays only, sorry, it is a bit of a faff": sorry for the one day, not a
+            # correction of it ("fridays only, sorry, saturdays" still is).
+            text = text[len("sorry") :].strip()
+            if not text:
+                continue
+        elif match := _CORRECTION_START.match(text):
             corrects, text = True, text[match.end() :].strip()
             if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
                 pending = index + 1 < len(parts)
