@@ -131,3 +131,16 @@ def test_now_its_one_day_only_after_days_that_used_to_work() -> None:
     conversation = "u: i used to do mondays and thursdays but now its thursdays only"
     assert ("thursday", "unavailable") not in days(conversation)
     assert of_kind(conversation, "preferred_day") == {(None, "thursday only")}
+
+
+def test_the_working_week_given_as_the_reason_for_the_free_days_rules_nothing_out() -> None:
+    conversation = "u: Sundays only, I'm afraid. I work Monday to Friday at the depot."
+    assert days(conversation) <= {("sunday", "available")}
+    assert of_kind(conversation, "preferred_day") == {(None, "sunday only")}
+    conversation = "a: weekends ok? | u: Saturday and Sunday both fine. I am at work weekdays."
+    assert days(conversation) == {("saturday", "available"), ("sunday", "available")}
+
+
+def test_the_working_week_said_out_on_its_own_still_rules_the_weekdays_out() -> None:
+    conversation = "a: any days to avoid | u: weekdays are out i work monday to friday"
+    assert ("wednesday", "unavailable") in days(conversation)

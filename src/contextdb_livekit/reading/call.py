@@ -39,6 +39,7 @@ from contextdb_livekit.reading.lexicon import (
     _OTHER_SUBJECT,
     _SOMEONE_ELSES,
     _WHERE_EACH_ONE_IS,
+    WEEKDAYS,
     _weekday,
     _weekdays_in,
 )
@@ -274,6 +275,9 @@ def read_call(
                 talked = talked_about is None or item.kind in talked_about
                 if talked and by_slot.get(slot) is item:
                     unsure(slot, sentence, turn.text)
+        for slot, sentence in _working_week_beside_days_free(this_turn):
+            if by_slot.get(slot) is this_turn[slot][0]:
+                unsure(slot, sentence)
         if this_turn:
             last_turn = this_turn
     for slot, item in list(by_slot.items()):
@@ -314,6 +318,38 @@ def read_call(
         typed = [f for f in typed if _day_of(f) not in said_days or f.slot in caller_slots]
         keep(typed or [kept_words(NOTE, note, by_caller=False)])
     return list(by_slot.values())[-MAX_SAID:]
+
+
+# "I work Monday to Friday", "I'm at work all week": the working week, said as a reason.
+# (`normal` has written "Monday to Friday" and "weekdays" out as the five days.)
+_WORKING_WEEK = re.compile(
+    r"\b(?:work|working|at work|in work)\b.{0,12}?\b(?:all week|the week|during the week|"
+    r"mondays? and tuesdays? and wednesdays? and thursdays? and fridays?|"
+    r"mondays? tuesdays? wednesdays? thursdays? and fridays?)\b"
+)
+
+
+def _working_week_beside_days_free(
+    this_turn: dict[tuple[str, str | None], tuple[Said, str]],
+) -> list[tuple[tuple[str, str | None], str]]:
+    """The weekdays a turn said out only because the caller works them, when the same turn
+    says which days are free: "I'm only free on Saturdays, I work Monday to Friday". The
+    working week is the reason the free days are free, not five days the caller ruled out
+    (which of them a visit could still fit is not said); the words are kept instead."""
+    free = any(
+        item.kind == "availability" and not item.negative and item.key in WEEKDAYS[5:]
+        for item, _ in this_turn.values()
+    )
+    if not free:
+        return []
+    return [
+        (slot, sentence)
+        for slot, (item, sentence) in this_turn.items()
+        if item.kind == "availability"
+        and item.negative
+        and item.key in WEEKDAYS[:5]
+        and _WORKING_WEEK.search(normal(sentence))
+    ]
 
 
 def _favoured_days_undone(
