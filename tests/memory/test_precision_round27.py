@@ -144,3 +144,54 @@ def test_the_working_week_given_as_the_reason_for_the_free_days_rules_nothing_ou
 def test_the_working_week_said_out_on_its_own_still_rules_the_weekdays_out() -> None:
     conversation = "a: any days to avoid | u: weekdays are out i work monday to friday"
     assert ("wednesday", "unavailable") in days(conversation)
+
+
+def test_a_read_back_then_correct_question_confirms_each_day_its_own_way() -> None:
+    conversation = "a: So Tuesday out, Saturday fine. Is that right? | u: Yes."
+    assert days(conversation) == {("tuesday", "unavailable"), ("saturday", "available")}
+    conversation = "a: Monday unavailable, Thursday available. Correct? | u: yep"
+    assert days(conversation) == {("monday", "unavailable"), ("thursday", "available")}
+
+
+def test_from_now_on_stays_one_phrase_before_the_day() -> None:
+    conversation = (
+        "u: i used to be off on mondays but not any more so from now on fridays are my day off"
+    )
+    assert days(conversation) == {("monday", "unavailable"), ("friday", "available")}
+
+
+def test_not_one_day_another_then_i_said_it_is_a_guess() -> None:
+    conversation = "a: so tuesday is your best day | u: no not tuesday thursday i said thursday"
+    assert ("thursday", "unavailable") not in days(conversation)
+    assert ("tuesday", "unavailable") not in days(conversation)
+
+
+def test_a_channel_that_swamps_the_caller_is_not_theirs() -> None:
+    conversation = "u: I'd rather a text these days, I get too many phone calls."
+    assert of_kind(conversation, "contact_preference") == {(None, "text message")}
+
+
+def test_a_bare_number_to_a_count_question_is_the_count_not_the_flat() -> None:
+    conversation = "a: how many radiators have you got | u: in my flat it's six"
+    assert of_kind(conversation, "flat") == set()
+    assert of_kind(conversation, "equipment_count") == {("radiator", "6 radiators")}
+
+
+def test_a_count_put_right_after_its_thing_keeps_the_new_count() -> None:
+    conversation = (
+        "a: how many radiators | u: five radiators er six actually theres one in the loft too"
+    )
+    assert of_kind(conversation, "equipment_count") == {("radiator", "6 radiators")}
+
+
+def test_a_flat_put_right_with_not_keeps_no_old_flat() -> None:
+    conversation = (
+        "a: so flat six is it | u: yeah | a: and what floor "
+        "| u: first floor oh hang on did you say six its flat eight not six sorry"
+    )
+    assert (None, "Flat 6") not in of_kind(conversation, "flat")
+
+
+def test_a_street_said_again_with_another_kind_word_is_put_right() -> None:
+    conversation = "a: the address | u: its nine station road er station avenue"
+    assert of_kind(conversation, "address") == {(None, "9 Station Avenue")}

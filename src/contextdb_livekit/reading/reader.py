@@ -1821,7 +1821,8 @@ class CallReader:
         fourth"), or corrects the caller's last value of that kind."""
         return (
             self.asked.topic == kind
-            or kind in self._kinds_here
+            # Not "in my flat it's four" to "How many radiators?": the count asked for.
+            or (kind in self._kinds_here and self.asked.topic != "equipment_count")
             or (corrects and self.last_value_kind == kind)
             # "Fourth." ... "Flat 41. Oh, wait, we're on the fifth": a correction of the floor
             # said earlier in the call, with the flat said in between.

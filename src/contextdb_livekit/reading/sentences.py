@@ -407,7 +407,9 @@ _SPLIT = re.compile(
     r"|\s+(?=(?:now|since) (?:that |my |our |his |her |their )\w+ "
     r"(?:has|have|had|is|are|was|were|got|finished|ended|stopped|moved)\b)"
     # "wednesdays are not good wednesdays are bad for me": a new day said of after a predicate.
-    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bnow)|(?<=\bfree)|(?<=\bbusy)|"
+    # Not "from now on tuesdays are my day off".
+    rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<!from now)(?<=\bnow)|(?<=\bfree)|"
+    rf"(?<=\bbusy)|"
     # "thursday i can't thursday is a nightmare": after a finished negated verb too.
     rf"(?<=\bok)|(?<=\bokay)|(?<=\bbest)|(?<=\bbetter)|(?<=\bme)|(?<=\bcan not)|"
     # "mondays don't work anymore wednesday's my day off now".
@@ -564,6 +566,13 @@ _DAY_THEN_NO = re.compile(
 _VALUE_THEN_CORRECTION = re.compile(
     r"^(?:(?:er|um|erm|no|oh)\s+)*(\d{1,4}[a-z]?)\s+(actually|sorry)\b[,\s]*"
 )
+# "two thermostats er three actually": a count put right after its thing, the correction word
+# after the new number.
+_NUMBER_OR_WORD = r"(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_COUNT_THEN_CORRECTION = re.compile(
+    rf"\b({_NUMBER_OR_WORD} (?!(?:not|no|or|and|to|of)\b)[a-z]+) (?:(?:er|um|erm|no|oh)\s+)*"
+    rf"({_NUMBER_OR_WORD}) (actually|sorry)\b[,\s]*"
+)
 _NUMBER_THEN_SUBJECT = re.compile(
     r"^((?:(?:actually|sorry|no|oh)\s+)*\d{1,4}[a-z]?) (?=(?:i|we|there) (?:am|are|is|was|have)\b)"
 )
@@ -698,6 +707,16 @@ _NEW_CLAUSE_RUN_ON = re.compile(
 )
 
 
+# "thirteen mill street er mill lane": the street said again with another kind word, put right.
+_STREET_SAID_AGAIN = re.compile(
+    rf"\b([a-z]+) ({_STREET_WORDS}) (?:(?:er|um|erm|no|oh)\s+)*\1 (?!\2\b)({_STREET_WORDS})\b"
+)
+
+
+# "no not monday wednesday i said wednesday": what the caller said before, said again.
+_SAID_AGAIN_RUN_ON = re.compile(rf"{_AFTER_A_DAY} (?=i said {_DAY}$)")
+
+
 # "ideal no its not ideal its ariston": a value, denied, then the right one.
 _DENIED_THEN_RIGHT = re.compile(
     r"\b(\w+) no (?:it is|its) not (?:an? |the )?\1 (?=(?:it is|its) \w)"
@@ -730,8 +749,11 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _NEW_CLAUSE_RUN_ON.sub(", ", sentence)
     sentence = _THEIRS_THEN_MINE.sub(r"\1, ", sentence)
     sentence = _DENIED_THEN_RIGHT.sub(r"\1, no, sorry, ", sentence)
+    sentence = _SAID_AGAIN_RUN_ON.sub(", ", sentence)
+    sentence = _STREET_SAID_AGAIN.sub(r"\1 \2, no, sorry, \1 \3", sentence)
     sentence = _FLOOR_PUT_RIGHT.sub(r", \1, ", sentence)
     sentence = _VALUE_THEN_CORRECTION.sub(r"\2, \1, ", sentence)
+    sentence = _COUNT_THEN_CORRECTION.sub(r"\1, \3, \2, ", sentence)
     sentence = _NUMBER_THEN_SUBJECT.sub(r"\1, ", sentence)
     sentence = _DAY_THEN_NO.sub(r"\1, no, ", sentence)
     sentence = _NEGATED_DAY_RUN_ON.sub(r"\1, ", sentence)

@@ -341,7 +341,12 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     if days:
         # "Is anyone home on Fridays?": a yes or no is said of the days. "Tuesdays are good -
         # and Thursdays as well?": the days read back before the question are not asked.
-        tail = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)[-1]
+        pieces = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)
+        tail = pieces[-1]
+        if len(pieces) > 1 and _CHECKING.fullmatch(tail):
+            # "So Wednesday unavailable, Friday available. Correct?": the question is the
+            # read-back before it.
+            tail = f"{pieces[-2]} {tail}"
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
         if not asked and kinds_mentioned(tail, equipment) - {"availability", "preferred_day"}:
             # "Wednesdays and Thursdays are out. And the boiler - is it a combi?": the question
@@ -434,6 +439,14 @@ _RATHER = re.compile(r"\b(?:would|had) rather\b")
 _FAVOURITE_LEAD = re.compile(
     r"\b(?:and|but)\b(?:(?!\b(?:and|but)\b).)*\b(?:prefer|rather|ideally|best is)\b"
     r"(?:(?!\b(?:and|but)\b).)*$"
+)
+
+
+# A question that only asks whether the read-back before it is right.
+_CHECKING = re.compile(
+    r"(?:(?:is|was) (?:that|this) (?:right|correct|ok|okay)(?: now)?|(?:is that )?correct|right|"
+    r"yes|yeah|ok|okay|have i got (?:that|it|those|everything) right|did i get (?:that|it) right|"
+    r"does that sound right|all correct|sound right)\?"
 )
 
 

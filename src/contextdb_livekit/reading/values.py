@@ -153,7 +153,9 @@ _AVERSE_TO = re.compile(
     r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful|not great|not very good|"
     r"not the best|not much good)\s+(?:with|at)|"
     # "I keep missing the texts": the channel that fails the caller.
-    r"\b(?:keep|kept|always)\s+missing"
+    r"\b(?:keep|kept|always)\s+missing|"
+    # "I get too much email", "so many spam texts": the channel that swamps the caller.
+    r"\b(?:too|so)\s+(?:much|many)(?:\s+(?:junk|spam|scam))?"
     r")\s+(?:(?:my|the|a|an|any|all|their|your)\s+)?$"
 )
 
