@@ -69,6 +69,7 @@ BOILER_TYPES = EquipmentTypes(
     proposed=r"^(?:is|so is) (?:it|that|your boiler|the boiler) an? ",
     make_asked=r"boiler|system|heat pump",
     mentioned=r"combi|system|conventional|tank|cylinder|back boiler",
+    named=4,  # combi, system, back boiler, conventional; then tanks, unvented, header tank
 )
 
 METER = Fixture(

@@ -195,3 +195,44 @@ def test_a_flat_put_right_with_not_keeps_no_old_flat() -> None:
 def test_a_street_said_again_with_another_kind_word_is_put_right() -> None:
     conversation = "a: the address | u: its nine station road er station avenue"
     assert of_kind(conversation, "address") == {(None, "9 Station Avenue")}
+
+
+def test_tanks_and_cylinders_counted_are_no_boiler_type() -> None:
+    conversation = "a: how many cylinders and tanks | u: one cylinder and one header tank"
+    assert of_kind(conversation, "boiler_type") == set()
+    conversation = "u: two radiators, one unvented cylinder and one towel rail"
+    assert of_kind(conversation, "boiler_type") == set()
+
+
+def test_a_boiler_described_by_its_tank_still_has_its_type() -> None:
+    conversation = "a: what kind of boiler | u: its the old sort with the tank up in the loft"
+    assert of_kind(conversation, "boiler_type") == {(None, "conventional")}
+
+
+def test_scam_calls_are_no_way_to_reach_the_caller() -> None:
+    conversation = (
+        "a: best way to reach you | u: email really, i never answer numbers i dont know "
+        "cos of all them scam calls"
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+def test_the_one_morning_of_the_visit_is_no_favoured_time() -> None:
+    conversation = "a: we'll ring on the day | u: yes a call that afternoon is ideal"
+    assert of_kind(conversation, "preferred_time") == set()
+    assert of_kind("u: the afternoon is best for me", "preferred_time") == {(None, "afternoon")}
+
+
+def test_not_a_day_then_the_day_that_does_not_work_says_nothing_of_the_first() -> None:
+    conversation = (
+        "a: I have Tuesday and Thursday as days you can't do? "
+        "| u: Tuesday yes, but not Thursday, it's Friday I can't do."
+    )
+    assert ("thursday", "unavailable") not in days(conversation)
+    assert ("friday", "unavailable") in days(conversation)
+    assert ("monday", "unavailable") in days("u: not monday, it's tuesday that's fine")
+
+
+def test_a_type_named_in_an_inventory_is_still_the_boilers_type() -> None:
+    conversation = "a: how many radiators | u: eight radiators and one system boiler"
+    assert of_kind(conversation, "boiler_type") == {(None, "system")}

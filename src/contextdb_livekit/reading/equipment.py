@@ -32,6 +32,9 @@ class EquipmentTypes:
     make_asked: str
     proposed: str  # the agent's yes/no question naming a type ("is it a combi boiler?")
     mentioned: str  # words that show a turn talks about the type
+    # The groups of `pattern` that name a type; those after them infer it from other parts
+    # ("a tank in the loft"), which a count of those parts is no description of.
+    named: int = 0
 
 
 @dataclass(frozen=True)

@@ -320,7 +320,9 @@ _TIME_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|lunchtime|early
 # "Thursday afternoons only"; or one named alone to the agent's "Morning or afternoon?".
 _PART_OF_DAY = r"(morning|afternoon|evening)s?"
 _TIME_FAVOURED = re.compile(
-    rf"\b(?:in the )?{_PART_OF_DAY}(?: time)? (?:are|is|would be|will be|be|suits?|works? best) "
+    # Not "a phone call that morning is perfect": the one morning of the visit.
+    rf"(?<!\bthat )(?<!\bthis )\b(?:in the )?{_PART_OF_DAY}(?: time)? "
+    r"(?:are|is|would be|will be|be|suits?|works? best) "
     r"(?:the |much |a lot |far )?(?:best|better|ideal|preferable|perfect)\b|"
     rf"\bprefer(?:ably)? (?:the |a |an )?{_PART_OF_DAY}\b|"
     rf"\b(?:only|just) (?:in the )?{_PART_OF_DAY}\b|\b{_PART_OF_DAY} only\b"

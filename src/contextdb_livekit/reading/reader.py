@@ -948,6 +948,16 @@ class CallReader:
             # not to work, Thursday may be the one that does, or one more that does not.
             return []
         if (
+            (contrast := _NOT_THE_OLD_DAY.fullmatch(text))
+            and (cleft := re.match(rf"it is ({_DAY})\b", self._next_clause))
+            and _weekday(cleft.group(1)) != _weekday(contrast.group(1))
+            and (said := _predicate(self._next_clause))[0] is not None
+            and said[0] * (-1) ** said[1] < 0
+        ):
+            # "not Friday, it's Saturday I can't do": the day put right, named before the one
+            # that does not work; whether it works is not said.
+            return []
+        if (
             re.fullmatch(r"(?:well |or |i mean )?(?:was|were|used to be)", text)
             and self._last_reading is not None
         ):
@@ -1559,7 +1569,17 @@ class CallReader:
                 Statement("equipment_count", value, self.words.counted_thing(unit), sure=not others)
             )
         # Boiler type ("it's a combi now", "swapped the back boiler for a combi").
-        if kind := _last_current(self.words.type_mention, text):
+        if (kind := _last_current(self.words.type_mention, text)) and not (
+            # "One boiler, one cylinder and one header tank": parts counted are an inventory,
+            # not the type described ("the old sort with the tank in the loft").
+            self.words.types.named
+            and kind.lastindex is not None
+            and kind.lastindex > self.words.types.named
+            and (
+                self.asked.topic == "equipment_count"
+                or len(self.words.count.findall(self._sentence)) >= 2
+            )
+        ):
             out.append(Statement(self.words.types.kind, self.words.type_value(kind)))
         elif self.asked.topic == self.words.types.kind and (
             named := self.words.bare_type.match(text)

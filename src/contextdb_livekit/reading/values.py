@@ -155,7 +155,9 @@ _AVERSE_TO = re.compile(
     # "I keep missing the texts": the channel that fails the caller.
     r"\b(?:keep|kept|always)\s+missing|"
     # "I get too much email", "so many spam texts": the channel that swamps the caller.
-    r"\b(?:too|so)\s+(?:much|many)(?:\s+(?:junk|spam|scam))?"
+    r"\b(?:too|so)\s+(?:much|many)(?:\s+(?:junk|spam|scam))?|"
+    # "all them scam calls": the calls the caller will not pick up.
+    r"\b(?:scam|spam|junk|nuisance|cold)"
     r")\s+(?:(?:my|the|a|an|any|all|their|your)\s+)?$"
 )
 
