@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit import livekit_server
+from testkit import harness, livekit_server
 from testkit.speech import LineMatcher, render_pcm
 
 
@@ -88,3 +88,30 @@ def test_audio_shorter_than_speech_is_never_a_line():
     matcher.lengths = {"hm": 0.05}  # even a line that short is not heard from a click
     click = b"\xff\x7f" * 800 + bytes(32000)
     assert matcher.hear(click, 16000).text == ""
+
+
+_JOIN_RACE = (
+    "2026-12-07 00:19:32,001 - ERROR asyncio - Exception in callback Future.set_result(None)\n"
+    "handle: <Handle Future.set_result(None)>\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.11/asyncio/events.py", line 80, in _run\n'
+    "    self._context.run(self._callback, *self._args)\n"
+    'asyncio.exceptions.InvalidStateError: invalid state \x1b[90m{"room": "r"}\x1b[0m\n'
+)
+_OURS = (
+    "Traceback (most recent call last):\n"
+    '  File "/p/src/contextdb_livekit/worker/call.py", line 9, in on_text\n'
+    "    raise ValueError(text)\n"
+    "ValueError: bad text\n"
+)
+
+
+def test_a_worker_log_traceback_is_found_but_for_the_librarys_join_race():
+    assert harness.tracebacks_in(_JOIN_RACE + "2026-12-07 00:19:33 - INFO next\n") == []
+    found = harness.tracebacks_in(_JOIN_RACE + _OURS)
+    assert len(found) == 1 and found[0].endswith("ValueError: bad text")
+    # The same exception raised from a frame of ours is not the race.
+    ours_invalid = _OURS.replace(
+        "ValueError: bad text", "asyncio.exceptions.InvalidStateError: invalid state"
+    )
+    assert len(harness.tracebacks_in(ours_invalid)) == 1

@@ -161,6 +161,18 @@ def test_the_newest_word_about_the_day_wins():
     assert day_caution(KINDS, [only], date(2026, 12, 11), words) is None
 
 
+def test_on_one_day_the_word_about_the_day_itself_cautions_whatever_the_recall_order():
+    # "we used to do thursdays but from now on it's fridays only": both said on one day.
+    words = EQUIPMENT
+    no = stored(Fact("day", "no", "user_stated", 0.9, DAY, "negative", "thursday"))
+    only = stored(Fact("favourite", "Fridays", "user_stated", 0.9, DAY), "o")
+    thursday = date(2026, 12, 10)
+    for memories in ([no, only], [only, no]):
+        assert day_caution(KINDS, memories, thursday, words) == (
+            "You told us on 3 December that Thursdays no longer work for you."
+        )
+
+
 def test_the_lines_policy_keeps_service_credits_as_long_as_visits():
     from memory.retention import RetentionSettings, retention_policy
 

@@ -236,3 +236,28 @@ def test_not_a_day_then_the_day_that_does_not_work_says_nothing_of_the_first() -
 def test_a_type_named_in_an_inventory_is_still_the_boilers_type() -> None:
     conversation = "a: how many radiators | u: eight radiators and one system boiler"
     assert of_kind(conversation, "boiler_type") == {(None, "system")}
+
+
+def test_most_days_but_a_day_that_wont_work_rules_that_day_out() -> None:
+    conversation = (
+        "a: What days suit? | u: Most days really, but Friday won't work, I have a class."
+    )
+    assert days(conversation) == {("friday", "unavailable")}
+
+
+def test_an_em_dash_without_spaces_ends_the_clause() -> None:
+    conversation = "u: Not Mondays, and definitely not Fridays\u2014those are my office days."
+    assert days(conversation) == {("monday", "unavailable"), ("friday", "unavailable")}
+
+
+def test_anyway_moves_on_from_a_negated_aside_to_the_days() -> None:
+    conversation = "u: i phoned last week and nobody rang back anyway thursdays im around"
+    assert days(conversation) == {("thursday", "available")}
+
+
+def test_a_street_cut_off_by_a_dash_is_finished_in_the_next_turn() -> None:
+    conversation = (
+        "a: Can I take the address? | u: It's 22 Hawthorn \u2014 | a: 22 Hawthorn...? "
+        "| u: Hawthorn Rise. Sorry, the cat was at the door."
+    )
+    assert (None, "22 Hawthorn") not in of_kind(conversation, "address")

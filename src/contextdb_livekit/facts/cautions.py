@@ -45,10 +45,16 @@ def day_caution(
     weekday = day.strftime("%A").lower()
     # Newest first; on the same day, words that may caution come before typed facts (memory
     # keeps no time of day): a caution read back for nothing costs a sentence, a missed one
-    # a wasted trip.
+    # a wasted trip. Then a fact about the day itself before one about the days in general
+    # ("Wednesdays do not work" before "only Fridays"), so the caution never depends on the
+    # order recall returned them in.
     for memory in sorted(
         (m for m in memories if is_current(m)),
-        key=lambda m: (observed_on(m) or date.min, _words(kinds, m) in ("note", "quote")),
+        key=lambda m: (
+            observed_on(m) or date.min,
+            _words(kinds, m) in ("note", "quote"),
+            m.attribute_key == weekday,
+        ),
         reverse=True,
     ):
         when = observed_on(memory)

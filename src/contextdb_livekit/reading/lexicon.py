@@ -217,7 +217,8 @@ _EXCEPTION = re.compile(
 _EXCEPTION_WITH_PREDICATE = re.compile(
     rf"\bbut\s+(?:on\s+)?(?:an?\s+)?{_DAY}(?:\s+(?:and|or)\s+{_DAY})*\s+"
     # "I'm in most days, but Monday I'm at the lunch club": a subject and verb of its own.
-    rf"(?:are|is|will be|would be|should be|do|does|(?:i|we) (?:am|are|have|will|do|can)\b)\b"
+    # "most days, but Wednesday won't work": the day's own verb, said or denied.
+    rf"(?:are|is|will|would|should|do|does|can|never|(?:i|we) (?:am|are|have|will|do|can)\b)\b"
 )
 # "Anything but a Thursday is fine": the universal is the subject, "but" excepts from it,
 # and the predicate after the day is said of the rest (not "any day's bad but Thursday's fine").

@@ -356,7 +356,9 @@ _AFTER_A_DAY = (
 )
 _SPLIT = re.compile(
     # A bracketed aside is a clause of its own ("cannot do Mondays (works at the hospital)").
-    r"\s*[,;:()]\s*|\s+-+\s+|\s+[\u2013\u2014]\s+"
+    # An em dash ends a clause with or without spaces ("not Thursdays\u2014those are my office
+    # days"); an en dash only between spaces (not "Monday\u2013Friday").
+    r"\s*[,;:()]\s*|\s+-+\s+|\s+\u2013\s+|\s*\u2014\s*(?=\w)"
     # "nothing but Saturdays" is one clause: the one day, not a day set against nothing.
     r"|(?<!\bnothing)\s+(?=(?:but|although|though|however|whereas|so|because|cos|cause)\b)"
     # "she's not coming here, i'm the one who's in and i can do wednesdays": the caller as a
@@ -702,6 +704,8 @@ _SOMEONE_SAID_RUN_ON = re.compile(
 # after "best" before another day ("thursdays are best wednesdays i work"), and before "it's
 # just" ("tuesday i can do it's just monday and wednesday").
 _NEW_CLAUSE_RUN_ON = re.compile(
+    # "nobody got back to me anyway tuesdays and wednesdays im around": "anyway" moves on.
+    rf"(?<=\w) (?=anyway {_DAY})|"
     rf"(?<=\bonly) (?=(?:i|we) (?!am afraid\b)\w+|it is\b)|(?<=\bbest) (?={_DAY}\b)|"
     rf"(?:(?<=\bdo)|(?<=day)|(?<=days)) (?=it is (?:just|only) {_DAY})"
 )
