@@ -570,7 +570,7 @@ _VALUE_THEN_CORRECTION = re.compile(
 )
 # "two thermostats er three actually": a count put right after its thing, the correction word
 # after the new number.
-_NUMBER_OR_WORD = r"(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten)"
+_NUMBER_OR_WORD = rf"(?:\d{{1,4}}|{'|'.join(_SMALL)})"  # a number, or one to ten in words
 _COUNT_THEN_CORRECTION = re.compile(
     rf"\b({_NUMBER_OR_WORD} (?!(?:not|no|or|and|to|of)\b)[a-z]+) (?:(?:er|um|erm|no|oh)\s+)*"
     rf"({_NUMBER_OR_WORD}) (actually|sorry)\b[,\s]*"
