@@ -179,6 +179,9 @@ def read_call(
     # each slot was last stated.
     heard: list[tuple[int, str, list[Said]]] = []
     stated_at: dict[tuple[str, str | None], int] = {}
+    # The thing a caller sentence answered a count of ("Any towel rails?" "One in the bathroom."),
+    # by its index in `heard`.
+    counting: dict[int, str] = {}
     agent_words = ""  # the agent's turn just before the caller's, normalised
     for turn_index, turn in enumerate(turns):
         if turn.role != "user":
@@ -221,6 +224,8 @@ def read_call(
                     if item.kind not in several and item.slot in by_slot:
                         unsure(item.slot, doubted, sentence)
             heard.append((turn_index, sentence, [f for f in found if f.kind not in WORDS]))
+            if reader.asked.topic == "equipment_count" and reader.asked.unit:
+                counting[len(heard) - 1] = reader.words.counted_thing(reader.asked.unit)
             stated_at.update((f.slot, len(heard) - 1) for f in found if f.kind not in WORDS)
             typed_here.update(f.kind for f in found if f.kind != QUOTE)
             # The sentence's own last word per slot (the reader settles a sentence itself).
@@ -285,10 +290,17 @@ def read_call(
         if at is None:
             continue
         stated_in, stated, _ = heard[at]
-        for turn_index, sentence, typed in heard:
+        for at_now, (turn_index, sentence, typed) in enumerate(heard):
             # Within a turn two readings of a slot are settled above; a reason given after it
             # ("Not Sundays. I do the market every Sunday") is no word against it.
-            if turn_index > stated_in and _names_again(sentence, item, reader, typed):
+            # "Ten. Well, ten and the little one in the loo, so eleven really": a number said
+            # after the count, in the same turn, that the reader typed nothing from.
+            later = turn_index > stated_in or (
+                at_now > at and item.kind == "equipment_count" and _recounts(sentence, item)
+            )
+            if not later or _counts_another(item, sentence, counting.get(at_now)):
+                continue
+            if _names_again(sentence, item, reader, typed):
                 # "We've got one boiler." ... "Well, two now, we had another put in": the
                 # caller's last word about a slot is one the reader could not read, so what
                 # was read before may no longer be true (a wrong fact is worse than none).
@@ -399,6 +411,25 @@ def _sentence_value(sentence: str) -> str:
 _NUMBERED = frozenset({"equipment_count", "address", "flat", "floor"})
 
 
+def _recounts(sentence: str, item: Said) -> bool:
+    """Whether a sentence counts again from the count's number to another ("Ten. Well, ten and
+    the little one in the loo, so eleven really"), not a number said beside it ("Seven. One per
+    flat", "Five. I rang at 5 o'clock")."""
+    text = normal(sentence)
+    number = item.value.split()[0]
+    said_again = any(_SMALL.get(m.group(0), m.group(0)) == number for m in _NUMBER.finditer(text))
+    arrives = (_SMALL.get(m.group(1), m.group(1)) for m in _ARRIVES_AT.finditer(text))
+    return said_again and any(n != number for n in arrives)
+
+
+def _counts_another(item: Said, sentence: str, counted: str | None) -> bool:
+    """Whether a caller sentence answers a count of another thing than `item` counts, and
+    names no other thing ("Nine radiators. Any towel rails?" "One in the bathroom.")."""
+    if item.kind != "equipment_count" or counted is None or counted == item.key:
+        return False
+    return item.key is not None and not re.search(rf"\b{re.escape(item.key)}", normal(sentence))
+
+
 def _names_again(sentence: str, item: Said, reader: CallReader, typed: list[Said]) -> bool:
     """Whether a caller sentence after the last one that stated `item` (so one the reader typed
     nothing of its slot from) speaks of it again: names its day, or another value of its kind."""
@@ -485,4 +516,9 @@ def _floor_name(word: str) -> str:
 
 
 # A number as the reader's normalising leaves it: digits, or one to ten in words.
+# "so eleven", "call it ten", "makes twelve": where a count said again arrives.
+_ARRIVES_AT = re.compile(
+    rf"\b(?:so|call it|make it|make that|makes|that makes|thats)\s+(?:(?:about|like|er|um)\s+)?"
+    rf"(\d+|{'|'.join(_SMALL)})\b"
+)
 _NUMBER = re.compile(rf"\b(?:\d+|{'|'.join(_SMALL)})\b")

@@ -227,6 +227,11 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
         return Asked()  # the host's review read-back (`tools.review`): "yes" answers it, no kind
+    # "Nine radiators. Thermostats?": the count said back, then the next thing asked; the
+    # number said back is not a slot offered.
+    last = re.split(r"(?<=[.!])\s+", text.strip())[-1]
+    if last != text.strip() and (then := read_question(last, equipment)).topic == "equipment_count":
+        return then
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
     # "what floor are you on": a question, the question mark left off in the transcript.
     asks = (
