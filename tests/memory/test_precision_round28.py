@@ -57,3 +57,51 @@ def test_a_count_of_the_next_thing_that_names_the_first_thing_again_is_a_word_ab
         "| u: One, and the radiators might be seven, not sure."
     )
     assert ("radiator", "6 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_a_yes_to_counts_read_back_keeps_each_count() -> None:
+    conversation = "a: So five radiators and two towel rails? | u: Yes."
+    assert of_kind(conversation, "equipment_count") == {
+        ("radiator", "5 radiators"),
+        ("towel rail", "2 towel rails"),
+    }
+
+
+def test_a_yes_to_counts_read_back_without_a_question_mark() -> None:
+    conversation = "a: ten rads one boiler | u: yeah thats right"
+    assert of_kind(conversation, "equipment_count") == {
+        ("radiator", "10 rads"),
+        ("boiler", "1 boiler"),
+    }
+
+
+def test_a_no_to_counts_read_back_keeps_none() -> None:
+    assert of_kind("a: So five radiators? | u: No.", "equipment_count") == set()
+
+
+def test_a_yes_to_part_of_the_read_back_keeps_none_of_the_rest() -> None:
+    conversation = (
+        "a: Six radiators and one boiler? "
+        "| u: Yes, one boiler. Hang on, the radiators, let me count again... seven-ish."
+    )
+    assert ("radiator", "6 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_a_count_said_back_leaves_the_question_open_for_a_recount() -> None:
+    conversation = (
+        "a: How many radiators? | u: Nine. | a: Nine radiators. "
+        "| u: Hang on, let me count... kitchen, two bedrooms, bathroom, hall. Five."
+    )
+    assert of_kind(conversation, "equipment_count") == {("radiator", "5 radiators")}
+
+
+def test_a_yes_after_doubting_the_read_back_keeps_none() -> None:
+    conversation = "a: Four radiators and one boiler? | u: Hmm, the radiators might be five. Yes."
+    assert ("radiator", "4 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_a_yes_to_a_count_read_back_with_more_than_counts_keeps_none() -> None:
+    conversation = (
+        "a: So three radiators, plus the one in the bathroom that doesn't work? | u: Yes."
+    )
+    assert ("radiator", "3 radiators") not in of_kind(conversation, "equipment_count")

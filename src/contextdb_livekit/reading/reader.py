@@ -267,15 +267,15 @@ class CallReader:
             # "Is the meter inside or outside?" "Outside." "Whereabouts outside?": the same topic.
             self.asked = before
         elif (
-            self.asked == Asked()
+            self.asked == Asked(counts=self.asked.counts)
             and "?" not in text
             and before.topic == "equipment_count"
             and before.unit is not None
             and re.search(rf"\b{re.escape(before.unit)}", normal(text))
         ):
             # "How many radiators?" "Twelve, I think." "Twelve radiators.": the agent saying
-            # the count back keeps the question open; the caller may count again.
-            self.asked = before
+            # the count back keeps the question open; the caller may count again (or say yes).
+            self.asked = dataclasses.replace(before, counts=self.asked.counts)
         if (
             self.asked.base is None
             and before.base is not None
@@ -420,6 +420,20 @@ class CallReader:
             named = _weekdays_in(text) & set(self.antecedent.days)
             found_first = [
                 _availability(d, sign) for d in self.antecedent.days if not named or d in named
+            ]
+        if (
+            self._turn_opening
+            and self.asked.counts
+            and _AGREED.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", text).split()))
+        ):
+            # "So eight radiators and one towel rail?" "Yes, that's right.": each count as read
+            # back. Only a sentence that is nothing but the yes, opening the turn: "Yes, one
+            # boiler. Let me count the radiators again" agrees to part of it.
+            found_first = [
+                Statement(
+                    "equipment_count", _count_value(number, unit), self.words.counted_thing(unit)
+                )
+                for number, unit in self.asked.counts
             ]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
@@ -2258,6 +2272,11 @@ _CHANGED_BY = re.compile(
     r"boxed in|lost|getting|having|ordered|bought|replaced)\s+(?:another\s+|an extra\s+)?$"
 )
 # A count said as now, its thing said before: "now there's six", "so it's eleven in total".
+# "yes", "yeah that's right", "correct": agreement and nothing else.
+_AGREED = re.compile(
+    r"(?:(?:yes|yeah|yep|yup|correct|right|exactly|spot on|that is (?:right|correct|it)|"
+    r"all (?:correct|right))\s*)+"
+)
 _NOW_A_COUNT = re.compile(
     rf"\b(?:now|so)\s+(?:there is|there are|it is|that is|we have|we have got|we are on|"
     rf"we are at)\s+(?:the\s+)?{_NUMBER}\b(?!\s+(?:more|extra|new|of|or|to))|"

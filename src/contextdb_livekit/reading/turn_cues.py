@@ -183,6 +183,8 @@ class Asked:
     proposed: str | None = None  # "Is it a combi?": the value a bare yes takes the agent's word for
     # "So Mondays out and Fridays fine?": each day read back with its own sign.
     signs: tuple[tuple[str, int], ...] = ()
+    # "So eight radiators and one towel rail?": each count read back, (number, thing).
+    counts: tuple[tuple[str, str], ...] = ()
 
 
 _OFFER = re.compile(
@@ -223,6 +225,32 @@ _BEST_ASKED = re.compile(r"\b(?:best|prefer|preferred|particularly good|favou?ri
 _CHANNEL_WORD = r"(?:mobile|landline|home phone|email|e-mail|text|text message|phone call|call)"
 
 
+# A read-back's words around its counts: "so", "I've got", "is that right".
+_COUNTS_OPENING = re.compile(
+    r"^(?:(?:ok|okay|right|so|great|lovely|thanks|thank you|that is|thats|i have got|"
+    r"just to (?:confirm|check)|to confirm)\W+)*"
+)
+_COUNTS_CLOSING = re.compile(
+    r"\W*(?:(?:is that|that is|thats) (?:right|correct|it|all)|right|correct|yes|yeah|"
+    r"in total|altogether)?\W*$"
+)
+_COUNTS_APART = re.compile(
+    r"\s*(?:,|\band\b|\bplus\b)\s*|\s+(?=\d|(?:" + "|".join(_SMALL) + r")\b)"
+)
+
+
+def _counts_read_back(t: str, equipment: Equipment) -> tuple[tuple[str, str], ...]:
+    """The counts a read-back of nothing but counts says ("so 8 radiators and one towel rail?",
+    "9 rads 3 towel rails two thermostats"): a yes confirms each (`Asked.counts`)."""
+    body = _COUNTS_CLOSING.sub("", _COUNTS_OPENING.sub("", t))
+    count = re.compile(rf"(\d+|{'|'.join(_SMALL)}) {equipment.units}")
+    pieces = [p for p in _COUNTS_APART.split(body) if p]
+    matches = [count.fullmatch(p) for p in pieces]
+    if not matches or not all(matches):
+        return ()
+    return tuple((m.group(1), m.group(2)) for m in matches if m)
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -232,6 +260,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     last = re.split(r"(?<=[.!])\s+", text.strip())[-1]
     if last != text.strip() and (then := read_question(last, equipment)).topic == "equipment_count":
         return then
+    if counts := _counts_read_back(t, equipment):
+        return Asked(counts=counts)
     days = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(t)))
     # "what floor are you on": a question, the question mark left off in the transcript.
     asks = (
