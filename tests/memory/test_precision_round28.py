@@ -105,3 +105,38 @@ def test_a_yes_to_a_count_read_back_with_more_than_counts_keeps_none() -> None:
         "a: So three radiators, plus the one in the bathroom that doesn't work? | u: Yes."
     )
     assert ("radiator", "3 radiators") not in of_kind(conversation, "equipment_count")
+
+
+def test_the_thing_then_just_the_one_counts_one() -> None:
+    conversation = "a: and the heating | u: twelve rads and the boiler just the one obviously"
+    assert of_kind(conversation, "equipment_count") == {
+        ("radiator", "12 rads"),
+        ("boiler", "1 boiler"),
+    }
+
+
+def test_a_thing_in_a_room_then_just_the_one_counts_the_thing() -> None:
+    conversation = "u: theres a towel rail in the en suite as well only the one"
+    assert ("towel rail", "1 towel rail") in of_kind(conversation, "equipment_count")
+
+
+def test_just_the_one_after_another_thing_counts_neither() -> None:
+    conversation = "u: the boiler and the thermostat just the one"
+    assert of_kind(conversation, "equipment_count") == set()
+
+
+def test_just_the_one_saying_which_is_no_count() -> None:
+    conversation = "u: the radiator just the one in the hall is cold"
+    assert of_kind(conversation, "equipment_count") == set()
+
+
+def test_two_things_one_for_upstairs_one_for_down_keeps_the_counts() -> None:
+    conversation = "u: Two thermostats, one for upstairs, one for downstairs, and nine radiators."
+    assert of_kind(conversation, "equipment_count") == {
+        ("thermostat", "2 thermostats"),
+        ("radiator", "9 radiators"),
+    }
+
+
+def test_a_room_then_just_the_one_is_no_count_of_rooms() -> None:
+    assert of_kind("u: and a bathroom just the one", "equipment_count") == set()

@@ -254,6 +254,14 @@ class CallReader:
             rf"\b((?:{named})(?: boiler)?) (no|sorry|i mean) (?=(?:it is |its |an? )?(?:{named})\b)"
         )
 
+    @cached_property
+    def _just_the_one(self) -> re.Pattern[str]:
+        return re.compile(
+            rf"\b(?:the|a|an) {self.words.units}\b([^,.;]{{0,40}}?) (?:just|only) the (?:one|1)\b"
+            # Not "the radiator just the one in the hall is cold": which one, not how many.
+            r"(?! (?:in|on|at|that|which|of|for|with|i|we|you|he|she|they|is|was)\b)"
+        )
+
     def agent_said(self, text: str) -> None:
         self._agent_words = normal(text)
         before, self.asked = self.asked, read_question(text, self.words)
@@ -1475,6 +1483,16 @@ class CallReader:
             for change in self.words.count_change.finditer(text):
                 unit = change.group(4) or change.group(2) or self.last_unit or "units"
                 counts[self.words.counted_thing(unit)] = _count_value(change.group(3), unit)
+            for one in self._just_the_one.finditer(text):
+                # "the boiler just the one", "a towel rail in the bathroom as well just the
+                # one": one of the thing named before, nothing else counted between.
+                thing = self.words.counted_thing(one.group(1))
+                between = {
+                    self.words.counted_thing(m.group(0))
+                    for m in re.finditer(self.words.units, one.group(2))
+                }
+                if thing not in self.words.rooms and between <= self.words.rooms:
+                    counts.setdefault(thing, _count_value("1", one.group(1)))
         for mentioned in self.words.count_mention.finditer(text):
             self._mentioned("equipment_count", mentioned.group(2))
         for guessed in self.words.vague_count.finditer(text):
