@@ -140,3 +140,23 @@ def test_two_things_one_for_upstairs_one_for_down_keeps_the_counts() -> None:
 
 def test_a_room_then_just_the_one_is_no_count_of_rooms() -> None:
     assert of_kind("u: and a bathroom just the one", "equipment_count") == set()
+
+
+def test_somebody_else_as_the_subject_mid_run_on_is_not_the_caller() -> None:
+    conversation = "u: im phoning for my nan really she lives on the third floor"
+    assert of_kind(conversation, "floor") == set()
+
+
+def test_what_the_caller_said_before_somebody_else_became_the_subject_is_kept() -> None:
+    conversation = "u: call me on the mobile when he's on his way"
+    assert of_kind(conversation, "contact_preference") == {(None, "mobile")}
+
+
+def test_were_after_a_subject_is_the_verb_not_we_are() -> None:
+    conversation = "u: my sister lives on the ground floor and she says the lads were brilliant"
+    assert of_kind(conversation, "floor") == set()
+
+
+def test_the_caller_as_the_subject_again_after_somebody_else_is_the_caller() -> None:
+    conversation = "u: yes he can use the lift i live on the fourth floor"
+    assert of_kind(conversation, "floor") == {(None, "4th floor")}

@@ -558,6 +558,21 @@ class CallReader:
                     else s
                     for s in said
                 ]
+            if (
+                not someone_else
+                and (other := _SHE_SAYS_OF_HERSELF.search(clause.text))
+                and not _FIRST_PERSON_SUBJECT.search(clause.text[other.end() :])
+            ):
+                # "I'm ringing for my mum really she lives on the fifth floor": somebody else
+                # becomes the subject in the middle of a run-on; what follows is theirs ("ring
+                # the mobile when he's on his way": what came before is the caller's).
+                before = kinds_mentioned(clause.text[: other.start()], self.words)
+                said = [
+                    dataclasses.replace(s, sure=False)
+                    if s.kind not in ABOUT_THE_VISIT and s.kind not in before
+                    else s
+                    for s in said
+                ]
             if not someone_else and _unknown_owner(clause.text):
                 # "My other half is busy Wednesdays", "our lad's off Fridays": a subject with
                 # "my" or "our" the reader has no word for is likely somebody; whose days or
@@ -2295,6 +2310,12 @@ _AGREED = re.compile(
     r"(?:(?:yes|yeah|yep|yup|correct|right|exactly|spot on|that is (?:right|correct|it)|"
     r"all (?:correct|right))\s*)+"
 )
+# "... she lives on", "he can't do": a person other than the caller, the subject of a verb.
+_SHE_SAYS_OF_HERSELF = re.compile(
+    r"\b(?:he|she) (?:lives?|has|had|is|was|can|can not|cannot|works?|has got|got|does|"
+    r"does not|will|will not|needs?|prefers?|stays?|only)\b"
+)
+_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:i|we)\b")
 _NOW_A_COUNT = re.compile(
     rf"\b(?:now|so)\s+(?:there is|there are|it is|that is|we have|we have got|we are on|"
     rf"we are at)\s+(?:the\s+)?{_NUMBER}\b(?!\s+(?:more|extra|new|of|or|to))|"

@@ -164,7 +164,12 @@ def about_someone_else(clause: str) -> bool:
 # How many words after somebody else's name may still bring the caller into the subject
 # ("my wife and i", "he says i'm in", "my mum lives with me").
 _WITH_THE_SUBJECT = 6
-_OUR_HOME = re.compile(r"\b(?:we|us|our|ours|ourselves|weve|were)\b")
+# "were" is "we're" with the apostrophe dropped, not the verb after a subject ("your lot were
+# good", "they were").
+_OUR_HOME = re.compile(
+    r"\b(?:we|us|our|ours|ourselves|weve)\b|"
+    r"(?<!\w)(?!(?:you|they|there|who|which|that|lot|these|those|\w+s) )\w+ were\b|^were\b"
+)
 
 
 # -- what the agent asked --------------------------------------------------------------------
