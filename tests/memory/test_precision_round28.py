@@ -3,7 +3,7 @@ not taken from any scored set."""
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import of_kind
+from tests.memory.spoken_calls import days, of_kind
 
 
 def test_the_count_said_back_then_the_next_thing_asked() -> None:
@@ -160,3 +160,33 @@ def test_were_after_a_subject_is_the_verb_not_we_are() -> None:
 def test_the_caller_as_the_subject_again_after_somebody_else_is_the_caller() -> None:
     conversation = "u: yes he can use the lift i live on the fourth floor"
     assert of_kind(conversation, "floor") == {(None, "4th floor")}
+
+
+def test_its_a_day_now_answers_which_days_are_bad_with_its_sign() -> None:
+    assert days("a: Which days don't work? | u: It's Thursdays now.") == {
+        ("thursday", "unavailable")
+    }
+
+
+def test_its_a_day_now_to_which_days_suit_works() -> None:
+    assert days("a: What days suit you? | u: It's Thursdays now.") == {("thursday", "available")}
+
+
+def test_a_correction_word_then_its_just_the_days_starts_a_clause() -> None:
+    conversation = (
+        "a: so which days are no good | u: mondays and thursdays | a: mondays thursdays and "
+        "sundays | u: no sundays are ok really it's just the monday and thursday"
+    )
+    assert days(conversation) == {
+        ("monday", "unavailable"),
+        ("thursday", "unavailable"),
+        ("sunday", "available"),
+    }
+
+
+def test_not_any_more_ends_the_past_and_the_new_day_has_its_own_sign() -> None:
+    conversation = (
+        "a: when are you home | u: i used to be home fridays but not any more "
+        "i'm home on mondays now"
+    )
+    assert days(conversation) == {("friday", "unavailable"), ("monday", "available")}

@@ -1295,7 +1295,9 @@ class CallReader:
                     and not (self.antecedent and self.antecedent.asked)
                 )
             elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
-                base = 1  # "now it's Tuesdays"
+                # "now it's Tuesdays"; to "Which days are bad?", the days that are bad now.
+                asked = self.antecedent is not None and self.antecedent.asked
+                base = inherited if asked and inherited is not None else 1
             elif bare:
                 # "Friday, not a chance": a day said first is what the next clause is about.
                 self.antecedent = _Reading(days, None, echo=True)

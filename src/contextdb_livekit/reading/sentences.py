@@ -420,11 +420,16 @@ _SPLIT = re.compile(
     # "tuesdays are no good it's wednesdays i can do": a new clause after a predicate.
     rf"|(?:(?<=\bgood)|(?<=\bfine)|(?<=\bbad)|(?<=\bout)|(?<=\bok)|(?<=\bokay)|(?<=\bwork)|"
     rf"(?<=\boff)|(?<=\bfree)|(?<=\bbusy)|(?<=\bbest)|(?<=\bbetter)|(?<=\bin))"
-    rf"\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
+    # "saturdays are fine actually it's just the tuesday and friday": a correction word first.
+    rf"\s+(?=(?:actually |really )?it is (?:an? |just |only )?(?:the )?{_DAY}\b)"
     # "i can do friday it's thursday i can't": after a day, the day put right.
     rf"|{_AFTER_A_DAY}\s+(?=it is (?:an? |just |only )?{_DAY}\b)"
     # "that's my old rota it's thursdays that are out": the day said anew after a reason.
     rf"|(?<=\w)\s+(?=it is (?:just |only )?{_DAY} (?:that|i|we)\b)"
+    # "i was in on tuesdays but not any more since the new rota i'm in on thursdays": the
+    # "not any more" ends what it takes back; what follows has a sign of its own.
+    r"|(?:(?<=\bnot any more)|(?<=\bnot anymore)|(?<=\bno longer))"
+    r"\s+(?=(?:since|now|these days|nowadays|i|we)\b)"
     # "tuesday is fine i was looking at the wrong week": after a finished predicate, the
     # caller's reason in the past is a clause of its own.
     r"|(?:(?<=\bfine)|(?<=\bgood)|(?<=\bok)|(?<=\bokay)|(?<=\bfree)|(?<=\balright))"
