@@ -190,3 +190,33 @@ def test_not_any_more_ends_the_past_and_the_new_day_has_its_own_sign() -> None:
         "i'm home on mondays now"
     )
     assert days(conversation) == {("friday", "unavailable"), ("monday", "available")}
+
+
+def test_a_yes_to_days_read_back_with_two_signs_unread_gives_neither_a_sign() -> None:
+    conversation = (
+        "a: What days can you do? | u: Only Thursdays really. "
+        "| a: So Thursday is your only day, and Monday would be no use? | u: Correct."
+    )
+    assert ("monday", "available") not in days(conversation)
+
+
+def test_a_days_question_after_a_read_back_asks_with_the_callers_sign() -> None:
+    conversation = (
+        "a: Which days are no good? | u: Mondays. | a: Mondays are out. And Fridays too? "
+        "| u: Yes, Fridays too."
+    )
+    assert days(conversation) == {("monday", "unavailable"), ("friday", "unavailable")}
+
+
+def test_a_yes_to_the_one_day_and_a_day_out_gives_no_one_sign_to_both() -> None:
+    conversation = (
+        "a: What days can you do? | u: Just Tuesdays. "
+        "| a: So Tuesday's the one day, and Monday would be a problem? | u: Yes."
+    )
+    assert ("tuesday", "unavailable") not in days(conversation)
+
+
+def test_two_days_with_one_past_verb_are_no_longer_so() -> None:
+    conversation = "a: Which days suit? | u: Tuesday and Friday were good but now it's just Monday."
+    assert ("tuesday", "available") not in days(conversation)
+    assert ("friday", "available") not in days(conversation)

@@ -297,6 +297,9 @@ class CallReader:
             and self.asked.topic is None
             and not self.asked.signs
             and _DAYS_ASKED.search(normal(text))
+            # Not "So Saturday's the only day, and Friday would be no good?": a predicate of
+            # its own the reader could not read one sign from.
+            and _predicate(re.split(r"(?<=[.!])\s+", normal(text))[-1]) == (None, 0)
         ):
             # "Only Mondays?", "Any others?": a question about days with no predicate of its
             # own asks with the sign of the caller's last answer; without one, a bare day said
@@ -2606,7 +2609,9 @@ def _plural_past(text: str) -> bool:
     return bool(
         re.search(
             rf"\b(?:{_DAY[:-2]})s\s+(?:were|used|suited|worked)\b|"
-            rf"\b(?:{_DAY[:-2]})s\s+(?:\w+\s+)?(?:were|suited|worked)\b",
+            rf"\b(?:{_DAY[:-2]})s\s+(?:\w+\s+)?(?:were|suited|worked)\b|"
+            # "Monday and Wednesday were fine": two days, one past verb.
+            rf"\b{_DAY} (?:and|or) {_DAY}\s+(?:\w+\s+)?were\b",
             text,
         )
     )
