@@ -220,3 +220,19 @@ def test_two_days_with_one_past_verb_are_no_longer_so() -> None:
     conversation = "a: Which days suit? | u: Tuesday and Friday were good but now it's just Monday."
     assert ("tuesday", "available") not in days(conversation)
     assert ("friday", "available") not in days(conversation)
+
+
+def test_something_that_happened_on_a_day_then_that_was_says_nothing_of_the_day() -> None:
+    assert days("u: The engineer phoned on Wednesday, that was good of him.") == set()
+
+
+def test_ringing_back_on_a_day_is_no_day_for_a_visit() -> None:
+    assert days("u: no worries i'll call you back tuesday") == set()
+
+
+def test_a_yes_to_a_day_for_the_booking_is_no_standing_fact() -> None:
+    assert days("a: Could Friday suit? | u: Yes, Friday is fine for the appointment.") == set()
+
+
+def test_a_yes_to_a_day_in_general_is_still_read() -> None:
+    assert days("a: Are Fridays usually good for you? | u: Yes.") == {("friday", "available")}

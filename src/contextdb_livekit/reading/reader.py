@@ -971,6 +971,15 @@ class CallReader:
                 # "My wife can't do Fridays." "So Fridays out?" "No, that's just her.": the
                 # read-back was of her days; the caller's own are not said.
                 return []
+            if (
+                antecedent is not None
+                and antecedent.asked
+                and not particle.group(1)
+                and _REQUEST.search(self._sentence)
+            ):
+                # "Would Thursday work?" "Yes, Thursday's fine for the booking.": a yes to the
+                # visit, not a word on the day in general.
+                return []
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
                 # An answer to the agent's yes/no question about days.
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
@@ -1043,6 +1052,8 @@ class CallReader:
         # "Wednesday I've swapped my shift": the shift is gone, not worked.
         text = _SHIFT_GONE.sub(" ", text)
         text = _SIMILE.sub(" ", text)  # "around like a bad smell": the simile is not the sign
+        # "i'll ring back monday": the day the caller will call, not one for a visit.
+        text = _CALLING_BACK.sub(" ", text)
         # "all days ok except the friday friday no": the excepted day said again, agreeing.
         text = _EXCEPTED_AGAIN.sub(r"\1", text)
         if _NOT_ABOUT_THE_CALLER.search(text):
@@ -1216,6 +1227,10 @@ class CallReader:
         if referring and self.antecedent is not None and self.antecedent.asked and self.asked.best:
             # "Is Wednesday still your best day?" "No, not any more.": no longer the favourite
             # says nothing of whether Wednesday works.
+            return []
+        if referring and re.match(r"(?:that|it|which) was\b", text):
+            # "I got your text on Monday, that was handy": said of something that happened on
+            # a day, which said nothing of the day itself.
             return []
         if referring and self.antecedent is not None:
             days = list(self.antecedent.days)
@@ -2162,6 +2177,9 @@ _NOT_ALWAYS = re.compile(
 _GETTING_BUSY = re.compile(
     r"\b(?:getting|got|gone|becoming|become)(?: a bit| quite| rather| a little| really| very)? "
     r"(?:busy|busier|hectic|full|fuller)\b"
+)
+_CALLING_BACK = re.compile(
+    rf"\b(?:ring|call|phone|try) (?:you |you lot )?(?:back|again) (?:on |next )?{_DAY}"
 )
 _NOT_ABOUT_THE_CALLER = re.compile(r"\b(?:the|that) (?:weather|forecast|rain|snow|wind|storm)\b")
 # Some weeks yes, some no: not "every other day" (all the rest) nor "the odd ones" (monday,
