@@ -236,3 +236,34 @@ def test_a_yes_to_a_day_for_the_booking_is_no_standing_fact() -> None:
 
 def test_a_yes_to_a_day_in_general_is_still_read() -> None:
     assert days("a: Are Fridays usually good for you? | u: Yes.") == {("friday", "available")}
+
+
+def test_a_bare_no_to_days_asked_in_the_negative_says_neither_way() -> None:
+    assert days("a: So Mondays are no good? | u: No.") == set()
+
+
+def test_a_no_then_a_reason_to_days_asked_in_the_negative_says_neither_way() -> None:
+    conversation = "a: so weekends no good | u: no i'm away a lot so fridays really"
+    assert ("saturday", "available") not in days(conversation)
+    assert ("sunday", "available") not in days(conversation)
+
+
+def test_a_no_then_the_day_said_to_be_fine_is_read() -> None:
+    conversation = "a: And Thursday's out as well? | u: No, Thursday is fine."
+    assert days(conversation) == {("thursday", "available")}
+
+
+def test_a_no_then_they_are_fine_is_read() -> None:
+    conversation = (
+        "a: so mondays and fridays are out for you "
+        "| u: no theyre fine its just theyll be round i dont mind him coming"
+    )
+    assert days(conversation) == {("monday", "available"), ("friday", "available")}
+
+
+def test_a_no_naming_the_next_day_keeps_the_days_said_before() -> None:
+    conversation = (
+        "a: Which days are bad? | u: Mondays. | a: Mondays are out. And Fridays too? "
+        "| u: No, Friday's fine actually."
+    )
+    assert days(conversation) == {("monday", "unavailable"), ("friday", "available")}

@@ -425,12 +425,19 @@ class CallReader:
         ):
             # "yeah my wife is" to "Is someone home on Fridays?": the yes or no answers.
             base = self.antecedent.base or 1
-            sign = -base if answer.group(1) in ("no", "nope", "nah") else base
+            said_no = answer.group(1) in ("no", "nope", "nah")
+            sign = -base if said_no else base
             # "no, Thursdays I'm at work" to "Tuesdays and Thursdays?": of the days asked, the
             # answer is about those it names.
             named = _weekdays_in(text) & set(self.antecedent.days)
             found_first = [
-                _availability(d, sign) for d in self.antecedent.days if not named or d in named
+                _availability(d, sign)
+                for d in self.antecedent.days
+                # A "no" to a question asked in the negative ("So weekdays no good?" "no i'm
+                # working so saturdays only"): no, not good, or no, fine? The words after say,
+                # if they do ("no, they're fine", "No, Sunday's fine actually").
+                if (not named or d in named)
+                and not (said_no and base < 0 and not _SAID_OF_THEM.match(text))
             ]
         if (
             self._turn_opening
@@ -981,7 +988,12 @@ class CallReader:
                 # visit, not a word on the day in general.
                 return []
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
-                # An answer to the agent's yes/no question about days.
+                # An answer to the agent's yes/no question about days. Not a "no" to a question
+                # asked in the negative ("So Tuesdays are no good?" "No."): no, they are not
+                # good, or no, they are fine? The words after it say, or nothing does.
+                named = _weekdays_in(self._next_clause) & set(antecedent.days)
+                if particle.group(1) and antecedent.base < 0 and not named:
+                    return []
                 sign = antecedent.base * (-1 if particle.group(1) else 1)
                 return [_availability(d, sign) for d in antecedent.days]
             return []
@@ -2178,6 +2190,8 @@ _GETTING_BUSY = re.compile(
     r"\b(?:getting|got|gone|becoming|become)(?: a bit| quite| rather| a little| really| very)? "
     r"(?:busy|busier|hectic|full|fuller)\b"
 )
+# "no theyre fine": the days asked about, referred to after the answer.
+_SAID_OF_THEM = re.compile(r"^(?:no|nope|nah)\W+(?:they|theyre|they are|it is|its|that is|thats)\b")
 _CALLING_BACK = re.compile(
     rf"\b(?:ring|call|phone|try) (?:you |you lot )?(?:back|again) (?:on |next )?{_DAY}"
 )
