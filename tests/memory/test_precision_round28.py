@@ -267,3 +267,15 @@ def test_a_no_naming_the_next_day_keeps_the_days_said_before() -> None:
         "| u: No, Friday's fine actually."
     )
     assert days(conversation) == {("monday", "unavailable"), ("friday", "available")}
+
+
+def test_asking_whether_there_is_anything_on_a_day_is_a_request() -> None:
+    assert days("a: want me to book it | u: yeah is there anything on thursday or friday") == set()
+
+
+def test_asking_whether_a_day_is_possible_is_a_request() -> None:
+    assert days("a: shall i book the service | u: yes please is wednesday possible") == set()
+
+
+def test_a_day_that_is_not_possible_is_still_out() -> None:
+    assert days("u: Wednesday is not possible, I work.") == {("wednesday", "unavailable")}

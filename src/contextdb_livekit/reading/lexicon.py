@@ -240,6 +240,9 @@ _REQUEST = re.compile(
     r"for (?:the|this|that) (?:booking|visit|one|appointment|job)|for (?:that|it)|this one|"
     r"id like|done on|at \d{1,2}(?: \d\d)?|\d{1,2} ?(?:am|pm)|sounds (?:great|good|perfect|fine)|"
     r"if (?:that is|thats|it is) possible|if possible|if at all possible|"
+    # "is there anything on monday", "is saturday possible": a slot asked for.
+    r"is there (?:anything|something|any slots?|a slot|any space)|"
+    r"is (?!(?:not|never|always|also|just|really|usually|definitely|only)\b)\w+ possible|"
     # "can i get someone out on thursday": a visit asked for, not the caller out.
     r"(?:get|send) (?:someone|somebody|an? engineer|a man|one of your \w+) (?:out|round))\b"
 )
