@@ -516,9 +516,9 @@ def _floor_name(word: str) -> str:
 
 
 # A number as the reader's normalising leaves it: digits, or one to ten in words.
+_NUMBER = re.compile(rf"\b(?:\d+|{'|'.join(_SMALL)})\b")
 # "so eleven", "call it ten", "makes twelve": where a count said again arrives.
 _ARRIVES_AT = re.compile(
     rf"\b(?:so|call it|make it|make that|makes|that makes|thats)\s+(?:(?:about|like|er|um)\s+)?"
     rf"(\d+|{'|'.join(_SMALL)})\b"
 )
-_NUMBER = re.compile(rf"\b(?:\d+|{'|'.join(_SMALL)})\b")

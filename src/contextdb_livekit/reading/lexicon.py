@@ -384,7 +384,7 @@ _WHERE_WORDS = re.compile(r"\b(?:outside|inside|round|around|under|behind|next t
 # Where each one of a count is ("one per floor", "one in each bedroom", "one up, one down"):
 # no more to add to it.
 _UP_OR_DOWN = r"(?:up|upstairs|down|downstairs)"
-# "one up one down", "one for upstairs, one for down", "one on the landing"-free halves only.
+# "one up one down", "one for upstairs, one for down": one half of where each one is.
 _ONE_UP_OR_DOWN = rf"(?:one|1) (?:for |on )?(?:the )?{_UP_OR_DOWN}"
 _ONE_UP_ONE_DOWN = rf"{_ONE_UP_OR_DOWN},? (?:and )?{_ONE_UP_OR_DOWN}\b"
 _PER_PLACE = r"per (?:floor|room|bedroom|storey|level)\b"  # "one per floor"

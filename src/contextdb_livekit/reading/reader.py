@@ -570,7 +570,7 @@ class CallReader:
                 ]
             if (
                 not someone_else
-                and (other := _SHE_SAYS_OF_HERSELF.search(clause.text))
+                and (other := _HE_OR_SHE_AS_SUBJECT.search(clause.text))
                 and not _FIRST_PERSON_SUBJECT.search(clause.text[other.end() :])
             ):
                 # "I'm ringing for my mum really she lives on the fifth floor": somebody else
@@ -2348,7 +2348,7 @@ _AGREED = re.compile(
     r"all (?:correct|right))\s*)+"
 )
 # "... she lives on", "he can't do": a person other than the caller, the subject of a verb.
-_SHE_SAYS_OF_HERSELF = re.compile(
+_HE_OR_SHE_AS_SUBJECT = re.compile(
     r"\b(?:he|she) (?:lives?|has|had|is|was|can|can not|cannot|works?|has got|got|does|"
     r"does not|will|will not|needs?|prefers?|stays?|only)\b"
 )
