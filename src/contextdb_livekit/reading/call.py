@@ -519,6 +519,6 @@ def _floor_name(word: str) -> str:
 _NUMBER = re.compile(rf"\b(?:\d+|{'|'.join(_SMALL)})\b")
 # "so eleven", "call it ten", "makes twelve": where a count said again arrives.
 _ARRIVES_AT = re.compile(
-    rf"\b(?:so|call it|make it|make that|makes|that makes|thats)\s+(?:(?:about|like|er|um)\s+)?"
+    rf"\b(?:so|call it|make it|make that|makes|that makes)\s+(?:(?:about|like)\s+)?"
     rf"(\d+|{'|'.join(_SMALL)})\b"
 )

@@ -2190,8 +2190,9 @@ _GETTING_BUSY = re.compile(
     r"\b(?:getting|got|gone|becoming|become)(?: a bit| quite| rather| a little| really| very)? "
     r"(?:busy|busier|hectic|full|fuller)\b"
 )
-# "no theyre fine": the days asked about, referred to after the answer.
-_SAID_OF_THEM = re.compile(r"^(?:no|nope|nah)\W+(?:they|theyre|they are|it is|its|that is|thats)\b")
+# "no theyre fine" ("no they are fine" once normalised): the days asked about, referred to after
+# the answer.
+_SAID_OF_THEM = re.compile(r"^(?:no|nope|nah)\W+(?:they|it is|that is)\b")
 _CALLING_BACK = re.compile(
     rf"\b(?:ring|call|phone|try) (?:you |you lot )?(?:back|again) (?:on |next )?{_DAY}"
 )
@@ -2349,7 +2350,7 @@ _AGREED = re.compile(
 )
 # "... she lives on", "he can't do": a person other than the caller, the subject of a verb.
 _HE_OR_SHE_AS_SUBJECT = re.compile(
-    r"\b(?:he|she) (?:lives?|has|had|is|was|can|can not|cannot|works?|has got|got|does|"
+    r"\b(?:he|she) (?:lives?|has|had|is|was|can|can not|works?|has got|got|does|"
     r"does not|will|will not|needs?|prefers?|stays?|only)\b"
 )
 _FIRST_PERSON_SUBJECT = re.compile(r"\b(?:i|we)\b")

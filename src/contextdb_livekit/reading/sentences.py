@@ -428,7 +428,7 @@ _SPLIT = re.compile(
     rf"|(?<=\w)\s+(?=it is (?:just |only )?{_DAY} (?:that|i|we)\b)"
     # "i was in on tuesdays but not any more since the new rota i'm in on thursdays": the
     # "not any more" ends what it takes back; what follows has a sign of its own.
-    r"|(?:(?<=\bnot any more)|(?<=\bnot anymore)|(?<=\bno longer))"
+    r"|(?:(?<=\bnot any more)|(?<=\bno longer))"
     r"\s+(?=(?:since|now|these days|nowadays|i|we)\b)"
     # "tuesday is fine i was looking at the wrong week": after a finished predicate, the
     # caller's reason in the past is a clause of its own.

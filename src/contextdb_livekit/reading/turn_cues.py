@@ -232,11 +232,11 @@ _CHANNEL_WORD = r"(?:mobile|landline|home phone|email|e-mail|text|text message|p
 
 # A read-back's words around its counts: "so", "I've got", "is that right".
 _COUNTS_OPENING = re.compile(
-    r"^(?:(?:ok|okay|right|so|great|lovely|thanks|thank you|that is|thats|i have got|"
+    r"^(?:(?:ok|okay|right|so|great|lovely|thanks|thank you|that is|i have got|"
     r"just to (?:confirm|check)|to confirm)\W+)*"
 )
 _COUNTS_CLOSING = re.compile(
-    r"\W*(?:(?:is that|that is|thats) (?:right|correct|it|all)|right|correct|yes|yeah|"
+    r"\W*(?:(?:is that|that is) (?:right|correct|it|all)|right|correct|yes|yeah|"
     r"in total|altogether)?\W*$"
 )
 _COUNTS_APART = re.compile(
