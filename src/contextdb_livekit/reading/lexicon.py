@@ -323,6 +323,13 @@ _TIME_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|lunchtime|early
 # A time of day the caller favours for visits: "mornings are best", "I prefer afternoons",
 # "Thursday afternoons only"; or one named alone to the agent's "Morning or afternoon?".
 _PART_OF_DAY = r"(morning|afternoon|evening)s?"
+# "tuesday is good for me just not before nine", "fine, not too early": the "not" limits the
+# hour of the day, it does not turn the day round.
+_HOUR_NEGATED = re.compile(
+    r"\bnot\s+(?:too\s+|very\s+)?(?:(?:before|after|till|until|past|earlier than|later than)\s+"
+    r"(?:\d+|noon|midday|lunch(?:time)?|dinner(?:time)?|tea(?:time)?)\b|early|late|first thing|"
+    rf"(?:in the\s+)?{_PART_OF_DAY}\b)"
+)
 _TIME_FAVOURED = re.compile(
     # Not "a phone call that morning is perfect": the one morning of the visit.
     rf"(?<!\bthat )(?<!\bthis )\b(?:in the )?{_PART_OF_DAY}(?: time)? "

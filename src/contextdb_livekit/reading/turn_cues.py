@@ -20,6 +20,7 @@ from contextdb_livekit.reading.lexicon import (
     _EXCLUSIVE_ATOMS,
     _FIRST_PERSON,
     _FOR_SOMEBODY_ELSE,
+    _HOUR_NEGATED,
     _JOB,
     _KIND_WORDS,
     _NEG_ATOMS,
@@ -431,6 +432,13 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         )
         sign, negators = _predicate(tail if asked or open_question else t)
         base = _base(sign, negators, tail)
+        if len(asked) > 1 and any(
+            _segment_sign(segment) not in (None, base) for segment in _day_segments(tail)
+        ):
+            # "So Saturday is out for you, and Tuesdays don't matter?": one day's words give a
+            # sign the whole read-back does not (the "out" of one and the "not" of the other
+            # count as a double negative); a yes confirms no one sign.
+            base = None
         if not asked and not open_question and tail != t and _predicate(tail) != (None, 0):
             # "So Wednesday's not great - is it a definite no?": the read-back and the question
             # each carry a sign; one count of negators across both would turn the day round.
@@ -490,16 +498,22 @@ _CHECKING = re.compile(
 )
 
 
+def _day_segments(read_back: str) -> list[str]:
+    """The read-back cut at each day: the day and the words after it, up to the next day."""
+    mentions = list(_DAY_RE.finditer(read_back))
+    return [
+        read_back[m.start() : mentions[i + 1].start() if i + 1 < len(mentions) else None]
+        for i, m in enumerate(mentions)
+    ]
+
+
 def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...] | None:
     """Each day of a read-back said with more than one sign, with its own ("So Mondays out and
     Fridays fine?", "Saturday available, Sunday out?"); None when the read-back says its days
     one way; empty when it says them both ways but a day's sign is not read (one sign for
     every day would turn some of them round)."""
     mentions = list(_DAY_RE.finditer(read_back))
-    segments = [
-        read_back[m.start() : mentions[i + 1].start() if i + 1 < len(mentions) else None]
-        for i, m in enumerate(mentions)
-    ]
+    segments = _day_segments(read_back)
     for i in range(len(segments) - 1):
         # "thursdays no good and you'd prefer a monday": the favourite said before a day is
         # that day's, not the day before's.
@@ -532,6 +546,17 @@ def _read_back_signs(read_back: str) -> tuple[tuple[str, int], ...] | None:
         # confirms the two readings, not one sign for both.
         return ()
     favourites = [bool(_PREFER.search(segment) or _RATHER.search(segment)) for segment in segments]
+    unread = [
+        sign is None and not open_ and not favourite
+        for sign, open_, favourite in zip(said, undecided, favourites, strict=True)
+    ]
+    if len(set(known)) == 1 and any(
+        unread_ and not _BARE_LISTED_DAY.fullmatch(segment.strip(" ?.,!"))
+        for unread_, segment in zip(unread, segments, strict=True)
+    ):
+        # "So Tuesday's the one day, and Monday would be a problem?": a day said with words
+        # the reader has no sign for, beside one it has; the one sign for both is a guess.
+        return ()
     # "So Monday out, and Wednesday to be confirmed?": one sign, and a day left open.
     if len(set(known)) < 2 and not any(favourites) and not (known and any(undecided)):
         return None
@@ -652,7 +677,7 @@ _IN_SOMEWHERE_ELSE = re.compile(
 def _predicate(text: str) -> tuple[int | None, int]:
     """The clause's predicate sign (None: it has none) and how many negators it carries."""
     sign: int | None = None
-    rest = text
+    rest = _HOUR_NEGATED.sub(" ", text)
     if _POS_ATOMS.search(rest):
         sign, rest = 1, _POS_ATOMS.sub(" ", rest)
     for match in _NEG_ATOMS.finditer(rest):

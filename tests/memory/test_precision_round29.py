@@ -1,0 +1,56 @@
+"""Round 29: an hour limited beside a day, and read-backs whose days carry signs of their own.
+Phrased for these tests, not taken from any scored set."""
+
+from __future__ import annotations
+
+from tests.memory.spoken_calls import days
+
+
+def test_a_day_that_suits_but_not_before_an_hour_still_suits() -> None:
+    assert days("u: wednesdays are grand for me just not before ten") == {
+        ("wednesday", "available")
+    }
+
+
+def test_a_day_that_works_but_not_in_the_mornings_still_works() -> None:
+    assert days("u: friday works for me just not mornings") == {("friday", "available")}
+
+
+def test_a_day_that_is_fine_but_not_too_early_is_fine() -> None:
+    assert days("u: monday is fine not too early though") == {("monday", "available")}
+
+
+def test_a_day_said_not_to_suit_still_does_not() -> None:
+    assert days("u: not tuesdays, I'm at my sister's") == {("tuesday", "unavailable")}
+
+
+def test_a_yes_to_one_day_with_no_sign_beside_one_out_keeps_no_guess() -> None:
+    conversation = (
+        "a: Which days are bad? | u: Thursdays. "
+        "| a: So Wednesday's the one day, and Thursday would be difficult? | u: Yes."
+    )
+    assert ("wednesday", "unavailable") not in days(conversation)
+
+
+def test_a_yes_to_two_days_out_keeps_both() -> None:
+    conversation = (
+        "a: Which days are bad? | u: Mondays and Thursdays. "
+        "| a: So Monday and Thursday are out? | u: Yes."
+    )
+    assert days(conversation) == {("monday", "unavailable"), ("thursday", "unavailable")}
+
+
+def test_a_read_back_whose_days_give_two_signs_is_not_one_double_negative() -> None:
+    conversation = (
+        "a: Any days you can't do? | u: Fridays for me. "
+        "| a: So Friday is out for you, and your son's Mondays don't matter. | u: That's it."
+    )
+    assert ("friday", "available") not in days(conversation)
+
+
+def test_a_day_asked_after_days_read_back_takes_their_sign() -> None:
+    conversation = (
+        "a: Which days are good? | u: Thursday and Friday suit. "
+        "| a: So Thursdays and Fridays suit, and Saturday? | u: Saturday as well."
+    )
+    assert ("saturday", "available") in days(conversation)
