@@ -53,13 +53,18 @@ BOILER_TYPES = EquipmentTypes(
     kind="boiler_type",
     noun="boiler",
     pattern=(
-        r"\b(?:(combi(?:nation boiler)?)s?(?: boilers?)?|(system) (?:boiler|one|type)s?|"
+        r"\b(?:(combi(?:nation boiler)?)s?(?: boilers?)?|"
+        # "it's actually a system": the type said after "is a", the noun left out.
+        r"(system)(?: (?:boiler|one|type)s?|"
+        r"(?:(?<=\bis a system)|(?<=\bones a system)|(?<=actually a system))"
+        r"(?!\s+(?:of|for|where|that|which|to|in|on)\b))|"
         r"(back) boilers?|"
         # "a conventional one", "the regular type": the kind of boiler, said without the noun.
         r"(conventional|regular|heat only|heat-only|open vent|open-vent|traditional) "
         r"(?:boiler|system|one|type|sort|kind)|"
-        # Not "expansion tanks in the loft": a sealed system's.
-        r"(?<!no )(?<!expansion )(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? "
+        # Not "expansion tanks in the loft": a sealed system's; nor "no more tank in the loft".
+        r"(?<!no )(?<!no more )(?<!expansion )"
+        r"(tanks?|cold water tanks?|header tanks?)(?: is| are|'s)? "
         r"(?:up )?in the loft|"
         r"(sealed system|unvented)|(open[- ]vent(?:ed)?|heat[- ]only|header tank))\b"
     ),

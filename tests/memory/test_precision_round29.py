@@ -3,7 +3,7 @@ Phrased for these tests, not taken from any scored set."""
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days
+from tests.memory.spoken_calls import days, of_kind
 
 
 def test_a_day_that_suits_but_not_before_an_hour_still_suits() -> None:
@@ -54,3 +54,30 @@ def test_a_day_asked_after_days_read_back_takes_their_sign() -> None:
         "| a: So Thursdays and Fridays suit, and Saturday? | u: Saturday as well."
     )
     assert ("saturday", "available") in days(conversation)
+
+
+def test_a_type_said_as_a_system_after_is_a_is_the_type() -> None:
+    assert of_kind("u: no, ours is actually a system", "boiler_type") == {(None, "system")}
+
+
+def test_this_one_is_a_system_puts_right_the_type_before() -> None:
+    conversation = "u: combi, no hang on, that was the flat, this ones a system"
+    assert of_kind(conversation, "boiler_type") == {(None, "system")}
+
+
+def test_a_system_of_something_else_is_no_boiler_type() -> None:
+    assert of_kind("u: it is a system of pipes under the floor", "boiler_type") == set()
+
+
+def test_a_type_condemned_is_not_the_current_type() -> None:
+    conversation = "u: we have gone over to a combi now the back boiler was condemned"
+    assert of_kind(conversation, "boiler_type") == {(None, "combi")}
+
+
+def test_no_more_tank_in_the_loft_infers_no_conventional_boiler() -> None:
+    conversation = "u: we changed to a combi last year so no more tank in the loft"
+    assert of_kind(conversation, "boiler_type") == {(None, "combi")}
+
+
+def test_a_type_put_right_to_is_a_system_is_the_system() -> None:
+    assert of_kind("u: it's a combi. No wait, it's a system.", "boiler_type") == {(None, "system")}

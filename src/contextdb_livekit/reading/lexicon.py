@@ -619,7 +619,8 @@ _OLD_AFTER = re.compile(
     r"(?:was|were|got|has been|have been) (?:replaced|removed|taken out|swapped)|was our old|"
     r"was the old|(?:is|was) old|before|(?:does|do|is|are|was) not (?:count|matter|apply)|"
     # "the baxi packed up", "the Baxi's the old one", "the Potterton was the one before".
-    r"packed up|packed in|died|(?:is|was) the (?:old|previous|last) one|was the one before|"
+    r"packed up|packed in|died|(?:was |got |has been )?(?:condemned|scrapped)|"
+    r"(?:is|was) the (?:old|previous|last) one|was the one before|"
     r"(?:was|were) (?:at |in |from )?(?:the|our|my) (?:last|old|previous|other) "
     r"(?:house|place|flat|home|address))\b"
 )
