@@ -81,3 +81,41 @@ def test_no_more_tank_in_the_loft_infers_no_conventional_boiler() -> None:
 
 def test_a_type_put_right_to_is_a_system_is_the_system() -> None:
     assert of_kind("u: it's a combi. No wait, it's a system.", "boiler_type") == {(None, "system")}
+
+
+def test_a_count_put_right_with_no_just_and_no_comma() -> None:
+    conversation = "u: three towel rails no just the two"
+    assert of_kind(conversation, "equipment_count") == {("towel rail", "2 towel rails")}
+
+
+def test_a_day_out_that_is_just_the_one_day_stays_out() -> None:
+    assert days("u: tuesday does not work but it is just the one day") == {
+        ("tuesday", "unavailable")
+    }
+
+
+def test_days_put_right_to_just_one_are_not_a_count() -> None:
+    assert of_kind("u: mondays no just the one", "equipment_count") == set()
+
+
+def test_the_next_thing_asked_with_across_both_is_asked_how_many() -> None:
+    conversation = (
+        "a: How many boilers? | u: Two, the house and the flat. "
+        "| a: And thermostats across both? | u: Three in the house, one in the flat, four in all."
+    )
+    counts = of_kind(conversation, "equipment_count")
+    assert ("boiler", "4 boilers") not in counts
+    assert ("thermostat", "4 thermostats") in counts
+
+
+def test_a_total_after_the_agent_asks_of_another_thing_is_not_the_first_things() -> None:
+    conversation = (
+        "a: How many boilers? | u: Two, the house and the flat. "
+        "| a: And the towel rails, do you know? | u: Two in the house, one in the flat, so three."
+    )
+    assert ("boiler", "3 boilers") not in of_kind(conversation, "equipment_count")
+
+
+def test_the_next_thing_asked_roughly_is_asked_how_many() -> None:
+    conversation = "a: How many boilers? | u: One. | a: Right. Thermostats, roughly? | u: Five."
+    assert ("thermostat", "5 thermostats") in of_kind(conversation, "equipment_count")

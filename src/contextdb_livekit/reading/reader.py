@@ -1623,7 +1623,13 @@ class CallReader:
             self._bare_ok("equipment_count", corrects)
             # "Six radiators." ... "plus the two in the loft, so eight": a total said after the
             # caller's own count is of the same thing.
-            or (self._last_count is not None and bool(_A_TOTAL.search(self._sentence)))
+            or (
+                self._last_count is not None
+                and bool(_A_TOTAL.search(self._sentence))
+                # Not "And radiators, roughly?" "... so nineteen all told": the agent has
+                # moved on to another thing.
+                and not self._agent_names_another_thing()
+            )
         ):
             unit = self.last_unit or "units"
             if self._counting_per_room() and self.words.counted_thing(unit) in self.words.rooms:
@@ -1891,6 +1897,14 @@ class CallReader:
             # for some days; not "mornings, no, afternoons", one put right.
             return None
         return part
+
+    def _agent_names_another_thing(self) -> bool:
+        """The agent's last words name a thing counted other than the one counted last."""
+        counted = self.words.counted_thing(self.last_unit or "")
+        return any(
+            self.words.counted_thing(m.group(0)) != counted
+            for m in re.finditer(rf"\b{self.words.units}\b", self._agent_words)
+        )
 
     def _counting_per_room(self) -> bool:
         """The agent asked how many of a thing rooms have ("How many radiators?")."""

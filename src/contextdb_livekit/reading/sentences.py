@@ -478,6 +478,9 @@ _SPLIT = re.compile(
     r"|(?<=\w)\s+(?=before (?:they|it|that) (?:were|was)\b)"
     # "six radiators er seven with the one in the loft": the count said again, put right.
     r"|(?<=[a-z]s)\s+(?=\d{1,2} (?:with|including|counting) the (?:one|ones|other one)\b)"
+    # "two thermostats no just the one": the count put right, after the comma STT drops.
+    r"|(?:(?<=[a-z]s)|(?<=[a-z]s no))(?<!\bis)(?<!\bis no)\s+"
+    r"(?=(?:no )?(?:just|only) (?:the )?(?:one|\d{1,2}|two|three|four|five|six)\b)"
     # "mondays is when i um no no mondays are fine": the answering "no" starts what the caller
     # says now.
     rf"|(?<=\w)\s+(?=(?:no|nope|nah) {_DAY} (?:are|is|were|was) (?:fine|ok|okay|good|alright|"

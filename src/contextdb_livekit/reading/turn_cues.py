@@ -338,12 +338,13 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         rf"(?:^|[.!,]\s+)(?:and|what about|how about|any)\s+(?:the\s+)?{equipment.units}\s*\?$", t
     ):
         return Asked(topic="equipment_count", unit=match.group(1))
-    # "Radiators?", "ok and thermostats", "number of radiators": things in the plural, alone
-    # (the question mark left off); not "and the gas meter", asking where it is.
+    # "Radiators?", "ok and thermostats", "number of radiators", "and radiators across both":
+    # things in the plural, alone (the question mark left off); not "and the gas meter", asking
+    # where it is.
     if (
         match := re.search(
             rf"(?:^|[.!,]\s+)(?:(?:ok|okay|right|great|lovely|thanks|and|any|number of)\s+)*"
-            rf"{equipment.units}(?:\s+(?:count|in total))?\s*\??$",
+            rf"{equipment.units}(?:,?\s+(?:count|{_IN_ALL}))?\s*\??$",
             t,
         )
     ) and match.group(1).endswith("s"):
@@ -587,6 +588,12 @@ def _base(sign: int | None, negators: int, question: str) -> int | None:
     return (sign or 1) * (-1) ** negators
 
 
+# "in total", "across both", "roughly": how many, counted over the whole home.
+_IN_ALL = (
+    r"(?:in total|total|altogether|all together|overall|all told|in all|throughout|roughly|"
+    r"approximately|at a guess|"
+    r"across (?:both|the two|all of them|the lot|the house|the whole \w+)|between them)"
+)
 _PROMPT_WORD = re.compile(r"(?:any|which|what|who|how|when|where|days?|best|your)\b")
 _SAID_BACK = re.compile(r"\b(?:then|ok|okay|noted|thanks|thank you|got it|lovely|great)\W*$")
 _SAYS_A_NUMBER = re.compile(rf"\d|\b(?:{'|'.join(_SMALL)})\b")
