@@ -119,3 +119,22 @@ def test_a_total_after_the_agent_asks_of_another_thing_is_not_the_first_things()
 def test_the_next_thing_asked_roughly_is_asked_how_many() -> None:
     conversation = "a: How many boilers? | u: One. | a: Right. Thermostats, roughly? | u: Five."
     assert ("thermostat", "5 thermostats") in of_kind(conversation, "equipment_count")
+
+
+def test_a_count_taken_back_after_a_hedge_is_of_the_thing_hedged() -> None:
+    conversation = (
+        "a: How many towel rails? "
+        "| u: two towel rails and seven radiators i reckon no im sure its seven"
+    )
+    counts = of_kind(conversation, "equipment_count")
+    assert ("towel rail", "7 towel rails") not in counts
+
+
+def test_just_the_one_after_another_thing_had_is_not_the_thing_asked() -> None:
+    conversation = "a: How many thermostats? | u: Oh the hot tub has its own remote, just the one."
+    assert ("thermostat", "1 thermostat") not in of_kind(conversation, "equipment_count")
+
+
+def test_just_the_one_after_the_thing_asked_is_one() -> None:
+    conversation = "a: Any towel rails? | u: We have a towel rail, just the one."
+    assert of_kind(conversation, "equipment_count") == {("towel rail", "1 towel rail")}

@@ -536,6 +536,10 @@ class CallReader:
                 # well, Mondays anyway" says the same again).
                 parts[index + 1].corrects = True
             said = [] if hedged else self._clause(clause)
+            if hedged and (counted := list(self.words.count.finditer(clause.text))):
+                # "ten radiators i think no i know it's ten": a count not stored is still the
+                # thing a bare number after it counts.
+                self.last_unit = counted[-1].group(2)
             if not_always or _SOME_WEEKS.search(clause.text) or _GETTING_BUSY.search(clause.text):
                 # "I'm home on Wednesdays and sometimes Thursdays": some weeks yes, some no.
                 # "Thursday's getting busy": busier than it was, not a day that is out.
@@ -1619,6 +1623,9 @@ class CallReader:
                 and "equipment_count" not in self._kinds_here
                 and len(self.words.count.findall(self._agent_words)) > 1
             )
+            # Not "the underfloor has its own controller, just the one": the count is of the
+            # thing named before it.
+            and not self._has_another_thing_before()
         ) and (
             self._bare_ok("equipment_count", corrects)
             # "Six radiators." ... "plus the two in the loft, so eight": a total said after the
@@ -1897,6 +1904,18 @@ class CallReader:
             # for some days; not "mornings, no, afternoons", one put right.
             return None
         return part
+
+    def _has_another_thing_before(self) -> bool:
+        """The clause before ends in a thing the caller has other than the one counted last
+        ("the underfloor has its own controller", "we have a boiler")."""
+        had = re.search(
+            r"\b(?:has|have|got|there is)\s+(?:its own|their own|his own|her own|an?|one)\s+"
+            r"((?:\w+\s+)?\w+)$",
+            self._clause_before or "",
+        )
+        return had is not None and self.words.counted_thing(had.group(1)) != (
+            self.words.counted_thing(self.last_unit or "")
+        )
 
     def _agent_names_another_thing(self) -> bool:
         """The agent's last words name a thing counted other than the one counted last."""
