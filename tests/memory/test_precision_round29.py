@@ -138,3 +138,39 @@ def test_just_the_one_after_another_thing_had_is_not_the_thing_asked() -> None:
 def test_just_the_one_after_the_thing_asked_is_one() -> None:
     conversation = "a: Any towel rails? | u: We have a towel rail, just the one."
     assert of_kind(conversation, "equipment_count") == {("towel rail", "1 towel rail")}
+
+
+def test_a_phone_denied_once_is_not_the_phone_meant() -> None:
+    conversation = "u: call the mobile not the landline we hardly ever hear the landline"
+    assert of_kind(conversation, "contact_preference") == {(None, "mobile")}
+
+
+def test_calls_agreed_to_after_the_mobile_is_named_keep_the_mobile() -> None:
+    conversation = (
+        "a: What's the best way to reach you? | u: My mobile. "
+        "| a: So we'll call your mobile? | u: Yes, a call is best."
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "mobile")}
+
+
+def test_the_phone_named_then_a_call_in_one_turn_is_no_contradiction() -> None:
+    conversation = "a: How should we contact you? | u: The landline. Ring me any time."
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+def test_a_later_channel_still_replaces_the_phone() -> None:
+    conversation = "u: my mobile is best | a: ok | u: actually, email me instead"
+    assert of_kind(conversation, "contact_preference") == {(None, "email")}
+
+
+def test_the_phones_offered_without_a_question_mark_are_asked() -> None:
+    conversation = (
+        "a: how do we get hold of you | u: ring me | a: on the mobile or the landline "
+        "| u: landline im in all day"
+    )
+    assert of_kind(conversation, "contact_preference") == {(None, "landline")}
+
+
+def test_a_call_then_the_phone_named_in_one_turn_is_no_contradiction() -> None:
+    conversation = "a: How should we contact you? | u: Give me a ring. On the mobile."
+    assert of_kind(conversation, "contact_preference") == {(None, "mobile")}

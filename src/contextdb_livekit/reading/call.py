@@ -154,6 +154,9 @@ def read_call(
             if item.by_caller:
                 caller_slots.add(item.slot)
             earlier = by_slot.pop(item.slot, None)  # re-insert: dict order is "last said"
+            if earlier is not None and _narrows(earlier.value, item.value):
+                # "My mobile." ... "Yeah, calls are fine.": the call is to the phone named.
+                item = earlier
             if (
                 item.kind in adds_up
                 and earlier is not None
@@ -248,7 +251,12 @@ def read_call(
                 elif (
                     slot in contradicted
                     or len(values) > 1
-                    or (earlier and earlier[0].value != item.value)
+                    or (
+                        earlier
+                        and earlier[0].value != item.value
+                        and not _narrows(earlier[0].value, item.value)
+                        and not _narrows(item.value, earlier[0].value)
+                    )
                 ):
                     # "Not Saturdays. I do the car boot every Saturday", "second floor, well,
                     # first really": two readings of one slot in one turn; neither is kept.
@@ -387,6 +395,15 @@ def _favoured_days_undone(
         if against is not None and against.by_caller and against.value == "unavailable":
             undone += [(slot, item.sentence), (against.slot, against.sentence)]
     return undone
+
+
+# A value and the ones that say it more narrowly ("phone call": "mobile" or "landline").
+_NARROWER = {"phone call": frozenset({"mobile", "landline"})}
+
+
+def _narrows(specific: str, general: str) -> bool:
+    """`specific` says what `general` does, more narrowly: a call to the mobile is a call."""
+    return specific in _NARROWER.get(general, frozenset())
 
 
 def _day_of(said: Said) -> str | None:

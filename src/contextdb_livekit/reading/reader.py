@@ -2041,10 +2041,18 @@ class CallReader:
         if base is not None and base < 0:
             return None
         if channel == "phone call":
+            # "ring the mobile not the house phone, nobody's near the house phone": a phone
+            # denied once is not the one meant wherever else it is named (True: a mobile).
+            denied_kinds = {
+                m.group(1) in _MOBILES
+                for m in _PHONE.finditer(text)
+                if _negated_before(text, m.start())
+            }
             phones = [
                 m
                 for m in _all_current(_PHONE, text)
                 if not _negated_before(text, m.start())
+                and (m.group(1) in _MOBILES) not in denied_kinds
                 # "ring the landline, I'm always losing the mobile": the device, not the line.
                 and not any(start <= m.start() < end for start, end in devices)
             ]

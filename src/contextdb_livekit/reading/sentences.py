@@ -478,6 +478,9 @@ _SPLIT = re.compile(
     r"|(?<=\w)\s+(?=before (?:they|it|that) (?:were|was)\b)"
     # "six radiators er seven with the one in the loft": the count said again, put right.
     r"|(?<=[a-z]s)\s+(?=\d{1,2} (?:with|including|counting) the (?:one|ones|other one)\b)"
+    # "landline i'm always in": a way to reach the caller, then the reason, after the comma
+    # speech-to-text drops.
+    r"|(?:(?<=\blandline)|(?<=\bmobile)|(?<=\bemail)|(?<=\btext))\s+(?=(?:i|we) (?:am|are)\b)"
     # "two thermostats no just the one": the count put right, after the comma STT drops.
     r"|(?:(?<=[a-z]s)|(?<=[a-z]s no))(?<!\bis)(?<!\bis no)\s+"
     r"(?=(?:no )?(?:just|only) (?:the )?(?:one|\d{1,2}|two|three|four|five|six)\b)"

@@ -229,6 +229,10 @@ _BEST_ASKED = re.compile(r"\b(?:best|prefer|preferred|particularly good|favou?ri
 
 
 _CHANNEL_WORD = r"(?:mobile|landline|home phone|email|e-mail|text|text message|phone call|call)"
+_CHANNEL_CHOICE = (
+    rf"(?:(?:and|so|ok|okay|right)\s+)*(?:(?:on|by)\s+)?(?:the\s+|your\s+|an?\s+)?{_CHANNEL_WORD}"
+    rf",? or (?:on |by )?(?:the |your |an? )?{_CHANNEL_WORD}"
+)
 
 
 # A read-back's words around its counts: "so", "I've got", "is that right".
@@ -299,8 +303,11 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         t,
     ):
         return Asked(topic="contact_preference")
-    if asks and re.search(rf"\b{_CHANNEL_WORD},? or (?:an? |the |by )?{_CHANNEL_WORD}\b", t):
-        return Asked(topic="contact_preference")  # "Mobile or landline?"
+    if (asks or re.fullmatch(_CHANNEL_CHOICE, t)) and re.search(
+        rf"\b{_CHANNEL_WORD},? or (?:an? |the |by )?{_CHANNEL_WORD}\b", t
+    ):
+        # "Mobile or landline?", "on the mobile or the landline" (the question mark left off).
+        return Asked(topic="contact_preference")
     if asks and _TIME_ASKED.search(t) and not _TIME_OFFERED.search(t):
         # "Mornings or afternoons?"; not "Would you like a morning or afternoon?", the time of
         # this visit, offered.
