@@ -174,3 +174,49 @@ def test_the_phones_offered_without_a_question_mark_are_asked() -> None:
 def test_a_call_then_the_phone_named_in_one_turn_is_no_contradiction() -> None:
     conversation = "a: How should we contact you? | u: Give me a ring. On the mobile."
     assert of_kind(conversation, "contact_preference") == {(None, "mobile")}
+
+
+def _favourite(conversation: str) -> set[tuple[str | None, str]]:
+    return of_kind(conversation, "preferred_day")
+
+
+def test_one_day_only_then_another_added_is_not_one_day_only() -> None:
+    conversation = "u: It's only ever Tuesdays. Well, Tuesdays and Thursdays, to be fair."
+    assert (None, "tuesday only") not in _favourite(conversation)
+
+
+def test_one_day_only_then_oh_and_another_said_unsure() -> None:
+    conversation = "a: Which days? | u: Only Mondays. Oh, and Fridays, I think."
+    assert (None, "monday only") not in _favourite(conversation)
+
+
+def test_one_day_only_beside_the_working_week_stays_one_day_only() -> None:
+    conversation = "u: I'm only free on Sundays, I work Monday to Saturday at the shop."
+    assert (None, "sunday only") in _favourite(conversation)
+
+
+def test_one_day_only_beside_weekends_said_of_the_firm_stays_one_day_only() -> None:
+    conversation = "u: Just Saturdays. I know you may not work weekends, but that's it."
+    assert (None, "saturday only") in _favourite(conversation)
+
+
+def test_one_day_only_after_an_addition_taken_back_stays_one_day_only() -> None:
+    conversation = "a: what days | u: friday only well friday or monday no sorry just friday"
+    assert (None, "friday only") in _favourite(conversation)
+
+
+def test_one_day_only_then_another_too_is_no_new_favourite() -> None:
+    conversation = (
+        "a: What days can you do? | u: Only Wednesdays. "
+        "| a: Wednesday only, nothing else? | u: Well, Saturdays too, now I think of it."
+    )
+    assert (None, "saturday") not in _favourite(conversation)
+
+
+def test_one_day_only_then_another_too_said_unsure() -> None:
+    assert (None, "tuesday only") not in _favourite("u: Only Tuesdays. Hmm, maybe Fridays too.")
+
+
+def test_one_day_only_beside_another_day_out_stays_one_day_only() -> None:
+    conversation = "u: Only Thursdays, and Mondays are definitely out."
+    assert (None, "thursday only") in _favourite(conversation)

@@ -32,6 +32,7 @@ from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
 from contextdb_livekit.reading.lexicon import (
+    _DAY,
     _DAY_RE,
     _HEDGE,
     _ORDINAL_WORDS,
@@ -316,6 +317,8 @@ def read_call(
                 break
     for slot, sentence in _favoured_days_undone(by_slot):
         unsure(slot, sentence)
+    for slot, words_said in _one_day_only_undone(by_slot, heard, stated_at):
+        unsure(slot, *words_said)
     said_days = {
         _weekday(day)
         for turn in turns
@@ -404,6 +407,49 @@ _NARROWER = {"phone call": frozenset({"mobile", "landline"})}
 def _narrows(specific: str, general: str) -> bool:
     """`specific` says what `general` does, more narrowly: a call to the mobile is a call."""
     return specific in _NARROWER.get(general, frozenset())
+
+
+def _one_day_only_undone(
+    by_slot: dict[tuple[str, str | None], Said],
+    heard: list[tuple[int, str, list[Said]]],
+    stated_at: dict[tuple[str, str | None], int],
+) -> list[tuple[tuple[str, str | None], tuple[str, str]]]:
+    """The caller's "only" days another day is added to, each slot with its sentences: "Only
+    Saturdays. Well, Saturdays and Sundays, really", "Fridays are the only ones - oh, and
+    Saturdays". The day added is not said to be out, so "only" is in doubt."""
+    undone = []
+    for slot, item in by_slot.items():
+        if item.kind != "preferred_day" or not item.value.endswith(" only"):
+            continue
+        day = _day_of(item) or ""
+        for _, sentence, _ in heard[stated_at.get(slot, len(heard)) :]:
+            # As said: `normal` writes "weekends" and "Monday to Friday" out as the days.
+            words = sentence.lower()
+            named = re.search(rf"\b{day}s?\b", words)
+            words = words[named.start() if named else 0 :]
+            added = {
+                _weekday(m.group(1) or m.group(2) or m.group(3))
+                for m in re.finditer(_days_added(day), words)
+                # Not "tuesday or wednesday no sorry just tuesday": back to the one day.
+                if not re.search(rf"\b(?:just|only) {day}|\b{day}s? only\b", words[m.end() :])
+            } - {day}
+            if any(
+                (out := by_slot.get(("availability", other))) is None or out.value != "unavailable"
+                for other in added
+            ):
+                undone.append((slot, (item.sentence, sentence)))
+                break
+    return undone
+
+
+def _days_added(day: str) -> str:
+    """Another day added to `day`: "saturdays and sundays", "oh and saturdays", "fridays too"
+    (not "I work mondays and tuesdays", a list of other days)."""
+    return (
+        rf"\b{day}s?,? (?:and|or|plus) ({_DAY})\b|"
+        rf"(?:^|[,.;:\u2013\u2014-]\s*)(?:oh,?\s+)?(?:and|also|plus)\s+({_DAY})\b|"
+        rf"\b({_DAY})\s+(?:too|as well|also)\b"
+    )
 
 
 def _day_of(said: Said) -> str | None:

@@ -1288,6 +1288,8 @@ class CallReader:
             and base is None
             and len(days) == 1
             and any(s.kind == "preferred_day" for s in self._previous)
+            # Not "Only Thursdays." ... "Well, Fridays too now": a day added, not put right.
+            and not _ADDING.search(text)
         ):
             # "Thursday's my best day, or rather Friday": the favourite put right.
             self.antecedent = self._last_reading = _Reading(days, 1, 1)
