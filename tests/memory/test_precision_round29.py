@@ -220,3 +220,24 @@ def test_one_day_only_then_another_too_said_unsure() -> None:
 def test_one_day_only_beside_another_day_out_stays_one_day_only() -> None:
     conversation = "u: Only Thursdays, and Mondays are definitely out."
     assert (None, "thursday only") in _favourite(conversation)
+
+
+def test_away_with_work_is_no_day_that_works() -> None:
+    conversation = (
+        "a: which days are no good | u: tuesday and wednesday both of them im up in leeds with work"
+    )
+    assert ("tuesday", "available") not in days(conversation)
+    assert ("wednesday", "available") not in days(conversation)
+
+
+def test_days_that_work_beside_the_job_still_work() -> None:
+    conversation = "u: thursdays work for me im off for work the rest of the week"
+    assert ("thursday", "available") in days(conversation)
+
+
+def test_a_day_fine_then_just_another_is_no_sign_for_the_other() -> None:
+    conversation = (
+        "a: which days are bad | u: fridays | a: fridays and mondays out then "
+        "| u: no no mondays are fine just fridays"
+    )
+    assert ("friday", "available") not in days(conversation)

@@ -84,6 +84,10 @@ def _sign_in_doubt(
         # "i meant thursdays fridays are fine": two days with nothing between them are two
         # clauses run together; which sign goes with which day is a guess.
         return True
+    if len(days) > 1 and re.search(rf"\s(?:just|only)\s+(?:on\s+)?(?:the\s+)?{_DAY}\W*$", text):
+        # "no no saturdays are fine just sundays": the day after "just" is set against the
+        # day said fine before it, or added to it; which is a guess.
+        return True
     sign = (base or 1) * (-1) ** negators if (base is not None or negators) else None
     if (
         exclusive

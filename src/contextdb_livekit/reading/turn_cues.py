@@ -729,6 +729,11 @@ def _predicate(text: str) -> tuple[int | None, int]:
                 continue
             if word == "in" and _IN_SOMEWHERE_ELSE.search(rest):
                 continue  # "I'm in Galway every Tuesday": somewhere else, not at home
+            if word.startswith("work") and re.search(
+                r"\b(?:with|from|for|after|before|into|my|our|his|her|their)\s+$",
+                rest[: match.start()],
+            ):
+                continue  # "I'm down in Bristol with work": the job, not "Mondays work"
             if word in ("do", "make", "manage") and not re.search(
                 rf"\b{word}\b(?:\s*$|\s+(?:on\s+)?(?:an?\s+|the\s+|any\s+|every\s+)?{_DAY}|"
                 rf"\s+(?:it|that|those|them|either|both|then|too|as well|any|most|all)\b|"
