@@ -481,6 +481,8 @@ _SPLIT = re.compile(
     # "landline i'm always in": a way to reach the caller, then the reason, after the comma
     # speech-to-text drops.
     r"|(?:(?<=\blandline)|(?<=\bmobile)|(?<=\bemail)|(?<=\btext))\s+(?=(?:i|we) (?:am|are)\b)"
+    # "no thursday not friday": the answering "no", then the day put right, not "no thursday".
+    rf"|(?<=\bno)\s+(?={_DAY},? not (?:on )?(?:an? )?{_DAY})"
     # "two thermostats no just the one": the count put right, after the comma STT drops.
     r"|(?:(?<=[a-z]s)|(?<=[a-z]s no))(?<!\bis)(?<!\bis no)\s+"
     r"(?=(?:no )?(?:just|only) (?:the )?(?:one|\d{1,2}|two|three|four|five|six)\b)"

@@ -392,7 +392,9 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         # and Thursdays as well?": the days read back before the question are not asked.
         pieces = re.split(r"[.!]\s+|\s+[-\u2014]+\s+|;\s*", t)
         tail = pieces[-1]
-        if len(pieces) > 1 and _CHECKING.fullmatch(tail):
+        if len(pieces) > 1 and (
+            _CHECKING.fullmatch(tail) or _ACKNOWLEDGING.fullmatch(tail) or _FOR_YOU.fullmatch(tail)
+        ):
             # "So Wednesday unavailable, Friday available. Correct?": the question is the
             # read-back before it.
             tail = f"{pieces[-2]} {tail}"
@@ -498,6 +500,12 @@ _FAVOURITE_LEAD = re.compile(
 )
 
 
+# "So Fridays good, Mondays out. Got it.": the agent taking in the read-back before it.
+_ACKNOWLEDGING = re.compile(
+    r"(?:(?:ok|okay|right|lovely|great|perfect|thanks|thank you),?\s+)?(?:got it|noted)\W*"
+)
+# "So Friday available, Monday not - for you.": whose days the read-back before it gives.
+_FOR_YOU = re.compile(r"(?:(?:and|that is|that's)\s+)?for you(?:rself)?\W*")
 # A question that only asks whether the read-back before it is right.
 _CHECKING = re.compile(
     r"(?:(?:is|was) (?:that|this) (?:right|correct|ok|okay)(?: now)?|(?:is that )?correct|right|"
