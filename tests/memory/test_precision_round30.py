@@ -3,7 +3,7 @@ answering "no". Phrased for these tests, not taken from any scored set."""
 
 from __future__ import annotations
 
-from tests.memory.spoken_calls import days
+from tests.memory.spoken_calls import days, of_kind
 
 
 def test_a_read_back_taken_in_with_got_it_keeps_each_days_sign() -> None:
@@ -29,3 +29,34 @@ def test_no_then_a_day_not_the_day_read_back_is_no_day_denied() -> None:
         "| u: no tuesday not thursday"
     )
     assert ("tuesday", "unavailable") not in days(conversation)
+
+
+def test_a_favourite_taken_back_says_nothing_of_whether_the_day_works() -> None:
+    conversation = (
+        "a: So Monday is your best day? | u: Yes. | a: Any days to avoid? "
+        "| u: Actually, Monday isn't best after all, Tuesday's best. No days to avoid."
+    )
+    assert ("monday", "unavailable") not in days(conversation)
+
+
+def test_their_helper_as_the_subject_mid_run_on_is_not_the_caller() -> None:
+    conversation = (
+        "u: my dads got a system boiler and his plumber only comes on fridays we just want a quote"
+    )
+    assert days(conversation) == set()
+
+
+def test_the_callers_own_kind_after_their_helper_is_the_callers() -> None:
+    conversation = "u: his boiler is a baxi ours is a glow worm"
+    assert of_kind(conversation, "equipment_make") == {(None, "Glow-worm")}
+
+
+def test_the_callers_own_day_after_their_helper_is_the_callers() -> None:
+    conversation = "u: her cleaner is there mondays and i can only do saturdays myself"
+    assert ("saturday", "available") in days(conversation)
+
+
+def test_their_kind_before_the_callers_own_is_theirs() -> None:
+    conversation = "u: his flat is on the ninth floor and we have a combi"
+    assert of_kind(conversation, "floor") == set()
+    assert of_kind(conversation, "boiler_type") == {(None, "combi")}

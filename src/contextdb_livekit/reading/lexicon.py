@@ -330,6 +330,8 @@ _HOUR_NEGATED = re.compile(
     r"(?:\d+|noon|midday|lunch(?:time)?|dinner(?:time)?|tea(?:time)?)\b|early|late|first thing|"
     rf"(?:in the\s+)?{_PART_OF_DAY}\b)"
 )
+# "Thursday isn't best after all": a favourite taken back says nothing of whether it works.
+_FAVOURITE_DENIED = re.compile(r"\bnot (?:the |my )?(?:best|preferred|favou?rite)\b")
 _TIME_FAVOURED = re.compile(
     # Not "a phone call that morning is perfect": the one morning of the visit.
     rf"(?<!\bthat )(?<!\bthis )\b(?:in the )?{_PART_OF_DAY}(?: time)? "

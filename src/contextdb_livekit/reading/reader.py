@@ -572,18 +572,22 @@ class CallReader:
                     else s
                     for s in said
                 ]
-            if (
-                not someone_else
-                and (other := _HE_OR_SHE_AS_SUBJECT.search(clause.text))
-                and not _FIRST_PERSON_SUBJECT.search(clause.text[other.end() :])
-            ):
+            if not someone_else and (other := _HE_OR_SHE_AS_SUBJECT.search(clause.text)):
                 # "I'm ringing for my mum really she lives on the fifth floor": somebody else
                 # becomes the subject in the middle of a run-on; what follows is theirs ("ring
-                # the mobile when he's on his way": what came before is the caller's).
-                before = kinds_mentioned(clause.text[: other.start()], self.words)
+                # the mobile when he's on his way": what came before is the caller's), up to
+                # an "I" or "we" ("he can use the lift i live on the fourth floor").
+                after = clause.text[other.end() :]
+                back = _FIRST_PERSON_SUBJECT.search(after)
+                their_part = after[: back.start()] if back else after
+                mine = kinds_mentioned(clause.text[: other.start()], self.words)
+                if back is not None:
+                    mine |= kinds_mentioned(after[back.start() :], self.words)
                 said = [
                     dataclasses.replace(s, sure=False)
-                    if s.kind not in ABOUT_THE_VISIT and s.kind not in before
+                    if s.kind not in ABOUT_THE_VISIT
+                    and s.kind not in mine
+                    and (back is None or s.kind in kinds_mentioned(their_part, self.words))
                     else s
                     for s in said
                 ]
@@ -2393,10 +2397,11 @@ _AGREED = re.compile(
 )
 # "... she lives on", "he can't do": a person other than the caller, the subject of a verb.
 _HE_OR_SHE_AS_SUBJECT = re.compile(
-    r"\b(?:he|she) (?:lives?|has|had|is|was|can|can not|works?|has got|got|does|"
-    r"does not|will|will not|needs?|prefers?|stays?|only)\b"
+    r"\b(?:he|she|(?:his|her|their) [a-z]+) (?:lives?|has|had|"
+    r"is|was|can|can not|works?|has got|got|does|does not|will|will not|needs?|prefers?|stays?|"
+    r"only)\b"
 )
-_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:i|we)\b")
+_FIRST_PERSON_SUBJECT = re.compile(r"\b(?:i|we|ours|mine)\b")
 _NOW_A_COUNT = re.compile(
     rf"\b(?:now|so)\s+(?:there is|there are|it is|that is|we have|we have got|we are on|"
     rf"we are at)\s+(?:the\s+)?{_NUMBER}\b(?!\s+(?:more|extra|new|of|or|to))|"

@@ -18,6 +18,7 @@ from contextdb_livekit.reading.lexicon import (
     _DAY_RE,
     _EARLY_CORRECTION,
     _EXCLUSIVE_ATOMS,
+    _FAVOURITE_DENIED,
     _FIRST_PERSON,
     _FOR_SOMEBODY_ELSE,
     _HOUR_NEGATED,
@@ -699,7 +700,7 @@ _IN_SOMEWHERE_ELSE = re.compile(
 def _predicate(text: str) -> tuple[int | None, int]:
     """The clause's predicate sign (None: it has none) and how many negators it carries."""
     sign: int | None = None
-    rest = _HOUR_NEGATED.sub(" ", text)
+    rest = _FAVOURITE_DENIED.sub(" ", _HOUR_NEGATED.sub(" ", text))
     if _POS_ATOMS.search(rest):
         sign, rest = 1, _POS_ATOMS.sub(" ", rest)
     for match in _NEG_ATOMS.finditer(rest):
