@@ -60,3 +60,15 @@ def test_their_kind_before_the_callers_own_is_theirs() -> None:
     conversation = "u: his flat is on the ninth floor and we have a combi"
     assert of_kind(conversation, "floor") == set()
     assert of_kind(conversation, "boiler_type") == {(None, "combi")}
+
+
+def test_make_it_afternoons_puts_the_time_right() -> None:
+    conversation = (
+        "a: Mornings or afternoons? | u: Mornings. | a: Mornings, fine. "
+        "| u: Oh no, the physio comes mornings. Make it afternoons."
+    )
+    assert of_kind(conversation, "preferred_time") == {(None, "afternoon")}
+
+
+def test_make_it_a_morning_asks_for_the_visit() -> None:
+    assert of_kind("u: make it a morning this time", "preferred_time") == set()

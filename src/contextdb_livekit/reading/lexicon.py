@@ -338,7 +338,10 @@ _TIME_FAVOURED = re.compile(
     r"(?:are|is|would be|will be|be|suits?|works? best) "
     r"(?:the |much |a lot |far )?(?:best|better|ideal|preferable|perfect)\b|"
     rf"\bprefer(?:ably)? (?:the |a |an )?{_PART_OF_DAY}\b|"
-    rf"\b(?:only|just) (?:in the )?{_PART_OF_DAY}\b|\b{_PART_OF_DAY} only\b"
+    rf"\b(?:only|just) (?:in the )?{_PART_OF_DAY}\b|\b{_PART_OF_DAY} only\b|"
+    # "Make it afternoons": the time put as the caller wants it (not "make it a morning",
+    # the visit asked for).
+    r"\bmake it (?:morning|afternoon|evening)s\b"
 )
 _TIME_NAMED = re.compile(
     r"^(?:(?:oh|er|um|erm|yes|yeah|yep|no|well|ideally|preferably|in|the|an?|any time in the|"
