@@ -263,13 +263,13 @@ class CallReader:
         )
 
     def agent_said(self, text: str) -> None:
-        self._agent_words = normal(text)
+        self._agent_words = normalised = normal(text)
         before, self.asked = self.asked, read_question(text, self.words)
         if (
             self.asked == Asked()
             and before.topic is not None
             and re.match(
-                r"(?:and |so )?(?:whereabouts|where exactly|which bit|which side)\b", normal(text)
+                r"(?:and |so )?(?:whereabouts|where exactly|which bit|which side)\b", normalised
             )
         ):
             # "Is the meter inside or outside?" "Outside." "Whereabouts outside?": the same topic.
@@ -279,7 +279,7 @@ class CallReader:
             and "?" not in text
             and before.topic == "equipment_count"
             and before.unit is not None
-            and re.search(rf"\b{re.escape(before.unit)}", normal(text))
+            and re.search(rf"\b{re.escape(before.unit)}", normalised)
         ):
             # "How many radiators?" "Twelve, I think." "Twelve radiators.": the agent saying
             # the count back keeps the question open; the caller may count again (or say yes).
@@ -287,7 +287,7 @@ class CallReader:
         if (
             self.asked.base is None
             and before.base is not None
-            and _VERB_OF_THE_QUESTION_BEFORE.search(normal(text))
+            and _VERB_OF_THE_QUESTION_BEFORE.search(normalised)
         ):
             # "Is it Mondays that suit you?" "No." "Which days do?": the verb of the question
             # before, said again.
@@ -296,10 +296,10 @@ class CallReader:
             self.asked.base is None
             and self.asked.topic is None
             and not self.asked.signs
-            and _DAYS_ASKED.search(normal(text))
+            and _DAYS_ASKED.search(normalised)
             # Not "So Saturday's the only day, and Friday would be no good?": a predicate of
             # its own the reader could not read one sign from.
-            and _predicate(re.split(r"(?<=[.!])\s+", normal(text))[-1]) == (None, 0)
+            and _predicate(re.split(r"(?<=[.!])\s+", normalised)[-1]) == (None, 0)
         ):
             # "Only Mondays?", "Any others?": a question about days with no predicate of its
             # own asks with the sign of the caller's last answer; without one, a bare day said
@@ -579,15 +579,16 @@ class CallReader:
                 # an "I" or "we" ("he can use the lift i live on the fourth floor").
                 after = clause.text[other.end() :]
                 back = _FIRST_PERSON_SUBJECT.search(after)
-                their_part = after[: back.start()] if back else after
                 mine = kinds_mentioned(clause.text[: other.start()], self.words)
+                their_kinds: set[str] | None = None  # None: all that follows is theirs
                 if back is not None:
                     mine |= kinds_mentioned(after[back.start() :], self.words)
+                    their_kinds = kinds_mentioned(after[: back.start()], self.words)
                 said = [
                     dataclasses.replace(s, sure=False)
                     if s.kind not in ABOUT_THE_VISIT
                     and s.kind not in mine
-                    and (back is None or s.kind in kinds_mentioned(their_part, self.words))
+                    and (their_kinds is None or s.kind in their_kinds)
                     else s
                     for s in said
                 ]

@@ -506,7 +506,7 @@ _ACKNOWLEDGING = re.compile(
     r"(?:(?:ok|okay|right|lovely|great|perfect|thanks|thank you),?\s+)?(?:got it|noted)\W*"
 )
 # "So Friday available, Monday not - for you.": whose days the read-back before it gives.
-_FOR_YOU = re.compile(r"(?:(?:and|that is|that's)\s+)?for you(?:rself)?\W*")
+_FOR_YOU = re.compile(r"(?:(?:and|that is)\s+)?for you(?:rself)?\W*")
 # A question that only asks whether the read-back before it is right.
 _CHECKING = re.compile(
     r"(?:(?:is|was) (?:that|this) (?:right|correct|ok|okay)(?: now)?|(?:is that )?correct|right|"
