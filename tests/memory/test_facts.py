@@ -534,7 +534,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
             may_drop.add(previous)
         if corrects and previous == slot and sentence[-1][1] != value:
             put_right[slot] = sentence[-1][1]
-        elif joiner == ", " and put_right.get(slot) == value:
+        elif joiner in (", ", " - ", " but ") and put_right.get(slot) == value:
             # "email me, sorry, text me please, email me": back to the value put right, or
             # said again by mistake; which is a guess, so the slot may be left untyped.
             may_drop.add(slot)

@@ -38,12 +38,14 @@ from contextdb_livekit.reading.lexicon import (
     _ORDINAL_WORDS,
     _ORDINALS,
     _OTHER_SUBJECT,
+    _PERSON_RE,
     _SOMEONE_ELSES,
     _WHERE_EACH_ONE_IS,
     WEEKDAYS,
     _weekday,
     _weekdays_in,
 )
+from contextdb_livekit.reading.punctuation import BoundaryModel
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import _SMALL, normal
 from contextdb_livekit.reading.turn_cues import (
@@ -64,6 +66,8 @@ QUOTE, NOTE, FLAGGED = "quote", "note", "flagged"
 WORDS = frozenset({QUOTE, NOTE, FLAGGED})
 
 # Sentences end at . ! ? ; — clauses inside a sentence are the `CallReader`'s business.
+# A caller turn speech-to-text wrote without punctuation gets its commas back first.
+_BOUNDARIES = BoundaryModel.load()
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+")
 # "Caller mentioned their mother only has Wednesdays free": what follows is read as said.
 _CALLER_SAID = re.compile(
@@ -121,8 +125,77 @@ def read_call(
     """What a finished call said, one per slot, the last word winning (see the module doc).
     `worded`: kinds whose value is the caller's sentence; `several`: kinds a turn may say two
     different things of without contradicting itself ("the dog's friendly. He barks though");
-    `adds_up`: kinds whose sentences add up within a call ("side gate; the dog barks")."""
+    `adds_up`: kinds whose sentences add up within a call ("side gate; the dog barks").
+
+    A caller turn without punctuation is read twice: as written, and with the commas
+    `punctuation` puts back. A slot both readings state is kept only when they agree (else the
+    caller's words are kept instead); one only the second reading states is added, except a
+    day: measured on sets the comma table never saw, the days the second reading alone found
+    were wrong about one time in ten, a few the wrong way round."""
     turns = list(turns)
+    notes = list(notes)
+    as_written = _read_call(turns, notes, reader, worded, several, adds_up, punctuate=False)
+    if all(_BOUNDARIES.restore(t.text) == t.text for t in turns if t.role == "user"):
+        return as_written
+    punctuated = _read_call(
+        turns, notes, CallReader(reader.words), worded, several, adds_up, punctuate=True
+    )
+    return _agreed(as_written, punctuated, worded)
+
+
+_DAY_KINDS = frozenset({"availability", "preferred_day"})
+_SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|\b(?:he|she|him|her|his)\b")
+
+
+def _plain(value: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", value.casefold()).split())
+
+
+def _agree(said: Said, other: Said) -> bool:
+    """Two readings of one slot say the same, one maybe cut shorter ("9 The Mews" and "9 The
+    Mews Off High Street"; "wednesday" and "wednesday only")."""
+    first, second = _plain(said.value), _plain(other.value)
+    return said.negative == other.negative and (
+        first.startswith(second) or second.startswith(first)
+    )
+
+
+def _agreed(as_written: list[Said], punctuated: list[Said], worded: frozenset[str]) -> list[Said]:
+    """The two readings of a call, merged: see `read_call`."""
+    second = {s.slot: s for s in punctuated if s.kind not in WORDS}
+    merged: list[Said] = []
+    for said in as_written:
+        other = second.pop(said.slot, None)
+        if other is None or said.kind in WORDS | worded or _agree(said, other):
+            merged.append(said)
+        else:
+            # The commas change what the slot says: neither reading is sure.
+            merged.append(kept_words(QUOTE, said.sentence or said.value, by_caller=True))
+    # Not added from the second reading alone: words the first kept because it was not sure of
+    # them; a day (the commas put back turn a day the wrong way round too often, see
+    # `read_call`); anything said beside somebody else ("its my daughter thats on the fifth
+    # floor": a comma in the wrong place makes her floor the caller's).
+    doubted = [_plain(s.value) for s in as_written if s.kind == QUOTE]
+    merged += [
+        s
+        for s in second.values()
+        if s.kind not in _DAY_KINDS
+        and not any(_plain(s.sentence) in d for d in doubted)
+        and not _SOMEONE_ELSE.search(normal(s.sentence))
+    ]
+    return merged[-MAX_SAID:]
+
+
+def _read_call(
+    turns: list[Turn],
+    notes: list[str],
+    reader: CallReader,
+    worded: frozenset[str],
+    several: frozenset[str],
+    adds_up: frozenset[str],
+    *,
+    punctuate: bool,
+) -> list[Said]:
     by_slot: dict[tuple[str, str | None], Said] = {}
     caller_slots: set[tuple[str, str | None]] = set()
 
@@ -210,7 +283,8 @@ def read_call(
         contradicted: set[tuple[str, str | None]] = set()
         typed_here: set[str] = set()  # every kind the turn typed
         opens_correcting = bool(last_turn) and corrects_last_turn(turn.text)
-        for index, sentence in enumerate(_sentences(turn.text)):
+        said_text = _BOUNDARIES.restore(turn.text) if punctuate else turn.text
+        for index, sentence in enumerate(_sentences(said_text)):
             if is_procedure_note(sentence):
                 keep([kept_words(FLAGGED, sentence, by_caller=False)])
                 continue
