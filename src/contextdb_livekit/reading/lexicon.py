@@ -189,7 +189,8 @@ _COMPARED = re.compile(
 _PAST = re.compile(
     r"^before (?:i|we)\b|"  # "before I could do Tuesdays": then, not now
     r"^before (?:the|my|our) \w+(?: \w+)? (?:i|we)\b|"  # "before the move i could do mondays"
-    r"\b(?:at one (?:point|time)|last year|years ago|a while back|until recently|"
+    r"\b(?:at one (?:point|time)|last year|(?:weeks|months|years) ago|"
+    r"(?:a|one) (?:week|month|year) ago|a while back|until recently|"
     r"(?:up )?(?:until|till|to) last (?:week|month|year)|"
     r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
     # "the old job had me out every Wednesday": what the caller did then.

@@ -2104,7 +2104,6 @@ _PUT_RIGHT = re.compile(
     r"\b(?:no(?! (?:good|use|fan|longer|idea|way|chance|problem|bother|go|pets?|animals?)\b)|"
     r"nope|sorry|i mean|i meant|or rather|wait|hang on|hold on|scratch that|call it)\b"
 )
-_PUT_RIGHT_LAST = re.compile(rf"(?:{_PUT_RIGHT.pattern})\W*$")
 _CHANNEL_MENTIONS = (
     (re.compile(r"\b(?:landlines?|home phone|house phone)\b"), "landline"),
     (re.compile(r"\b(?:mobiles?|cell)\b"), "mobile"),
@@ -2154,8 +2153,6 @@ def _said_again_alone(text: str, said: Statement, words: Equipment) -> bool:
     return (
         value == said.value
         and re.search(r"(?:[,\u2013\u2014-]|\bbut)$", text[:start].rstrip()) is not None
-        # "..., sorry, email me": put right once more, on purpose.
-        and not _PUT_RIGHT_LAST.search(text[:start])
         and len(text[start:].split()) <= 3
     )
 
