@@ -489,6 +489,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
     may_drop: set[tuple[str, str | None]] = set()
     sentence: list[tuple[tuple[str, str | None], str]] = []  # the sentence being built
     put_right: dict[tuple[str, str | None], str] = {}  # a slot's value a "sorry" put right
+    corrected_after: set[tuple[str, str | None]] = set()  # slots a "sorry" came after
     text = ""
 
     def end_sentence() -> None:
@@ -513,6 +514,7 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
             in_turn[slot] = value
         sentence.clear()
         put_right.clear()
+        corrected_after.clear()
 
     joined = zip(said, [".", *joiners], strict=False)
     for i, ((slot, said_here, value), joiner) in enumerate(joined):
@@ -533,10 +535,20 @@ def test_the_later_statement_always_wins_its_slot(said, joiners):
         if joiner.endswith("sorry, ") and slot[0] == "pets" and previous and previous[0] != "pets":
             may_drop.add(previous)
         if corrects and previous == slot and sentence[-1][1] != value:
+            if put_right.get(slot) == value:
+                # "email me, sorry, text me, sorry, email me": back again; the slot may be left
+                # untyped (precision first), never given the value in between.
+                may_drop.add(slot)
             put_right[slot] = sentence[-1][1]
         elif joiner in (", ", " - ", " but ") and put_right.get(slot) == value:
             # "email me, sorry, text me please, email me": back to the value put right, or
             # said again by mistake; which is a guess, so the slot may be left untyped.
+            may_drop.add(slot)
+        if joiner.endswith("sorry, "):
+            corrected_after.update(x for x, _ in sentence)
+        if slot in corrected_after and any(x == slot and v != value for x, v in sentence):
+            # "text me, sorry, thursdays work, email me": a correction between two values of a
+            # slot, even beside another kind, may leave the slot untyped (never the older value).
             may_drop.add(slot)
         if corrects and previous != slot:
             # A correction takes back the slot it replaces ("mondays - sorry, thursdays").
