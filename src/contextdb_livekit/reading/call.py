@@ -129,9 +129,10 @@ def read_call(
 
     A caller turn without punctuation is read twice: as written, and with the commas
     `punctuation` puts back. A slot both readings state is kept only when they agree (else the
-    caller's words are kept instead); one only the second reading states is added, except a
-    day: measured on sets the comma table never saw, the days the second reading alone found
-    were wrong about one time in ten, a few the wrong way round."""
+    caller's words are kept instead); one only the second reading states is added, except a day
+    (measured on sets the comma table never saw, the days the second reading alone found were
+    wrong about one time in ten, a few the wrong way round), words the first reading doubted
+    and anything said beside somebody else (`_agreed`)."""
     turns = list(turns)
     notes = list(notes)
     as_written = _read_call(turns, notes, reader, worded, several, adds_up, punctuate=False)
