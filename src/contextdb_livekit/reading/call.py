@@ -38,9 +38,11 @@ from contextdb_livekit.reading.lexicon import (
     _ORDINAL_WORDS,
     _ORDINALS,
     _OTHER_SUBJECT,
+    _PERSON_PRONOUN,
     _PERSON_RE,
     _SOMEONE_ELSES,
     _WHERE_EACH_ONE_IS,
+    DAY_KINDS,
     WEEKDAYS,
     _weekday,
     _weekdays_in,
@@ -135,17 +137,18 @@ def read_call(
     and anything said beside somebody else (`_agreed`)."""
     turns = list(turns)
     notes = list(notes)
-    as_written = _read_call(turns, notes, reader, worded, several, adds_up, punctuate=False)
-    if all(_BOUNDARIES.restore(t.text) == t.text for t in turns if t.role == "user"):
+    as_said = [t.text for t in turns]
+    as_written = _read_call(turns, as_said, notes, reader, worded, several, adds_up)
+    with_commas = [_BOUNDARIES.restore(t.text) if t.role == "user" else t.text for t in turns]
+    if with_commas == as_said:
         return as_written
     punctuated = _read_call(
-        turns, notes, CallReader(reader.words), worded, several, adds_up, punctuate=True
+        turns, with_commas, notes, CallReader(reader.words), worded, several, adds_up
     )
     return _agreed(as_written, punctuated, worded)
 
 
-_DAY_KINDS = frozenset({"availability", "preferred_day"})
-_SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|\b(?:he|she|him|her|his)\b")
+_SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|{_PERSON_PRONOUN.pattern}")
 
 
 def _plain(value: str) -> str:
@@ -180,7 +183,7 @@ def _agreed(as_written: list[Said], punctuated: list[Said], worded: frozenset[st
     merged += [
         s
         for s in second.values()
-        if s.kind not in _DAY_KINDS
+        if s.kind not in DAY_KINDS
         and not any(_plain(s.sentence) in d for d in doubted)
         and not _SOMEONE_ELSE.search(normal(s.sentence))
     ]
@@ -189,14 +192,14 @@ def _agreed(as_written: list[Said], punctuated: list[Said], worded: frozenset[st
 
 def _read_call(
     turns: list[Turn],
+    split: list[str],
     notes: list[str],
     reader: CallReader,
     worded: frozenset[str],
     several: frozenset[str],
     adds_up: frozenset[str],
-    *,
-    punctuate: bool,
 ) -> list[Said]:
+    """`read_call` once; `split[i]` is the text `turns[i]` is cut into sentences from."""
     by_slot: dict[tuple[str, str | None], Said] = {}
     caller_slots: set[tuple[str, str | None]] = set()
 
@@ -284,8 +287,7 @@ def _read_call(
         contradicted: set[tuple[str, str | None]] = set()
         typed_here: set[str] = set()  # every kind the turn typed
         opens_correcting = bool(last_turn) and corrects_last_turn(turn.text)
-        said_text = _BOUNDARIES.restore(turn.text) if punctuate else turn.text
-        for index, sentence in enumerate(_sentences(said_text)):
+        for index, sentence in enumerate(_sentences(split[turn_index])):
             if is_procedure_note(sentence):
                 keep([kept_words(FLAGGED, sentence, by_caller=False)])
                 continue

@@ -186,11 +186,12 @@ _NOT_ONLY = re.compile(r"\bnot (?:only|just)\b")
 _COMPARED = re.compile(
     rf"\b(?:(?<!other )than|instead of|rather than|over)\s+(?:on\s+)?(?:an?\s+)?({_DAY})\b"
 )
+# "a few months ago", "a year ago": a time gone by.
+_AGO = r"(?:a few |a couple of |some )?(?:weeks|months|years) ago|(?:a|one) (?:week|month|year) ago"
 _PAST = re.compile(
     r"^before (?:i|we)\b|"  # "before I could do Tuesdays": then, not now
     r"^before (?:the|my|our) \w+(?: \w+)? (?:i|we)\b|"  # "before the move i could do mondays"
-    r"\b(?:at one (?:point|time)|last year|(?:weeks|months|years) ago|"
-    r"(?:a|one) (?:week|month|year) ago|a while back|until recently|"
+    rf"\b(?:at one (?:point|time)|last year|{_AGO}|a while back|until recently|"
     r"(?:up )?(?:until|till|to) last (?:week|month|year)|"
     r"used to|previously|once(?! a\b)|in the past|formerly|back then|"
     # "the old job had me out every Wednesday": what the caller did then.
@@ -814,6 +815,10 @@ _OWN_SUBJECT = re.compile(
 _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves|ours|mine)\b")
 # What another person's words may still tell us about the caller's own visit.
 ABOUT_THE_VISIT: frozenset[str] = frozenset({"who_home", "access_notes"})
+# The kinds that say something of a weekday.
+DAY_KINDS: frozenset[str] = frozenset({"availability", "preferred_day"})
+# Somebody else named by a pronoun.
+_PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 
 
 # What a tradesman said of himself: "the engineer last time said Tuesdays were his day off".

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT, WEEKDAYS
+from contextdb_livekit.reading.lexicon import ABOUT_THE_VISIT, DAY_KINDS, WEEKDAYS
 from contextdb_livekit.reading.sentences import normal
 from contextdb_livekit.reading.turn_cues import about_someone_else
 from contextdb_livekit.tls import TLS_CONTEXT
@@ -204,7 +204,7 @@ _NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight",
 
 def _carries_value(item: ModelFact, quote: str) -> bool:
     """Whether a quoted line carries what the fact claims (its weekday, its number)."""
-    if item.kind in ("availability", "preferred_day"):
+    if item.kind in DAY_KINDS:
         day = (item.weekday or item.value.split()[0]).casefold().rstrip("s")
         return day in WEEKDAYS and re.search(rf"\b{day}s?\b", quote) is not None
     if item.kind == "equipment_count":

@@ -95,6 +95,7 @@ from contextdb_livekit.reading.lexicon import (
     _PART_OF_DAY,
     _PAST,
     _PERSON,
+    _PERSON_PRONOUN,
     _PHONE,
     _PHONE_PREFERRED,
     _PLACE_NOUN,
@@ -121,6 +122,7 @@ from contextdb_livekit.reading.lexicon import (
     _WHERE_WORDS,
     _WISH,
     ABOUT_THE_VISIT,
+    DAY_KINDS,
     _weekday,
     _weekdays_in,
 )
@@ -399,7 +401,7 @@ class CallReader:
             (denied := _VALUE_THEN_NO.fullmatch(text))
             and denied.group(1) in self._agent_words
             and (kinds := kinds_mentioned(denied.group(1), self.words))
-            and not kinds & {"availability", "preferred_day"}
+            and not kinds & DAY_KINDS
         ):
             # "So, flat 7, fourth floor?" "Flat 7, yes. Fourth floor, no. We're on the ninth.":
             # the value read back, denied; what comes next in the turn puts it right.
@@ -543,7 +545,7 @@ class CallReader:
             if not_always or _SOME_WEEKS.search(clause.text) or _GETTING_BUSY.search(clause.text):
                 # "I'm home on Wednesdays and sometimes Thursdays": some weeks yes, some no.
                 # "Thursday's getting busy": busier than it was, not a day that is out.
-                said = [s for s in said if s.kind not in _WHOSE_DAYS]
+                said = [s for s in said if s.kind not in DAY_KINDS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
             if about_someone_else(clause.text):
@@ -602,21 +604,21 @@ class CallReader:
                 person = bool(_PERSON_PRONOUN.search(clause.text))
                 said = [
                     dataclasses.replace(s, sure=False)
-                    if s.kind in _WHOSE_DAYS or (person and s.kind == "equipment_count")
+                    if s.kind in DAY_KINDS or (person and s.kind == "equipment_count")
                     else s
                     for s in said
                 ]
             in_doubt |= {
                 _day_of(s)
                 for s in said
-                if s.kind in _WHOSE_DAYS
+                if s.kind in DAY_KINDS
                 and s.sure
                 and disagrees(parts, index, -1 if s.negative else 1)
             }
             if _hearsay(clause.text):
                 # "Karen next door says Fridays are murder for parking", "'Sundays are sacred',
                 # my dad used to say": somebody else's words, whoever's days they are.
-                in_doubt |= {_day_of(s) for s in said or said_before if s.kind in _WHOSE_DAYS}
+                in_doubt |= {_day_of(s) for s in said or said_before if s.kind in DAY_KINDS}
             said_before = said
             if (
                 about_someone_else(clause.text)
@@ -634,7 +636,7 @@ class CallReader:
                 # tenant can only do thursdays": once somebody else is the subject, the days
                 # that follow are theirs until the caller speaks of themself again ("but i
                 # can", "fine for me"); whose they are is a guess, so none is typed.
-                in_doubt |= {_day_of(s) for s in said if s.kind in _WHOSE_DAYS}
+                in_doubt |= {_day_of(s) for s in said if s.kind in DAY_KINDS}
             # "Friday's fine." ... "Monday's fine as well. Oh hold on, I can't do Friday after
             # all": a correction of what the call said before, not of the clause before it.
             of_earlier = (
@@ -654,8 +656,8 @@ class CallReader:
             ):
                 # A correction takes back what the clause before said of the same kind.
                 kinds = {s.kind for s in said}
-                if kinds & {"availability", "preferred_day"}:
-                    kinds |= {"availability", "preferred_day"}  # "Mondays only. No, both fine"
+                if kinds & DAY_KINDS:
+                    kinds |= DAY_KINDS  # "Mondays only. No, both fine"
                 slots = {(s.kind, s.key) for s in said}
                 for earlier in self._previous:
                     if earlier.kind in kinds and (earlier.kind, earlier.key) not in slots:
@@ -669,7 +671,7 @@ class CallReader:
                 # "Tuesday suits, although thinking about it, no, Tuesday's my pilates": a
                 # correction naming a day the sentence said before is of that day.
                 named = _weekdays_in(clause.text)
-                earlier_said = [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in named]
+                earlier_said = [s for s in found if s.kind in DAY_KINDS and _day_of(s) in named]
             if clause.corrects and not said and earlier_said and not _ADDING.search(clause.text):
                 # "flat twelve, sorry, twenty one": a correction whose new value was not read
                 # still takes back the value it corrects (a wrong fact is worse than none).
@@ -680,7 +682,7 @@ class CallReader:
                 if _ELLIPSIS.match(clause.text) or _THAT_WAS_THEN.search(rest):
                     # "Fridays, well actually I can"; "I'm out Thursday, wait, that was last
                     # week": the days said before.
-                    talked |= {"availability", "preferred_day"}
+                    talked |= DAY_KINDS
                 values = {m.group(0) for m in _VALUE_WORD.finditer(rest)}
                 bare = not talked and bool(values)
                 after = parts[index + 1].text if index + 1 < len(parts) else ""
@@ -732,12 +734,12 @@ class CallReader:
             # happening may be a time of day or a time that is over; which is a guess ("fridays
             # were good before i changed shifts" says which by its tense). "I'm in Tuesdays
             # unless I'm at my daughter's": said on a condition the reader does not weigh.
-            in_doubt |= {_day_of(s) for s in found if s.kind in _WHOSE_DAYS}
+            in_doubt |= {_day_of(s) for s in found if s.kind in DAY_KINDS}
         if in_doubt:
             # The second reading disagrees (`reading.signs`) or the days may be somebody
             # else's: what the sentence said of these days is kept as the caller's words.
             found = self._in_doubt(
-                found, [s for s in found if s.kind in _WHOSE_DAYS and _day_of(s) in in_doubt]
+                found, [s for s in found if s.kind in DAY_KINDS and _day_of(s) in in_doubt]
             )
         if found:
             # "flat 9 no 19", "second floor no third": a correction whose new value the reader
@@ -882,7 +884,7 @@ class CallReader:
             found = [
                 dataclasses.replace(s, sure=False)
                 if s.sure
-                and s.kind not in _WHOSE_DAYS
+                and s.kind not in DAY_KINDS
                 and any(
                     re.search(rf"\bit is (?:an? )?{re.escape(s.value.casefold())}\b", part)
                     for part in hedged_parts
@@ -2257,8 +2259,6 @@ _WHAT_ENDED = re.compile(
     r"^(?:since|as|because|cos|cause|now that|now) (?:i|we) (?:have )?(?:stopped|gave up|"
     r"given up|quit|finished|packed in|left|retired from|dropped)\b"
 )
-_WHOSE_DAYS = frozenset({"availability", "preferred_day"})
-_PERSON_PRONOUN = re.compile(r"\b(?:he|she|him|his|her|hers)\b")
 _EACH = re.compile(r"\b(?:each|every|per)\b")
 _ASKS_ITSELF = re.compile(r"\bor (?:is|was|are|were) (?:it|that|they)\b")
 _FROM_LATER = re.compile(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from text_to_num import alpha2digit
 
 from contextdb_livekit.reading.lexicon import (
+    _AGO,
     _DAY,
     _DAY_RE,
     _EXCEPTING,
@@ -551,11 +552,10 @@ class Clause:
 
 _TIME_ONLY = re.compile(
     r"(?:before|before that|previously|in the past|back then|at one time|originally|"
-    r"years ago|last year|these days|nowadays|now|right now|at the moment|currently|"
+    r"last year|these days|nowadays|now|right now|at the moment|currently|"
     r"from now on|going forward|"
     # "Until last month, I could do Mondays": when the next clause was true.
-    r"(?:up )?(?:until|till) (?:last (?:week|month|year)|recently)|a while back|"
-    r"(?:a few |a couple of |some )?(?:weeks|months|years) ago|(?:a|one) (?:week|month|year) ago)"
+    rf"(?:up )?(?:until|till) (?:last (?:week|month|year)|recently)|a while back|{_AGO})"
 )
 
 

@@ -40,6 +40,7 @@ from contextdb_livekit.reading.lexicon import (
     _TURN_CORRECTION,
     _VALUE_WORD,
     _WEAK_POS,
+    DAY_KINDS,
     _weekday,
     _weekdays_in,
 )
@@ -400,7 +401,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             # read-back before it.
             tail = f"{pieces[-2]} {tail}"
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
-        if not asked and kinds_mentioned(tail, equipment) - {"availability", "preferred_day"}:
+        if not asked and kinds_mentioned(tail, equipment) - DAY_KINDS:
             # "Wednesdays and Thursdays are out. And the boiler - is it a combi?": the question
             # asked last is the one a yes or no answers, not the days read back before it.
             if re.match(types.proposed, tail) and (kind := equipment.type_mention.search(tail)):
