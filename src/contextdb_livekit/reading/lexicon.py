@@ -406,7 +406,10 @@ _WHERE_EACH_ONE_IS = (
     rf"(?:(?:one|1) (?:{_PER_PLACE}|(?:in|on) (?:each|every) (?!of\b)\w+\b)|{_ONE_UP_ONE_DOWN})"
 )
 _BARE_COUNT = re.compile(r"^(?:(?:it is|that is|there are|there is|we have|just|only|now|"
-                         r"so|which makes|making|that makes)\s+)*(?:the\s+)?"
+                         r"so|which makes|making|that makes|"
+                         # "We've only got six", "I've just got the five", "ours has seven".
+                         r"(?:i|we) (?:have )?(?:just |only )?got|ours has|ours have|mine has)"
+                         r"\s+)*(?:the\s+)?"
                          r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)"
                          r"(?:\s+(?:now|then|actually|of them|in total|altogether|all told|"
                          r"in all|left))*"

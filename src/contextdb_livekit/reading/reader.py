@@ -1833,10 +1833,19 @@ class CallReader:
             (number := _HOUSE_NUMBER.match(text))
             and self._last_address
             and self._bare_ok("address", corrects)
+            # "flat 13, 99 Park Lane?" "no, 31": which number is put right, the flat's or the
+            # house's, is a guess.
+            and not _FLAT.search(self._agent_words)
         ):
             # "9 Mill Lane, sorry, 19": the corrected number on the same street.
-            street = self._last_address.split(" ", 1)[1]
-            self._last_address = f"{number.group(1)} {street}"
+            house, street = self._last_address.split(" ", 1)
+            said = number.group(1)
+            misheard = {n for n in re.findall(r"\b\d+\b", self._agent_words) if n != house}
+            if not (misheard and house.endswith(said)):
+                # Not "215 Mill Road" ... "250 Mill Road?" "no, 15": the end of the number the
+                # agent misheard, said again; the house is still 215.
+                house = said
+            self._last_address = f"{house} {street}"
             out.append(Statement("address", self._last_address))
         elif (
             (renamed := _STREET_NAME.match(text))

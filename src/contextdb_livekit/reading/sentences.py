@@ -256,6 +256,16 @@ _DAYS_I_CAN_DO = re.compile(
 )
 
 
+# "sixty one six one", "thirty one thirty one": a number said, then its digits (or itself)
+# again to be sure of it; one number, not three.
+_SPELT_AGAIN = re.compile(r"\b(\d{2,4}) (\d{1,4}(?: \d{1,4})*)\b")
+
+
+def _spelt_once(match: re.Match[str]) -> str:
+    number, again = match.group(1), match.group(2)
+    return number if again.replace(" ", "") == number else match.group(0)
+
+
 def normal(text: str) -> str:
     text = " ".join(_days_in_full(text).casefold().replace("\u2019", "'").split())
     text = _MISHEARD_DAY.sub(_day_heard, text)
@@ -294,6 +304,7 @@ def normal(text: str) -> str:
     text = alpha2digit(text, "en")
     text = _SMALL_NUMBER.sub(lambda m: f"{m.group(1)} {_SMALL[m.group(2)]}", text)
     text = re.sub(r"\bits (?=\d)", "it is ", text)  # "so its eleven now"
+    text = _SPELT_AGAIN.sub(_spelt_once, text)
     text = _OH_INSIDE.sub(_oh_digit, text)
     # "monday to friday", "weekends": the days themselves ("from Tuesday to Thursday" is a
     # move, read by `_MOVED_DAYS`).
@@ -884,6 +895,11 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
             if not text or re.fullmatch(r"(?:no|oh|nope|sorry)", text):
                 pending = index + 1 < len(parts)
                 continue
+        if not out and (no_then := re.match(r"(?:no|nope) (?=\d)", text)):
+            # "no sixty one six one": speech-to-text drops the comma after a "no" that puts a
+            # number right; it is "no, 61" (written "No 61" is the house too, corrected or not).
+            out.append(Clause("no", corrects))
+            corrects, text = True, text[no_then.end() :]
         if re.fullmatch(r"(?:no|nope|oh|no no)", text):
             # A bare "no" answers a question, or corrects what comes next ("fine - no, sorry";
             # "no, the fifth").

@@ -1,0 +1,121 @@
+"""Round 32: a number said and then spelt out again ("eighty two eight two"), and the
+unpunctuated "no" that puts a misheard number right. Phrased for these tests, not taken from
+any set."""
+
+from __future__ import annotations
+
+import pytest
+
+from contextdb_livekit.reading.sentences import normal
+from tests.memory.spoken_calls import of_kind
+
+# -- a number said again, digit by digit or whole ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "as_read"),
+    [
+        ("no eighty two eight two", "no 82"),
+        ("number forty two forty two orchard close", "number 42 orchard close"),
+        ("flat twelve one two", "flat 12"),
+    ],
+)
+def test_a_number_spelt_again_is_one_number(said: str, as_read: str) -> None:
+    assert normal(said) == as_read
+
+
+@pytest.mark.parametrize(
+    ("said", "as_read"),
+    [
+        ("twelve two four", "12 2 4"),  # the digits spell another number
+        ("ten two thermostats", "10 2 thermostats"),  # another count beside it
+        ("fifteen one six", "15 1 6"),
+    ],
+)
+def test_numbers_that_do_not_spell_it_again_stay_apart(said: str, as_read: str) -> None:
+    assert normal(said) == as_read
+
+
+def test_a_misheard_house_number_put_right_without_a_comma() -> None:
+    call = (
+        "a: whats the address | u: eighty two cherry lane | a: eighteen cherry lane"
+        " | u: no eighty two eight two | a: eighty two cherry lane | u: yep"
+    )
+    assert of_kind(call, "address") == {(None, "82 Cherry Lane")}
+
+
+def test_a_misheard_count_put_right_without_a_comma() -> None:
+    call = "a: how many radiators | u: twelve | a: twenty radiators | u: no twelve one two"
+    assert of_kind(call, "equipment_count") == {("radiator", "12 radiators")}
+
+
+def test_a_house_number_said_twice_before_its_street() -> None:
+    call = "a: and the house number | u: er number forty two forty two orchard close"
+    assert of_kind(call, "address") == {(None, "42 Orchard Close")}
+
+
+def test_no_before_a_number_in_writing_is_still_the_house() -> None:
+    assert of_kind("a: Address? | u: No 14 Elm Road.", "address") == {(None, "14 Elm Road")}
+
+
+# -- which number the "no" puts right --------------------------------------------------------------
+
+
+def test_a_number_put_right_after_a_flat_and_house_read_back_is_not_the_house() -> None:
+    # The agent read back the flat and the house; 31 corrects the flat's 13, not the house.
+    call = (
+        "a: can i take your address | u: yeah its flat thirty one er ninety nine park lane"
+        " | a: thats flat thirteen ninety nine park lane | u: no thirty one three one"
+    )
+    assert of_kind(call, "address") == set()
+    assert of_kind(call, "flat") == {(None, "Flat 31")}
+
+
+def test_the_end_of_a_misheard_house_number_said_again_keeps_the_house() -> None:
+    # "two hundred and fifty?" "no, fifteen": the caller says again the part misheard; the
+    # house is not number 15.
+    call = (
+        "a: whats the address | u: two hundred and fifteen mill road"
+        " | a: two hundred and fifty mill road | u: no fifteen one five"
+    )
+    assert (None, "15 Mill Road") not in of_kind(call, "address")
+
+
+def test_the_house_number_put_right_in_the_callers_own_sentence_still_changes() -> None:
+    assert of_kind("a: Address? | u: 19 Mill Lane, sorry, 9.", "address") == {(None, "9 Mill Lane")}
+
+
+def test_a_spelt_number_that_says_another_number_is_not_taken_as_the_house() -> None:
+    call = "a: address | u: fifteen kings road | a: fifty kings road | u: no fifteen one six"
+    assert of_kind(call, "address") == set()
+
+
+# -- a count said with "we've got" after somebody else's ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "We've only got four.",
+        "i have just got four",
+        "Ours has four.",
+        "My cousin has got eleven in her house. We have only got four.",
+        "my cousins got eleven in hers but weve got four",
+    ],
+)
+def test_the_callers_own_count_said_with_got(answer: str) -> None:
+    call = f"a: How many radiators have you got? | u: {answer}"
+    assert of_kind(call, "equipment_count") == {("radiator", "4 radiators")}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "My cousin has got eleven in her house.",
+        "They've only got eleven next door.",
+        "she has got eleven",
+    ],
+)
+def test_somebody_elses_count_alone_is_not_the_callers(answer: str) -> None:
+    call = f"a: How many radiators have you got? | u: {answer}"
+    assert of_kind(call, "equipment_count") == set()
