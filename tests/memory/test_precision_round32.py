@@ -119,3 +119,32 @@ def test_the_callers_own_count_said_with_got(answer: str) -> None:
 def test_somebody_elses_count_alone_is_not_the_callers(answer: str) -> None:
     call = f"a: How many radiators have you got? | u: {answer}"
     assert of_kind(call, "equipment_count") == set()
+
+
+# -- the caller's own way to be reached, after somebody else's ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "channel"),
+    [
+        ("My daughter likes texts, but for me it's email.", "email"),
+        ("my lodger likes texts but as for me email is best", "email"),
+        ("My husband likes texts, but a phone call is easier for me.", "phone call"),
+    ],
+)
+def test_the_callers_channel_after_somebody_elses(answer: str, channel: str) -> None:
+    call = f"a: What's the best way to reach you? | u: {answer}"
+    assert of_kind(call, "contact_preference") == {(None, channel)}
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "My daughter likes texts, and email is best for her.",
+        "My brother says email is best for him.",
+        "My son likes calls, but for him a text is best.",
+    ],
+)
+def test_somebody_elses_channel_is_not_the_callers(answer: str) -> None:
+    call = f"a: What's the best way to reach you? | u: {answer}"
+    assert of_kind(call, "contact_preference") == set()

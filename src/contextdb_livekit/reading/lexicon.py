@@ -814,6 +814,9 @@ _SOMEONE_ELSES = re.compile(
 _OWN_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|yes|yeah|no)\s+)*"
     r"(?:i|we|me|us|my|our|ours|mine|it|there|that|this)\b"
+    # "My wife prefers email, but for me it's a call", "... a phone call is best for me": the
+    # caller again.
+    r"|.*\bfor (?:me|us)\b"
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|we|me|us|myself|ourselves|ours|mine)\b")
 # What another person's words may still tell us about the caller's own visit.
