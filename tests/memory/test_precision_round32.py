@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from contextdb_livekit.reading.sentences import normal
-from tests.memory.spoken_calls import of_kind
+from tests.memory.spoken_calls import days, of_kind
 
 # -- a number said again, digit by digit or whole ------------------------------------------------
 
@@ -148,3 +148,44 @@ def test_the_callers_channel_after_somebody_elses(answer: str, channel: str) -> 
 def test_somebody_elses_channel_is_not_the_callers(answer: str) -> None:
     call = f"a: What's the best way to reach you? | u: {answer}"
     assert of_kind(call, "contact_preference") == set()
+
+
+# -- days the comma reading alone finds, in a plain answer to the question asked -----------------
+
+
+def test_days_cut_apart_by_the_commas_answer_the_question_as_asked() -> None:
+    call = (
+        "a: which days are no good for you"
+        " | u: um yeah not tuesdays or saturdays them two im on shift"
+    )
+    assert days(call) == {("tuesday", "unavailable"), ("saturday", "unavailable")}
+
+
+def test_days_said_the_other_way_from_the_question_are_not_added() -> None:
+    # Asked which days work, answered with days that do not: not a plain answer to it.
+    call = "a: which days work for you | u: er not tuesdays or saturdays them two im on shift"
+    assert days(call) == set()
+
+
+_ASKED_BAD = "a: which days are no good for you | u: "
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        # A "no" answering the agent's read-back before the days.
+        _ASKED_BAD + "no not tuesdays or saturdays them two im on shift",
+        "a: so ive got thursday as your day off"
+        " | u: no its friday fridays my day off thursday im at work",
+        # A correction inside the answer.
+        "a: what days cant you do | u: tuesday no wait not tuesday thursday i cant do thursday",
+        "a: any day thats better than others"
+        " | u: thursdays best or er monday monday is my best day actually not thursday",
+        # A hedge.
+        _ASKED_BAD + "um yeah not tuesdays or saturdays them two im on shift most likely",
+        # Somebody else's days.
+        _ASKED_BAD + "my wife cant do tuesdays or saturdays them two shes on shift",
+    ],
+)
+def test_no_day_is_added_from_an_answer_that_is_not_plain(call: str) -> None:
+    assert days(call) == set()

@@ -49,12 +49,13 @@ from contextdb_livekit.reading.lexicon import (
 )
 from contextdb_livekit.reading.punctuation import BoundaryModel
 from contextdb_livekit.reading.reader import CallReader
-from contextdb_livekit.reading.sentences import _SMALL, normal
+from contextdb_livekit.reading.sentences import _CORRECTION, _SMALL, normal
 from contextdb_livekit.reading.turn_cues import (
     corrects_last_turn,
     kinds_mentioned,
     leaves_correction_open,
     plain_words,
+    read_question,
     says_change,
 )
 from contextdb_livekit.reading.values import _all_current, _is_old
@@ -133,8 +134,9 @@ def read_call(
     `punctuation` puts back. A slot both readings state is kept only when they agree (else the
     caller's words are kept instead); one only the second reading states is added, except a day
     (measured on sets the comma table never saw, the days the second reading alone found were
-    wrong about one time in ten, a few the wrong way round), words the first reading doubted
-    and anything said beside somebody else (`_agreed`)."""
+    wrong about one time in ten, a few the wrong way round) but for a plain answer to a
+    question about days, words the first reading doubted and anything said beside somebody
+    else (`_agreed`)."""
     turns = list(turns)
     notes = list(notes)
     as_said = [t.text for t in turns]
@@ -145,7 +147,17 @@ def read_call(
     punctuated = _read_call(
         turns, with_commas, notes, CallReader(reader.words), worded, several, adds_up
     )
-    return _agreed(as_written, punctuated, worded)
+    # Each turn the commas changed, with the sign of the question about days it answers.
+    answers: list[tuple[str, int]] = []
+    question = ""
+    for turn, restored in zip(turns, with_commas, strict=True):
+        if turn.role != "user":
+            question = turn.text
+        elif restored != turn.text and question:
+            sign = read_question(question, reader.words).base
+            if sign is not None:
+                answers.append((_plain(restored), sign))
+    return _agreed(as_written, punctuated, worded, answers)
 
 
 _SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|{_PERSON_PRONOUN.pattern}")
@@ -164,8 +176,35 @@ def _agree(said: Said, other: Said) -> bool:
     )
 
 
-def _agreed(as_written: list[Said], punctuated: list[Said], worded: frozenset[str]) -> list[Said]:
-    """The two readings of a call, merged: see `read_call`."""
+# Not a plain answer: a correction ("monday no wait wednesday"), two negations, or a "no"
+# answering a read-back before the days ("no its thursday thursday's my day off").
+_NOT_PLAIN = re.compile(rf"\b{_CORRECTION}\b|\bnot\b.*\bnot\b|^(?:(?:um|er|oh|well|yeah) )*no\b")
+
+
+def _answers_as_asked(said: Said, punctuated: list[Said], answers: list[tuple[str, int]]) -> bool:
+    """A day only the second reading states, from a plain answer to a question about days,
+    with every day of the sentence the way the question asks ("any days to avoid?" "fridays
+    and mondays um none of them are any use"): the commas only cut the days apart. Measured
+    with a comma table trained on sets 1-66 only, on sets 67-75: 18 more days found, no false
+    one."""
+    sentence = _plain(said.sentence)
+    sign = next((s for text, s in answers if sentence and sentence in text), None)
+    if sign is None or said.kind != "availability":
+        return False
+    if _HEDGE.search(sentence) or _NOT_PLAIN.search(sentence):
+        return False
+    days = [s for s in punctuated if s.kind in DAY_KINDS and _plain(s.sentence) == sentence]
+    return all(s.kind == "availability" and (-1 if s.negative else 1) == sign for s in days)
+
+
+def _agreed(
+    as_written: list[Said],
+    punctuated: list[Said],
+    worded: frozenset[str],
+    answers: list[tuple[str, int]],
+) -> list[Said]:
+    """The two readings of a call, merged: see `read_call`. `answers`: each caller turn the
+    commas changed (plain words) and the sign of the question about days it answers."""
     second = {s.slot: s for s in punctuated if s.kind not in WORDS}
     merged: list[Said] = []
     for said in as_written:
@@ -177,14 +216,17 @@ def _agreed(as_written: list[Said], punctuated: list[Said], worded: frozenset[st
             merged.append(kept_words(QUOTE, said.sentence or said.value, by_caller=True))
     # Not added from the second reading alone: words the first kept because it was not sure of
     # them; a day (the commas put back turn a day the wrong way round too often, see
-    # `read_call`); anything said beside somebody else ("its my daughter thats on the fifth
-    # floor": a comma in the wrong place makes her floor the caller's).
+    # `read_call`) unless it answers a question about days as asked; anything said beside
+    # somebody else ("its my daughter thats on the fifth floor": a comma in the wrong place
+    # makes her floor the caller's).
     doubted = [_plain(s.value) for s in as_written if s.kind == QUOTE]
     merged += [
         s
         for s in second.values()
-        if s.kind not in DAY_KINDS
-        and not any(_plain(s.sentence) in d for d in doubted)
+        if (
+            _answers_as_asked(s, punctuated, answers)
+            or (s.kind not in DAY_KINDS and not any(_plain(s.sentence) in d for d in doubted))
+        )
         and not _SOMEONE_ELSE.search(normal(s.sentence))
     ]
     return merged[-MAX_SAID:]
