@@ -189,3 +189,47 @@ _ASKED_BAD = "a: which days are no good for you | u: "
 )
 def test_no_day_is_added_from_an_answer_that_is_not_plain(call: str) -> None:
     assert days(call) == set()
+
+
+# -- false facts: the line's slots, a channel the caller cannot abide, the meter's floor --------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["yeah thursday is fine", "Yes, Thursday's good for the booking.", "go on then thursday"],
+)
+def test_a_yes_to_the_lines_slots_is_no_word_on_the_days(answer: str) -> None:
+    call = f"a: so we have got monday or thursday available | u: {answer}"
+    assert days(call) == set()
+
+
+def test_the_days_read_back_still_answer_a_yes() -> None:
+    call = "a: so mondays are out and thursdays are fine | u: yeah thats right"
+    assert days(call) == {("monday", "unavailable"), ("thursday", "available")}
+
+
+@pytest.mark.parametrize(
+    ("answer", "channel"),
+    [
+        ("text me please i cant be doing with phone calls", "text message"),
+        ("Ring me. I can't be bothered with emails.", "phone call"),
+    ],
+)
+def test_a_channel_the_caller_cannot_abide_is_not_the_way_to_reach_them(
+    answer: str, channel: str
+) -> None:
+    call = f"a: how should we get in touch | u: {answer}"
+    assert of_kind(call, "contact_preference") == {(None, channel)}
+
+
+def test_the_meters_basement_is_not_the_callers_floor() -> None:
+    call = (
+        "a: Where's the gas meter?"
+        " | u: The flat upstairs has theirs in the porch, but ours is in the basement laundry room."
+    )
+    assert of_kind(call, "floor") == set()
+
+
+def test_the_callers_own_floor_said_while_asked_about_the_meter_stands() -> None:
+    call = "a: Where's the gas meter? | u: We live in the basement flat, the meter's by the door."
+    assert of_kind(call, "floor") == {(None, "basement")}

@@ -1759,7 +1759,9 @@ class CallReader:
         ) and not _OWN_FLOOR.search(text)
         elsewhere = self.words.not_the_homes_floor.search(text) or _A_BUILDINGS_FLOOR.search(text)
         things_here = bool(elsewhere) and not _LIVE_ON.search(text)
-        if not things_here and fixture is None and not thing_here:
+        # "Where's the meter?" "Ours is in the basement utility room.": the meter's floor.
+        meter_asked = self.asked.topic == self.words.fixture.kind and not _OWN_FLOOR.search(text)
+        if not things_here and fixture is None and not thing_here and not meter_asked:
             floor = _last_current(_FLOOR, text)
             if _FLOOR.search(text):
                 self._mentioned("floor")

@@ -202,6 +202,8 @@ _OFFER = re.compile(
     r"(?! (?:note|put (?:down|that)|write|make a note|take|mark|add|record)\b)|"
     r"would you like|do you want|can i (?:book|put)|i can (?:offer|do)|"
     r"there is a slot|how about|what about|book|cancel|(?:to|we) confirm)\b|"
+    # "we've got tuesday or friday available", "we have a slot on monday": the line's slots.
+    rf"\bwe have(?: got)? (?:an? |the )?(?:{_DAY}|slots?|space|openings?)\b|"
     # "Wednesday out, I've noted it": a read-back, not a slot offered.
     r"\bi have(?! (?:noted|put|written|marked|made a note|taken|added|updated|recorded|got that"
     r"|got you|you as|you down)\b)"

@@ -149,7 +149,8 @@ _COMPARED_TO = re.compile(
 # hopeless with email"): named, but not the way to reach them.
 _AVERSE_TO = re.compile(
     r"(?:\b(?:(?:do|does|can) not|never|hardly ever|rarely)\s+(?:really\s+)?(?:get on with|like|"
-    r"use|check|read|look at|see|answer|pick up|hear|do)|\bhate|\bcan not stand|"
+    r"use|check|read|look at|see|answer|pick up|hear|do|be doing with|be bothered with|"
+    r"cope with|deal with)|\bhate|\bcan not stand|"
     r"\b(?:terrible|rubbish|useless|hopeless|bad|no good|not good|awful|not great|not very good|"
     r"not the best|not much good)\s+(?:with|at)|"
     # "I keep missing the texts": the channel that fails the caller.
