@@ -233,3 +233,58 @@ def test_the_meters_basement_is_not_the_callers_floor() -> None:
 def test_the_callers_own_floor_said_while_asked_about_the_meter_stands() -> None:
     call = "a: Where's the gas meter? | u: We live in the basement flat, the meter's by the door."
     assert of_kind(call, "floor") == {(None, "basement")}
+
+
+# -- a yes to the values the agent said back ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("agent", "kind", "value"),
+    [
+        ("Is that 27 Linden Way?", "address", "27 Linden Way"),
+        ("So flat 5, second floor.", "floor", "2nd floor"),
+        ("Can I check the address? 3 Poplar Row?", "address", "3 Poplar Row"),
+        ("And it's a system boiler?", "boiler_type", "system"),
+    ],
+)
+def test_a_yes_to_a_value_said_back_confirms_it(agent: str, kind: str, value: str) -> None:
+    assert (None, value) in of_kind(f"a: {agent} | u: Yes, that's right.", kind)
+
+
+def test_a_yes_to_a_read_back_confirms_each_value_in_it() -> None:
+    call = "a: Just to confirm: 40 Aspen Road, flat 6, top floor. | u: Yep."
+    assert of_kind(call, "address") == {(None, "40 Aspen Road")}
+    assert of_kind(call, "flat") == {(None, "Flat 6")}
+    assert of_kind(call, "floor") == {(None, "top floor")}
+
+
+@pytest.mark.parametrize(
+    ("call", "kind", "not_stored"),
+    [
+        # A choice offered, not a value said back.
+        ("a: Is it a Vaillant or a Baxi? | u: Yes.", "equipment_make", "Baxi"),
+        ("a: Is it flat 5 or flat 6? | u: Yes.", "flat", "Flat 6"),
+        # Two values of one kind said: which one the yes is to is a guess.
+        ("a: So flat 5. And flat 6 as well? | u: Yes.", "flat", "Flat 6"),
+        # A yes that goes on to say something else is no plain yes to the values.
+        (
+            "a: So flat 5, second floor? | u: Yes, flat 5, but we're on the third.",
+            "floor",
+            "2nd floor",
+        ),
+        # Not a kind a yes confirms: texting a code is not how the caller wants reaching.
+        (
+            "a: Key safe by the shed, and you'll text us the code. | u: Yes.",
+            "contact_preference",
+            "text message",
+        ),
+        # Somebody else's value, said back.
+        ("a: And your son lives on the fifth floor? | u: Yes.", "floor", "5th floor"),
+        # "flat twenty fourth floor" without a comma: flat 20 on the 4th, not the 24th floor.
+        ("a: so flat twenty fourth floor | u: yeah", "floor", "24th floor"),
+    ],
+)
+def test_no_value_is_confirmed_by_a_yes_that_does_not_say_which(
+    call: str, kind: str, not_stored: str
+) -> None:
+    assert (None, not_stored) not in of_kind(call, kind)

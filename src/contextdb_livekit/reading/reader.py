@@ -218,6 +218,7 @@ class CallReader:
     _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
     _working_before: set[str] = field(default_factory=set)  # ... before this sentence
     _agent_words: str = ""  # what the agent said last, normalised
+    _read_back: list[Statement] = field(default_factory=list)  # values the agent said last
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
@@ -313,6 +314,24 @@ class CallReader:
             }
             if len(signs) == 1:
                 self.asked = dataclasses.replace(self.asked, base=signs.pop())
+
+        self._read_back = self._values_said_back(text)
+
+    def _values_said_back(self, text: str) -> list[Statement]:
+        """The values of `READ_BACK_KINDS` the agent's words state ("So flat 14, 22 Fern
+        Avenue, ground floor?"), for a yes that is the caller's whole answer."""
+        reading = CallReader(self.words)
+        return [
+            s
+            for sentence in re.split(r"(?<=[.?!])\s+", text)
+            # Not "Is it a combi or a system?": a choice offered, not a value said back.
+            if not re.search(r"\bor\b", sentence, re.IGNORECASE)
+            for s in reading.read(_as_the_caller(_ASKED_BACK_LEAD.sub("", sentence)))
+            if s.kind in READ_BACK_KINDS
+            # "flat twenty fourth floor", said back without a comma: the 24th floor or flat 20
+            # on the 4th? A floor past the nineteenth is taken for that misreading.
+            and not (s.kind == "floor" and int(re.sub(r"\D", "", s.value) or 0) >= 20)
+        ]
 
     def new_turn(self) -> None:
         if self._this_turn:
@@ -455,6 +474,13 @@ class CallReader:
                 )
                 for number, unit in self.asked.counts
             ]
+        if (
+            self._turn_opening
+            and self._read_back
+            and _AGREED.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", text).split()))
+        ):
+            # "So 19 Lark Rise, a Worcester?" "Yes.": each value as said back.
+            found_first = [*found_first, *self._read_back]
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             # "Hmm, I tell a lie, ...": the opening words, whatever the punctuation between them.
@@ -2404,6 +2430,34 @@ _CHANGED_BY = re.compile(
 )
 # A count said as now, its thing said before: "now there's six", "so it's eleven in total".
 # "yes", "yeah that's right", "correct": agreement and nothing else.
+# The kinds a yes to the agent's words confirms (not the days, read with their signs by
+# `read_question`, nor counts, nor words kept as said; nor the channel: "you'll text the
+# code" is no way to reach the caller).
+READ_BACK_KINDS = frozenset(
+    {"address", "flat", "floor", "boiler_type", "equipment_make", "preferred_time"}
+)
+# "Is that 8 Oak Avenue?", "Can I confirm the address is ...": the asking around a value.
+_ASKED_BACK_LEAD = re.compile(
+    r"^(?:(?:so|and|ok|okay|right|great|lovely|thanks),?\s+)*(?:is (?:that|it)|was (?:that|it)|"
+    r"did you say|you said|(?:can|could) i (?:just )?(?:confirm|check)(?: that)?"
+    r"(?: (?:the|your) \w+(?: is)?)?|(?:just )?to confirm,?|and that is)\s+",
+    re.IGNORECASE,
+)
+_THE_AGENTS_YOU = {"you": "i", "your": "my", "yours": "mine", "yourself": "myself"}
+
+
+def _as_the_caller(said_back: str) -> str:
+    """The agent's words as the caller would say them ("your son lives on the fifth floor":
+    "my son ..."), a statement, not a question."""
+    text = re.sub(r"\byou(?:'re| are)\b", "i am", said_back.replace("?", "."), flags=re.I)
+    return re.sub(
+        r"\b(?:you|your|yours|yourself)\b",
+        lambda m: _THE_AGENTS_YOU[m.group(0).lower()],
+        text,
+        flags=re.I,
+    )
+
+
 _AGREED = re.compile(
     r"(?:(?:yes|yeah|yep|yup|correct|right|exactly|spot on|that is (?:right|correct|it)|"
     r"all (?:correct|right))\s*)+"
