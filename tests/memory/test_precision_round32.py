@@ -288,3 +288,31 @@ def test_no_value_is_confirmed_by_a_yes_that_does_not_say_which(
     call: str, kind: str, not_stored: str
 ) -> None:
     assert (None, not_stored) not in of_kind(call, kind)
+
+
+# -- "the rest is right": the values said back that the caller does not put right -----------
+
+
+def test_the_rest_of_a_read_back_is_confirmed_beside_the_value_put_right() -> None:
+    call = (
+        "a: Reading that back: 9 Holly Road, flat 2, a Baxi. | u: The flat is 12, not 2."
+        " Everything else is correct."
+    )
+    assert of_kind(call, "address") == {(None, "9 Holly Road")}
+    assert of_kind(call, "equipment_make") == {(None, "Baxi")}
+    assert of_kind(call, "flat") == {(None, "Flat 12")}
+
+
+def test_all_right_except_leaves_out_the_kind_it_puts_right() -> None:
+    call = "a: So a Baxi combi boiler, flat 2. | u: All correct except it's flat 12."
+    assert of_kind(call, "boiler_type") == {(None, "combi")}
+    assert of_kind(call, "flat") == {(None, "Flat 12")}
+
+
+def test_a_street_confirmed_is_renamed_by_a_later_correction() -> None:
+    call = (
+        "a: So 31 Mill Road and a Vaillant. | u: The rest is right, but the boiler's an Ideal."
+        " | a: An Ideal, thanks. | u: Oh, and it's Mill Lane, not Road."
+    )
+    assert of_kind(call, "address") == {(None, "31 Mill Lane")}
+    assert of_kind(call, "equipment_make") == {(None, "Ideal")}

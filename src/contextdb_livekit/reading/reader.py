@@ -219,6 +219,7 @@ class CallReader:
     _working_before: set[str] = field(default_factory=set)  # ... before this sentence
     _agent_words: str = ""  # what the agent said last, normalised
     _read_back: list[Statement] = field(default_factory=list)  # values the agent said last
+    _street_confirmed: bool = False  # the last address is one said back and agreed to
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
     _sentence: str = ""  # the sentence being read, normalised
@@ -481,6 +482,18 @@ class CallReader:
         ):
             # "So 19 Lark Rise, a Worcester?" "Yes.": each value as said back.
             found_first = [*found_first, *self._read_back]
+        elif self._read_back and _THE_REST_IS_RIGHT.search(text):
+            # "It's flat 14, not 4. The rest is right.", "All right except it's flat 4": the
+            # values said back of every kind the caller's turn does not put right.
+            named = kinds_mentioned(text, self.words) | {s.kind for s in self._this_turn}
+            found_first = [
+                *found_first,
+                *(s for s in self._read_back if s.kind not in named),
+            ]
+        # "... Fairfield Road?" "Yes." ... "it's Fairfield Avenue, not Road": a street confirmed
+        # is the one a later correction renames.
+        if confirmed := next((s.value for s in found_first if s.kind == "address"), None):
+            self._last_address, self._street_confirmed = confirmed, True
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             # "Hmm, I tell a lie, ...": the opening words, whatever the punctuation between them.
@@ -1879,7 +1892,7 @@ class CallReader:
             (renamed := _STREET_NAME.match(text))
             and not _NOT_A_STREET_NAME.search(renamed.group(1))
             and self._last_address[:1].isdigit()
-            and self.last_value_kind == "address"
+            and (self.last_value_kind == "address" or self._street_confirmed)
             # "27 Station Road. Station Avenue, sorry.", "Albany Road, not Albert.": the same
             # name with another kind of street, or the old name denied, puts it right.
             and (
@@ -2458,6 +2471,12 @@ def _as_the_caller(said_back: str) -> str:
     )
 
 
+_THE_REST_IS_RIGHT = re.compile(
+    r"^(?:(?:and|but|otherwise|yes|yeah|oh)\W+)*(?:the rest|everything else|all the rest|"
+    r"the rest of it|all else)(?: of it)? (?:is|was|are|sounds) (?:all )?(?:right|correct|fine|"
+    r"good|spot on)\b|^(?:(?:yes|yeah)\W+)?(?:all|that is all|it is all) (?:right|correct|good) "
+    r"(?:except|apart from|but)\b"
+)
 _AGREED = re.compile(
     r"(?:(?:yes|yeah|yep|yup|correct|right|exactly|spot on|that is (?:right|correct|it)|"
     r"all (?:correct|right))\s*)+"
