@@ -218,7 +218,7 @@ class CallReader:
     _working_days: set[str] = field(default_factory=set)  # said to work earlier this call
     _working_before: set[str] = field(default_factory=set)  # ... before this sentence
     _agent_words: str = ""  # what the agent said last, normalised
-    _read_back: list[Statement] = field(default_factory=list)  # values the agent said last
+    _agent_text: str = ""  # what the agent said last, as said
     _street_confirmed: bool = False  # the last address is one said back and agreed to
     _switch_here: bool = False  # this sentence says the routine changed
     _last_address: str = ""
@@ -316,7 +316,7 @@ class CallReader:
             if len(signs) == 1:
                 self.asked = dataclasses.replace(self.asked, base=signs.pop())
 
-        self._read_back = self._values_said_back(text)
+        self._agent_text = text
 
     def _values_said_back(self, text: str) -> list[Statement]:
         """The values of `READ_BACK_KINDS` the agent's words state ("So flat 14, 22 Fern
@@ -461,11 +461,9 @@ class CallReader:
                 if (not named or d in named)
                 and not (said_no and base < 0 and not _SAID_OF_THEM.match(text))
             ]
-        if (
-            self._turn_opening
-            and self.asked.counts
-            and _AGREED.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", text).split()))
-        ):
+        plain = " ".join(re.sub(r"[^\w\s']", " ", text).split())
+        agreed = self._turn_opening and _AGREED.fullmatch(plain) is not None
+        if agreed and self.asked.counts:
             # "So eight radiators and one towel rail?" "Yes, that's right.": each count as read
             # back. Only a sentence that is nothing but the yes, opening the turn: "Yes, one
             # boiler. Let me count the radiators again" agrees to part of it.
@@ -475,20 +473,17 @@ class CallReader:
                 )
                 for number, unit in self.asked.counts
             ]
-        if (
-            self._turn_opening
-            and self._read_back
-            and _AGREED.fullmatch(" ".join(re.sub(r"[^\w\s']", " ", text).split()))
-        ):
-            # "So 19 Lark Rise, a Worcester?" "Yes.": each value as said back.
-            found_first = [*found_first, *self._read_back]
-        elif self._read_back and _THE_REST_IS_RIGHT.search(text):
+        if agreed:
+            # "So 19 Lark Rise, a Worcester?" "Yes.": each value as said back. (Read from the
+            # agent's words only when a yes needs them, not at every agent turn.)
+            found_first = [*found_first, *self._values_said_back(self._agent_text)]
+        elif _THE_REST_IS_RIGHT.search(text):
             # "It's flat 14, not 4. The rest is right.", "All right except it's flat 4": the
             # values said back of every kind the caller's turn does not put right.
             named = kinds_mentioned(text, self.words) | {s.kind for s in self._this_turn}
             found_first = [
                 *found_first,
-                *(s for s in self._read_back if s.kind not in named),
+                *(s for s in self._values_said_back(self._agent_text) if s.kind not in named),
             ]
         # "... Fairfield Road?" "Yes." ... "it's Fairfield Avenue, not Road": a street confirmed
         # is the one a later correction renames.
@@ -497,8 +492,7 @@ class CallReader:
         if self._turn_opening:
             # "Sorry, I got that wrong, it's Tuesdays": the whole turn corrects the last one.
             # "Hmm, I tell a lie, ...": the opening words, whatever the punctuation between them.
-            opening = " ".join(re.sub(r"[^\w\s']", " ", text).split())
-            self._correcting_turn = bool(_TURN_CORRECTION.match(opening))
+            self._correcting_turn = bool(_TURN_CORRECTION.match(plain))
             self._turn_opening = False
         # "combi no system its a system": a type put right, the commas dropped.
         text = self._type_put_right.sub(r"\1, \2, ", text)
@@ -2441,8 +2435,6 @@ _CHANGED_BY = re.compile(
     r"\b(?:added|add|adding|put in|fitted|installed|got rid of|removed|taken out|took out|"
     r"boxed in|lost|getting|having|ordered|bought|replaced)\s+(?:another\s+|an extra\s+)?$"
 )
-# A count said as now, its thing said before: "now there's six", "so it's eleven in total".
-# "yes", "yeah that's right", "correct": agreement and nothing else.
 # The kinds a yes to the agent's words confirms (not the days, read with their signs by
 # `read_question`, nor counts, nor words kept as said; nor the channel: "you'll text the
 # code" is no way to reach the caller).
@@ -2477,6 +2469,8 @@ _THE_REST_IS_RIGHT = re.compile(
     r"good|spot on)\b|^(?:(?:yes|yeah)\W+)?(?:all|that is all|it is all) (?:right|correct|good) "
     r"(?:except|apart from|but)\b"
 )
+# A count said as now, its thing said before: "now there's six", "so it's eleven in total".
+# "yes", "yeah that's right", "correct": agreement and nothing else.
 _AGREED = re.compile(
     r"(?:(?:yes|yeah|yep|yup|correct|right|exactly|spot on|that is (?:right|correct|it)|"
     r"all (?:correct|right))\s*)+"
