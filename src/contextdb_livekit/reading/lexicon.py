@@ -103,7 +103,9 @@ _NEG_ATOMS = re.compile(
     rf"{_DAY} (?:i|we) (?:do|run|go to|help at|help out at|volunteer at) (?:the |my |our )+"
     r"(?!(?:visit|booking|appointment)\b)\w+|"
     # "Monday and Friday are my work days": the days the caller works, not days that work.
+    # "monday is a work day for both of us now": a day worked, said of the day.
     r"(?:my|our) (?:[\w-]+?[ -])?(?:work|working|office) ?days?|"
+    r"(?:is|are) (?:a |an )?(?:full |long )?(?:work|working|office) ?days?|"
     # "sundays are family day": the day given over to something else.
     r"(?:(?:a|the|my|our) )?(?:family|church|golf|gym|football|shopping|market|laundry|"
     r"washing|cleaning|pamper) days?|"

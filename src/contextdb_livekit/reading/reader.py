@@ -44,6 +44,7 @@ rather than listing sentences:
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -353,6 +354,17 @@ class CallReader:
 
     def read(self, sentence: str) -> list[Statement]:
         """What one sentence states, in the order said (later statements win their slot)."""
+        if now := _said_now(normal(sentence)):
+            # "before i could never do fridays but since i retired fridays are fine": what was
+            # so before is not what the call stores. Only when the whole sentence says nothing
+            # sure: "fridays were always good before but these days im in the office fridays"
+            # reads whole, what changed said in the first part.
+            whole = copy.deepcopy(self, {id(self.words): self.words})._read(sentence)
+            if not whole or any(not s.sure for s in whole):
+                return self._read(now)
+        return self._read(sentence)
+
+    def _read(self, sentence: str) -> list[Statement]:
         # "My son will be home, he's fifteen - is that okay?": a statement with a question
         # tagged on for the agent is still the statement.
         text = _TAG_QUESTION.sub("", normal(sentence))
@@ -432,7 +444,7 @@ class CallReader:
         answer = _ANSWER_THEN_WORDS.match(text)
         if answer and self._turn_opening and self.asked.signs and answer.group(1)[0] == "y":
             # "Tuesday and Friday out, Thursday fine?" "yeah that's it": each day as read back.
-            found_first = [_availability(day, sign) for day, sign in self.asked.signs]
+            found_first = self._read_back_agreed(text)
         elif (
             answer
             and self._turn_opening
@@ -989,6 +1001,13 @@ class CallReader:
                     (self._unavailable_days if s.negative else self._available_days).add(s.key)
         return out
 
+    def _read_back_agreed(self, sentence: str) -> list[Statement]:
+        """Each day of a read-back ("Mondays and Thursdays out, Tuesdays fine?") a yes agrees
+        to: those the caller's sentence names, if it names any ("Mondays and Thursdays out,
+        yes. I never said Tuesdays"), else all of them."""
+        named = _weekdays_in(sentence) & {day for day, _ in self.asked.signs}
+        return [_availability(d, sign) for d, sign in self.asked.signs if not named or d in named]
+
     def _clause_statements(self, clause: Clause) -> list[Statement]:
         text = clause.text
         if clause.corrects:
@@ -1009,7 +1028,7 @@ class CallReader:
             # which is wrong no more than it says which is right.
             if particle.group(1):
                 return []
-            return [_availability(day, sign) for day, sign in self.asked.signs]
+            return self._read_back_agreed(self._sentence)
         if particle:
             antecedent = self.antecedent
             if antecedent is not None and antecedent.asked and self.asked.best:
@@ -2287,7 +2306,41 @@ _GETTING_BUSY = re.compile(
 )
 # "no theyre fine" ("no they are fine" once normalised): the days asked about, referred to after
 # the answer.
-_SAID_OF_THEM = re.compile(r"^(?:no|nope|nah)\W+(?:they|it is|that is)\b")
+# What was so before, then what is so now ("before i could only do saturdays but these days
+# i'm home most of the week"): the clause that says it changed opens the second part.
+_THEN_NOW = re.compile(
+    r"^(?P<past>.*?\b(?:used to|before|previously|in the past|years ago|last year|back then|"
+    r"(?:was|were) (?:always |usually )?(?:\w+ )?(?:fine|good|ok|okay|best|free|out|bad))\b.*?)"
+    r"(?:\s*[,;.:]\s*(?:(?:but|and|so) )?|\s+(?:but|and|so) (?:um |er )?)"
+    r"(?P<now>(?:now|these days|nowadays|from now on|this year|"
+    r"at the moment|currently|going forward|since (?:i|we|my|our|he|she|they|the)|"
+    r"from (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|next \w+))\b\W*\w+\W+\w+.*)$"
+)
+
+
+def _said_now(text: str) -> str | None:
+    """The part of "what was so before, then what is so now" that says now, when it names
+    again every day the first part named ("before i could never do fridays but since i retired
+    fridays are fine"), or names no day but a time of day ("it used to be mornings were easier
+    but since i retired afternoons are better"). Not "we used to do Mondays, but now it's
+    Thursdays" (what it says of Mondays is that they changed), nor "Mondays I used to be out,
+    but now I'm home" (the second part is about the first's days: read whole)."""
+    then_now = _THEN_NOW.match(text)
+    if then_now is None or _PAST.search(now := then_now.group("now")):
+        return None
+    now_days, past_days = _weekdays_in(now), _weekdays_in(then_now.group("past"))
+    if (past_days and now_days >= past_days) or (not now_days and re.search(_PART_OF_DAY, now)):
+        return now
+    return None
+
+
+# "no, it's fine" says the days asked are fine; not "no, that's wrong" nor "no, it's
+# Thursdays I can't do": the read-back is wrong, which way the days asked are it does not say.
+_SAID_OF_THEM = re.compile(
+    rf"^(?:no|nope|nah)\W+(?:they|it is|that is)\b"
+    rf"(?!\W+(?:(?:all |just )?wrong|not (?:right|it|what|true|correct)|incorrect|{_DAY}))"
+)
 _CALLING_BACK = re.compile(
     rf"\b(?:ring|call|phone|try) (?:you |you lot )?(?:back|again) (?:on |next )?{_DAY}"
 )
