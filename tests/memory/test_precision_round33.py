@@ -117,3 +117,41 @@ def test_before_then_now_of_another_day_keeps_the_day_that_changed() -> None:
 def test_before_then_now_read_whole_when_the_second_part_alone_says_less() -> None:
     call = "a: any days | u: we used to be in on fridays but now we go to the caravan every friday"
     assert days(call) == {("friday", "unavailable")}
+
+
+# -- the rest of the week on a list, and "it's DAY now" putting a day right ----------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm tied up Tuesdays, Fridays, and every other day apart from Wednesday.",
+        "im busy fridays and every other day except wednesday",
+    ],
+)
+def test_every_other_day_except_on_a_list_turns_the_exception_round(said: str) -> None:
+    got = days(f"a: Which days are out? | u: {said}")
+    assert ("wednesday", "available") in got
+    assert ("wednesday", "unavailable") not in got
+    assert ("friday", "unavailable") in got
+
+
+def test_every_day_except_alone_still_reads_as_before() -> None:
+    assert days("a: any days | u: any day except Monday suits me") == {("monday", "unavailable")}
+
+
+def test_its_day_now_in_a_correcting_turn_takes_the_sign_of_what_it_corrects() -> None:
+    call = (
+        "a: Which days can't you do? | u: Fridays. | a: Right, Fridays out."
+        " | u: Oh sorry, my mistake. It's Mondays now, Fridays are okay."
+    )
+    assert days(call) == {("monday", "unavailable"), ("friday", "available")}
+
+
+def test_its_day_now_outside_a_correction_is_a_day_that_works() -> None:
+    assert days("a: Any days? | u: Now it's Thursdays.") == {("thursday", "available")}
+
+
+def test_anything_but_after_a_sentence_saying_the_same_day_is_out() -> None:
+    call = "a: Any days that are awkward? | u: Not Wednesday. Anything but Wednesday really."
+    assert days(call) == {("wednesday", "unavailable")}

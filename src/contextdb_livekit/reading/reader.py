@@ -1390,8 +1390,12 @@ class CallReader:
                     and not (self.antecedent and self.antecedent.asked)
                 )
             elif _PRESENT.search(text) and re.search(rf"\b(?:it is|it will be) {_DAY}", text):
-                # "now it's Tuesdays"; to "Which days are bad?", the days that are bad now.
+                # "now it's Tuesdays"; to "Which days are bad?", the days that are bad now; in a
+                # turn that puts the last right ("Actually, sorry. It's Wednesdays now"), the
+                # days said the way the days it corrects were.
                 asked = self.antecedent is not None and self.antecedent.asked
+                if self._correcting_turn and not asked:
+                    asked, inherited = True, _said_of(self._last_reading)
                 base = inherited if asked and inherited is not None else 1
             elif bare:
                 # "Friday, not a chance": a day said first is what the next clause is about.
@@ -1476,11 +1480,19 @@ class CallReader:
         turned = polarity is not None and any(
             d in (self._available_days if polarity < 0 else self._unavailable_days) for d in days
         )
+        # The clause before, in this sentence ("Not Tuesday. Anything but Tuesday": the
+        # sentence before says the exception the same way, it is not a list the rest joins).
+        listed = self.antecedent if self._clause_before is not None else None
         self.antecedent = self._last_reading = _Reading(
             days, base, polarity, past=past, turned=turned
         )
         if exceptions and not (past and polarity is None):
             rest = polarity if polarity is not None else 1
+            if polarity is None and listed is not None and listed.polarity is not None:
+                # "I'm out Mondays, Tuesdays and every other day except Thursday": the rest of
+                # the week goes on the list before it, said the same; the exception the other
+                # way.
+                rest = listed.polarity
             out = [_availability(d, -rest) for d in dict.fromkeys(exceptions)]
             others = [d for d in days if d not in exceptions]
             if polarity is not None and not request:
