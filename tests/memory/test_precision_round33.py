@@ -155,3 +155,15 @@ def test_its_day_now_outside_a_correction_is_a_day_that_works() -> None:
 def test_anything_but_after_a_sentence_saying_the_same_day_is_out() -> None:
     call = "a: Any days that are awkward? | u: Not Wednesday. Anything but Wednesday really."
     assert days(call) == {("wednesday", "unavailable")}
+
+
+# -- a yes the caller hedges ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("answer", ["yeah tuesdays i reckon", "Yes, I think so.", "yep probably"])
+def test_a_hedged_yes_to_a_question_about_a_day_stores_no_day(answer: str) -> None:
+    assert days(f"a: can you do tuesdays | u: {answer}") == set()
+
+
+def test_a_sure_yes_to_a_question_about_a_day_still_says_it_works() -> None:
+    assert days("a: can you do tuesdays | u: yes definitely") == {("tuesday", "available")}

@@ -1050,6 +1050,9 @@ class CallReader:
                 # "Would Thursday work?" "Yes, Thursday's fine for the booking.": a yes to the
                 # visit, not a word on the day in general.
                 return []
+            if antecedent is not None and antecedent.asked and _HEDGE.search(self._sentence):
+                # "Can you do Fridays?" "yeah fridays i reckon": a yes the caller is not sure of.
+                return self._doubts(self._sentence)
             if antecedent is not None and antecedent.base is not None and antecedent.asked:
                 # An answer to the agent's yes/no question about days. Not a "no" to a question
                 # asked in the negative ("So Tuesdays are no good?" "No."): no, they are not
