@@ -167,3 +167,8 @@ def test_a_hedged_yes_to_a_question_about_a_day_stores_no_day(answer: str) -> No
 
 def test_a_sure_yes_to_a_question_about_a_day_still_says_it_works() -> None:
     assert days("a: can you do tuesdays | u: yes definitely") == {("tuesday", "available")}
+
+
+def test_thats_about_it_after_a_list_of_days_out_is_not_a_day() -> None:
+    call = "a: any days to steer clear of | u: no tuesdays no thursdays thats about it"
+    assert days(call) == {("tuesday", "unavailable"), ("thursday", "unavailable")}

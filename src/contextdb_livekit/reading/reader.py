@@ -368,6 +368,9 @@ class CallReader:
         # "My son will be home, he's fifteen - is that okay?": a statement with a question
         # tagged on for the agent is still the statement.
         text = _TAG_QUESTION.sub("", normal(sentence))
+        # "no mondays no fridays thats about it": the list of days out ends, the "it" is not a
+        # day (not "tuesdays and that's it": only Tuesdays).
+        text = _THAT_IS_ALL.sub(r"\1", text)
         # "we count the ground floor as zero": how floors are numbered, not the caller's floor.
         text = " ".join(_FLOORS_NUMBERED.sub(" ", text).split())
         if not text:
@@ -2391,6 +2394,9 @@ _EXCEPTED_AGAIN = re.compile(
     rf"\b((?:except|apart from|but|bar) (?:the |for )?({_DAY[:-2]})s?) \2s? (?:no|nope|not)$"
 )
 # Not "yeah that's it", which confirms a read-back.
+_THAT_IS_ALL = re.compile(
+    rf"(\b(?:no|not) (?:on )?{_DAY})\W+(?:so )?that is (?:about |pretty much )?(?:it|all)\W*$"
+)
 _NOTHING_MORE = re.compile(
     r"(?:no|nope|nah|no no)\W+(?:that is|that will be|i think that is) "
     r"(?:it|all|everything|the lot)(?:\W+(?:thanks|thank you|cheers))?\W*|"
