@@ -2322,8 +2322,6 @@ _GETTING_BUSY = re.compile(
     r"\b(?:getting|got|gone|becoming|become)(?: a bit| quite| rather| a little| really| very)? "
     r"(?:busy|busier|hectic|full|fuller)\b"
 )
-# "no theyre fine" ("no they are fine" once normalised): the days asked about, referred to after
-# the answer.
 # What was so before, then what is so now ("before i could only do saturdays but these days
 # i'm home most of the week"): the clause that says it changed opens the second part.
 _THEN_NOW = re.compile(
@@ -2353,8 +2351,9 @@ def _said_now(text: str) -> str | None:
     return None
 
 
-# "no, it's fine" says the days asked are fine; not "no, that's wrong" nor "no, it's
-# Thursdays I can't do": the read-back is wrong, which way the days asked are it does not say.
+# "no theyre fine" ("no they are fine" once normalised): the days asked about, referred to after
+# the answer. Not "no, that's wrong" nor "no, it's Thursdays I can't do": the read-back is
+# wrong, which way the days asked are it does not say.
 _SAID_OF_THEM = re.compile(
     rf"^(?:no|nope|nah)\W+(?:they|it is|that is)\b"
     rf"(?!\W+(?:(?:all |just )?wrong|not (?:right|it|what|true|correct)|incorrect|{_DAY}))"
@@ -2393,10 +2392,11 @@ _ONE_OFF = re.compile(
 _EXCEPTED_AGAIN = re.compile(
     rf"\b((?:except|apart from|but|bar) (?:the |for )?({_DAY[:-2]})s?) \2s? (?:no|nope|not)$"
 )
-# Not "yeah that's it", which confirms a read-back.
+# "no mondays no fridays thats about it": the end of a list of days out.
 _THAT_IS_ALL = re.compile(
     rf"(\b(?:no|not) (?:on )?{_DAY})\W+(?:so )?that is (?:about |pretty much )?(?:it|all)\W*$"
 )
+# Not "yeah that's it", which confirms a read-back.
 _NOTHING_MORE = re.compile(
     r"(?:no|nope|nah|no no)\W+(?:that is|that will be|i think that is) "
     r"(?:it|all|everything|the lot)(?:\W+(?:thanks|thank you|cheers))?\W*|"
