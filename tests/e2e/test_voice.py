@@ -126,7 +126,9 @@ async def test_barge_in_interrupts_the_agent_and_books_once(livekit_server, work
     try:
         greeting_started = await caller.agent_voice_after(time.monotonic(), timeout_s=30)
         await asyncio.sleep(3.5)  # past the AEC warm-up, into the long middle sentence
-        assert caller.agent_speaking(within_s=0.4)
+        # Still speaking its greeting: voice again after now (on a busy host a frame may come
+        # late; a fixed window for the last frame failed under load, the greeting had not ended).
+        await caller.agent_voice_after(time.monotonic(), timeout_s=5)
         seen = len(caller.text.agent_messages)
         barge_started = time.monotonic()
         barge_ended = await caller.say(BOOK)  # over the greeting

@@ -257,6 +257,9 @@ async def test_a_host_killed_during_the_outage_is_drained_by_memory_drain(
     hosts = [survivor, doomed]
     try:
         await doomed.until(lambda: len(doomed.calls) >= 3 * len(CALLERS), 120)
+        # Both hosts up before the outage: a host that first connects while the database is
+        # down stops with the error (on a busy machine host-a could still be starting).
+        await survivor.until(lambda: len(survivor.calls) >= 1, 120)
         await asyncio.to_thread(cluster.stop)
         await doomed.until(lambda: "holding" in doomed.events, 120)
         held = await spill_rows(doomed)
