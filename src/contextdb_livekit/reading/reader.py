@@ -354,20 +354,22 @@ class CallReader:
 
     def read(self, sentence: str) -> list[Statement]:
         """What one sentence states, in the order said (later statements win their slot)."""
-        if now := _said_now(normal(sentence)):
+        normalised = normal(sentence)
+        if now := _said_now(normalised):
             # "before i could never do fridays but since i retired fridays are fine": what was
             # so before is not what the call stores. Only when the whole sentence says nothing
             # sure: "fridays were always good before but these days im in the office fridays"
             # reads whole, what changed said in the first part.
-            whole = copy.deepcopy(self, {id(self.words): self.words})._read(sentence)
+            whole = copy.deepcopy(self, {id(self.words): self.words})._read(sentence, normalised)
             if not whole or any(not s.sure for s in whole):
-                return self._read(now)
-        return self._read(sentence)
+                return self._read(now, normal(now))
+        return self._read(sentence, normalised)
 
-    def _read(self, sentence: str) -> list[Statement]:
+    def _read(self, sentence: str, normalised: str) -> list[Statement]:
+        """`read`, given the sentence and its `normal` form (worked out once by `read`)."""
         # "My son will be home, he's fifteen - is that okay?": a statement with a question
         # tagged on for the agent is still the statement.
-        text = _TAG_QUESTION.sub("", normal(sentence))
+        text = _TAG_QUESTION.sub("", normalised)
         # "no mondays no fridays thats about it": the list of days out ends, the "it" is not a
         # day (not "tuesdays and that's it": only Tuesdays).
         text = _THAT_IS_ALL.sub(r"\1", text)
