@@ -283,7 +283,14 @@ _SPECIFIC = re.compile(
 )
 _JOB = re.compile(
     rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
-    rf"(?:every\s+)?(?:{_DAY}|day|days|weekdays?|week|all week|the week)\b"
+    rf"(?:every\s+)?(?:{_DAY}|day|days|weekdays?|week|all week|the week)\b|"
+    # "it's Mondays I work these days": the day before the caller's job, said as a cleft.
+    rf"\b{_DAY}\s+(?:that\s+|when\s+)?(?:i|we)\s+(?:usually\s+|normally\s+|now\s+)?"
+    rf"(?P<after>work|am working|are working)"
+    # Not "saturdays and sundays i work mon to fri", "only fridays i work the rest": a new
+    # clause, the job's own days after it.
+    rf"(?=\s*$|\s*[,.;!?]|\s+(?:them|those days|that day|these days|now|then|too|as well|and|so|"
+    rf"nights?|lates?|earlies|full[- ]time|all day|there)\b)"
 )
 _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|plus|too|on|a|the|just|i mean|mostly|usually|well|is|are|"

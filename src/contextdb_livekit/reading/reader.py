@@ -74,6 +74,7 @@ from contextdb_livekit.reading.lexicon import (
     _EXCEPTION,
     _EXCLUSIVE,
     _EXCLUSIVE_ATOMS,
+    _FIRST_PERSON,
     _FLAT,
     _FLAT_NUMBER,
     _FLOOR,
@@ -87,12 +88,14 @@ from contextdb_livekit.reading.lexicon import (
     _NEGATED_POSITIVE,
     _NEGATOR,
     _NOT_ONLY,
+    _NOT_PARKING,
     _NUMBER,
     _ONE_OFF_CONTACT,
     _ORDINAL_WORDS,
     _ORDINALS,
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
+    _PARKING,
     _PART_OF_DAY,
     _PAST,
     _PERSON,
@@ -124,6 +127,7 @@ from contextdb_livekit.reading.lexicon import (
     _WISH,
     ABOUT_THE_VISIT,
     DAY_KINDS,
+    WEEKDAYS,
     _weekday,
     _weekdays_in,
 )
@@ -245,6 +249,7 @@ class CallReader:
     _available_days: set[str] = field(default_factory=set)  # said to work, this call
     _asking: bool = False  # the caller's last sentence in this turn asked or doubted
     _hedged_last: bool = False  # the last clause read in this turn was hedged
+    _answer_left: bool = False  # this turn went on from the agent's question to something else
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -340,7 +345,7 @@ class CallReader:
             self._last_turn = self._this_turn
         self._this_turn, self._turn_opening, self._correcting_turn = [], True, False
         self._said_in_turn, self._doubted, self._asking = [], set(), False
-        self._hedged_last = False
+        self._hedged_last = self._answer_left = False
         self.antecedent = None
         if self.asked.base is not None:
             self.antecedent = _Reading(list(self.asked.days), self.asked.base, asked=True)
@@ -359,7 +364,10 @@ class CallReader:
             # "before i could never do fridays but since i retired fridays are fine": what was
             # so before is not what the call stores. Only when the whole sentence says nothing
             # sure: "fridays were always good before but these days im in the office fridays"
-            # reads whole, what changed said in the first part.
+            # reads whole, what changed said in the first part. "... now i can" is read as
+            # "i can do fridays now": the whole reads no further than the past.
+            if _NOW_ELLIPSIS.search(normalised):
+                return self._read(now, now)
             whole = copy.deepcopy(self, {id(self.words): self.words})._read(sentence, normalised)
             if not whole or any(not s.sure for s in whole):
                 return self._read(now, normal(now))
@@ -511,6 +519,10 @@ class CallReader:
             # "Hmm, I tell a lie, ...": the opening words, whatever the punctuation between them.
             self._correcting_turn = bool(_TURN_CORRECTION.match(plain))
             self._turn_opening = False
+        elif _TURN_CORRECTION.match(plain):
+            # "(the drive?) Yes, on the drive. Oh, sorry, I've just realised, Saturday's no
+            # good": the caller goes back to something said before, not the question.
+            self._answer_left = True
         # "combi no system its a system": a type put right, the commas dropped.
         text = self._type_put_right.sub(r"\1, \2, ", text)
         # "So Tuesday and Thursday out?" "tuesday yes thursday no": each answer agrees or not.
@@ -1141,6 +1153,8 @@ class CallReader:
         text = _EXCEPTED_AGAIN.sub(r"\1", text)
         if _NOT_ABOUT_THE_CALLER.search(text):
             return []  # "the weather on Thursday's meant to be dreadful": the day's, not theirs
+        if self._about_the_parking(text):
+            return []
         if _ONE_OFF.search(text) and not _DAY_RE.search(text):
             return []  # "it's just this once I'm off": a one-off, no word on the days said
         if (
@@ -1315,6 +1329,21 @@ class CallReader:
             # "I got your text on Monday, that was handy": said of something that happened on
             # a day, which said nothing of the day itself.
             return []
+        if (
+            referring
+            and self._last_reading is not None
+            and self._last_reading.past
+            # Said of them in this turn already (not "I used to work Thursdays. Not any more":
+            # the past alone read as nothing; the "not any more" says what is now).
+            and any(
+                s.kind == "availability" and s.key in self._last_reading.days
+                for s in self._this_turn
+            )
+            and _JUST_NOT_NOW.fullmatch(text)
+        ):
+            # "Fridays used to be my day off. Not now.": the "not now" agrees with the past
+            # said before it; it does not turn the days round again.
+            return []
         if referring and self.antecedent is not None:
             days = list(self.antecedent.days)
             if base is None and (_is_remnant(text) or _EXCLUSIVE_ATOMS.search(text)):
@@ -1404,7 +1433,16 @@ class CallReader:
                 asked = self.antecedent is not None and self.antecedent.asked
                 if self._correcting_turn and not asked:
                     asked, inherited = True, _said_of(self._last_reading)
-                base = inherited if asked and inherited is not None else 1
+                if self.antecedent is not None and self.antecedent.past:
+                    # "used to be Tuesdays we were out, now it's Wednesdays": what was said of
+                    # the old days, now said of the new ("Tuesdays used to be busy, ..."); said
+                    # of nothing read, what the agent asked ("Still your day off?" "It was
+                    # Monday till May, now it's Wednesday").
+                    base = self.antecedent.base
+                    if base is None:
+                        base = self.asked.base
+                else:
+                    base = inherited if asked and inherited is not None else 1
             elif bare:
                 # "Friday, not a chance": a day said first is what the next clause is about.
                 self.antecedent = _Reading(days, None, echo=True)
@@ -1581,6 +1619,23 @@ class CallReader:
         if request and not generic:
             return []
         return [_availability(d, -1) for d in days]
+
+    def _about_the_parking(self, text: str) -> bool:
+        """Whether the days in `text` are the parking's: "you can park on the street, but not
+        on Mondays" (street cleaning), "(where do we park?) not Saturdays, the market's on". Not
+        when the caller speaks of themself ("park on the drive, I'm out Mondays though"), nor of
+        days said before the parking ("Mondays are out, and parking, use the drive")."""
+        if _FIRST_PERSON.search(text):
+            return False
+        day = _DAY_RE.search(text)
+        said_before = self._sentence[: self._sentence.find(day.group(0))] if day else self._sentence
+        if _PARKING.search(_NOT_PARKING.sub(" ", said_before)):
+            return True
+        return (
+            self.asked.topic == "parking"
+            and not (self._correcting_turn or self._answer_left)
+            and not _FIRST_PERSON.search(self._sentence)
+        )
 
     def _in_doubt(self, found: list[Statement], doubted: list[Statement]) -> list[Statement]:
         """`found` with the `doubted` statements kept as the caller's words, not typed; what
@@ -2329,12 +2384,16 @@ _GETTING_BUSY = re.compile(
 _THEN_NOW = re.compile(
     r"^(?P<past>.*?\b(?:used to|before|previously|in the past|years ago|last year|back then|"
     r"(?:was|were) (?:always |usually )?(?:\w+ )?(?:fine|good|ok|okay|best|free|out|bad))\b.*?)"
-    r"(?:\s*[,;.:]\s*(?:(?:but|and|so) )?|\s+(?:but|and|so) (?:um |er )?)"
+    r"(?:\s*[,;.:]\s*(?:(?:but|and|so) )?|\s+[-\u2013\u2014]+\s+(?:(?:but|and|so) )?|"
+    r"\s+(?:but|and|so) (?:um |er )?)"
     r"(?P<now>(?:now|these days|nowadays|from now on|this year|"
     r"at the moment|currently|going forward|since (?:i|we|my|our|he|she|they|the)|"
     r"from (?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|next \w+))\b\W*\w+\W+\w+.*)$"
 )
+
+
+_NOW_ELLIPSIS = re.compile(r"now ((?:i|we) (?:can|could)(?: not)?)(?: do)?\W*")
 
 
 def _said_now(text: str) -> str | None:
@@ -2348,6 +2407,11 @@ def _said_now(text: str) -> str | None:
     if then_now is None or _PAST.search(now := then_now.group("now")):
         return None
     now_days, past_days = _weekdays_in(now), _weekdays_in(then_now.group("past"))
+    if past_days and (verb := _NOW_ELLIPSIS.fullmatch(now)):
+        # "i could not do fridays before the kids started school - now i can": the verb
+        # alone, said of the days before it.
+        days = " and ".join(f"{d}s" for d in sorted(past_days, key=WEEKDAYS.index))
+        return f"{verb.group(1)} do {days} now"
     if (past_days and now_days >= past_days) or (not now_days and re.search(_PART_OF_DAY, now)):
         return now
     return None
@@ -2450,6 +2514,7 @@ _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")
 _NOT_NOW = re.compile(r"\bnot (?:now|any ?more|these days|nowadays)$")
+_JUST_NOT_NOW = re.compile(r"(?:but |and )?(?:well )?not (?:now|any ?more|these days|nowadays)")
 _TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")
@@ -2496,7 +2561,9 @@ _NOT_THOSE = re.compile(
 )
 _STRUCK_OFF = re.compile(rf"(?:scratch|scrap|cross off|strike off|cross out) {_DAY}\b")
 _SHIFT_GONE = re.compile(
-    r"\b(?:swapped|cancelled|dropped|got rid of|given up|gave up|moved) "
+    # "they moved my rota": whoever moved it is not the days said before.
+    r"\b(?:(?:they|he|she|work|my boss|my manager) (?:have |has |had )?)?"
+    r"(?:swapped|cancelled|dropped|got rid of|given up|gave up|moved) "
     r"(?:my|our|the) (?:\w+ )?(?:shift|shifts|class|classes|clinic|session|rota)\b"
     # Not "they moved my shift to wednesday": the day it went to is worked.
     r"(?! (?:to|onto|over to|on to)\b)"

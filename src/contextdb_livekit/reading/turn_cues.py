@@ -265,6 +265,12 @@ def _counts_read_back(t: str, equipment: Equipment) -> tuple[tuple[str, str], ..
     return tuple((m.group(1), m.group(2)) for m in matches if m)
 
 
+_QUESTION_TAG = re.compile(
+    r",?\s*\b(?:is|are|was|were|do|does|did|can|could|will|would|have|has)( not)? "
+    r"(?:it|they|you|we|he|she|there|that)\s*\?*\s*$"
+)
+
+
 def read_question(text: str, equipment: Equipment) -> Asked:
     t = normal(text)
     if t.startswith(normal(REVIEW_OPENING)):
@@ -444,7 +450,8 @@ def read_question(text: str, equipment: Equipment) -> Asked:
                 or re.match(r"(?:(?:and|so)\s+)?any (?:others? |ones? )?(?:you|that)\b", tail)
             )
         )
-        sign, negators = _predicate(tail if asked or open_question else t)
+        # "Fridays are your day off, aren't they?": the tag asks; its "not" is not the day's.
+        sign, negators = _predicate(_QUESTION_TAG.sub("", tail if asked or open_question else t))
         base = _base(sign, negators, tail)
         if len(asked) > 1 and any(
             _segment_sign(segment) not in (None, base) for segment in _day_segments(tail)
@@ -725,7 +732,8 @@ def _predicate(text: str) -> tuple[int | None, int]:
     rest = _EXCLUSIVE_ATOMS.sub(" ", rest)
     if job := _JOB.search(rest):
         sign = -1
-        rest = rest[: job.start("verb")] + " " + rest[job.end("verb") :]
+        verb = "verb" if job.group("verb") else "after"
+        rest = rest[: job.start(verb)] + " " + rest[job.end(verb) :]
     if sign is None:
         for match in _POS.finditer(rest):
             word = match.group(0)
