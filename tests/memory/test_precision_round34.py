@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.memory.spoken_calls import days, facts, of_kind
+from memory.extract import Turn, extract_call_facts
+from tests.memory.spoken_calls import TODAY, days, facts, of_kind
 
 # -- days said of the parking ----------------------------------------------------------------------
 
@@ -136,3 +137,28 @@ def test_somebody_else_moving_the_callers_rota_is_not_a_yes() -> None:
     assert days("a: Is Friday your day off? | u: Not now, my boss moved my rota.") == {
         ("friday", "unavailable")
     }
+
+
+# -- a note's "works DAY" ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "Caller works Saturdays.",
+        "customer now works Saturdays",
+        "Caller was off Saturdays, now works Saturdays.",
+    ],
+)
+def test_a_note_saying_the_caller_works_a_day_is_a_day_out(note: str) -> None:
+    said = {
+        (f.key, f.value)
+        for f in extract_call_facts(
+            [Turn("assistant", "Anything else?"), Turn("user", "No, that's it.")],
+            [note],
+            today=TODAY,
+            call_id="call-1",
+        )
+        if f.kind == "availability"
+    }
+    assert said == {("saturday", "unavailable")}

@@ -282,7 +282,8 @@ _SPECIFIC = re.compile(
     rf"on\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)"
 )
 _JOB = re.compile(
-    rf"\b(?:i|we|he|she|they)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
+    # A note's "caller works Fridays" is the caller's job.
+    rf"\b(?:i|we|he|she|they|caller|customer)\s+(?:\w+\s+){{0,2}}?(?P<verb>work|working|works)\s+(?:on\s+)?(?:a\s+)?"
     rf"(?:every\s+)?(?:{_DAY}|day|days|weekdays?|week|all week|the week)\b|"
     # "it's Mondays I work these days": the day before the caller's job, said as a cleft.
     rf"\b{_DAY}\s+(?:that\s+|when\s+)?(?:i|we)\s+(?:usually\s+|normally\s+|now\s+)?"
@@ -290,7 +291,9 @@ _JOB = re.compile(
     # Not "saturdays and sundays i work mon to fri", "only fridays i work the rest": a new
     # clause, the job's own days after it.
     rf"(?=\s*$|\s*[,.;!?]|\s+(?:them|those days|that day|these days|now|then|too|as well|and|so|"
-    rf"nights?|lates?|earlies|full[- ]time|all day|there)\b)"
+    rf"nights?|lates?|earlies|full[- ]time|all day|there)\b)|"
+    # A note's "now works Fridays", the caller left out: the verb first, the day after.
+    rf"^(?:now |also |still )?(?P<bare>works|working) (?:on )?(?:every )?{_DAY}\b"
 )
 _BARE_DAYS = re.compile(
     rf"(?:(?:yes|yeah|and|or|also|plus|too|on|a|the|just|i mean|mostly|usually|well|is|are|"

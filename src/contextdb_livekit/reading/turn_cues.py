@@ -732,7 +732,7 @@ def _predicate(text: str) -> tuple[int | None, int]:
     rest = _EXCLUSIVE_ATOMS.sub(" ", rest)
     if job := _JOB.search(rest):
         sign = -1
-        verb = "verb" if job.group("verb") else "after"
+        verb = next(name for name in ("verb", "after", "bare") if job.group(name))
         rest = rest[: job.start(verb)] + " " + rest[job.end(verb) :]
     if sign is None:
         for match in _POS.finditer(rest):
