@@ -162,3 +162,32 @@ def test_a_note_saying_the_caller_works_a_day_is_a_day_out(note: str) -> None:
         if f.kind == "availability"
     }
     assert said == {("saturday", "unavailable")}
+
+
+# -- somebody the caller named ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "introduced",
+    ["My son, Idris, will be in.", "Idris, my son, will be in.", "My son's called Idris."],
+)
+def test_days_of_somebody_named_earlier_in_the_call_are_not_the_callers(introduced: str) -> None:
+    call = (
+        f"a: Who will let the engineer in? | u: {introduced} "
+        "| a: Any days that don't work? | u: Well, Idris can't do Wednesdays, he's at college. "
+        "I can't do Mondays."
+    )
+    assert days(call) == {("monday", "unavailable")}
+
+
+def test_a_day_after_a_relation_is_not_a_name() -> None:
+    call = (
+        "a: Who will be in? | u: My wife, Saturdays anyway. "
+        "| a: Any days you can't do? | u: Saturdays are out for me, I'm at work. Sundays too."
+    )
+    assert days(call) == {("saturday", "unavailable"), ("sunday", "unavailable")}
+
+
+def test_a_day_after_the_agent_asks_about_the_driveway_is_the_drives() -> None:
+    call = "a: Can the engineer use your driveway? | u: Not Thursdays, the skip's on it."
+    assert days(call) == set()

@@ -250,6 +250,7 @@ class CallReader:
     _asking: bool = False  # the caller's last sentence in this turn asked or doubted
     _hedged_last: bool = False  # the last clause read in this turn was hedged
     _answer_left: bool = False  # this turn went on from the agent's question to something else
+    _others_named: set[str] = field(default_factory=set)  # "my daughter, Priya": not the caller
 
     @cached_property
     def _noun_first(self) -> re.Pattern[str]:
@@ -544,6 +545,11 @@ class CallReader:
         self._switch_here = bool(_SWITCH.search(text))
         self._working_before = set(self._working_days)
         self._sentence, self._written = text, sentence
+        self._others_named |= {
+            name.casefold()
+            for m in _NAMED_PERSON.finditer(sentence)
+            if (name := m.group(2) or m.group(3)).casefold() not in _NOT_NAMES
+        }
         # Counts said whole in the sentence, read once for all its clauses.
         self._summed = summed_parts(text, self.words)
         self._product = product_said(text, self.words)
@@ -610,7 +616,7 @@ class CallReader:
                 said = [s for s in said if s.kind not in DAY_KINDS]
             # "The flat above me, number 9, has had the same problem": a clause with no
             # subject of its own after one about somebody else is still theirs.
-            if about_someone_else(clause.text):
+            if about_someone_else(clause.text) or self._named_other(clause.text):
                 someone_else = True
             elif (
                 _OWN_SUBJECT.match(clause.text)
@@ -1620,6 +1626,12 @@ class CallReader:
             return []
         return [_availability(d, -1) for d in days]
 
+    def _named_other(self, text: str) -> bool:
+        """Whether `text` is said of somebody the caller named as someone else earlier in the
+        call ("my daughter, Priya" ... "Priya can't do Mondays")."""
+        subject = _NAME_SUBJECT.match(text)
+        return subject is not None and subject.group(1) in self._others_named
+
     def _about_the_parking(self, text: str) -> bool:
         """Whether the days in `text` are the parking's: "you can park on the street, but not
         on Mondays" (street cleaning), "(where do we park?) not Saturdays, the market's on". Not
@@ -2536,6 +2548,21 @@ _DAYS_ASKED = re.compile(
 # A clause whose subject is somebody other than the caller ("my neighbour can't do mondays",
 # "the letting agent said", "she's at college"), not somebody the caller's own reason names
 # ("i'm at my mum's", "i've got the grandkids").
+# "my daughter, Priya", "Priya, my daughter", "our lodger's called Tom": a name given to
+# somebody else, capitalised as written.
+_NAMED_PERSON = re.compile(
+    rf"(?i:{_PERSON})(?:(?i:\s+is|'s) (?i:called|named)\s+|,?\s+)([A-Z][a-z]+)\b|"
+    rf"\b([A-Z][a-z]+),\s+(?i:{_PERSON})"
+)
+_NAME_SUBJECT = re.compile(r"^([a-z]+)\b")
+_NOT_NAMES = (
+    frozenset(WEEKDAYS)
+    | {f"{day}s" for day in WEEKDAYS}
+    | {
+        *("she", "he", "they", "the", "yes", "no", "and", "but", "so", "oh", "well", "it", "we"),
+        *("my", "our", "his", "her", "their", "thanks"),
+    }
+)
 _SOMEBODY_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|cause|yeah|yes|no|though|as|right|"
     r"um|er|like)\s+)*(?:(?:my|our|the|his|her|their|me)\s+(?:\w+\s+)?)?"

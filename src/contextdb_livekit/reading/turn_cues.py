@@ -387,7 +387,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic=types.kind, proposed=equipment.type_value(kind))
     if re.search(r"\b(?:what|which) floor\b", t):
         return Asked(topic="floor")
-    if re.search(r"\b(?:park|parking)\b", t):
+    if re.search(r"\b(?:park|parking|driveway)\b", t):
         return Asked(topic="parking")
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
