@@ -2545,9 +2545,6 @@ _UNLESS = re.compile(rf"\bunless\b(?!\s+(?:it is\s+|its\s+)?(?:an?\s+|on\s+)?{_D
 _DAYS_ASKED = re.compile(
     rf"\b(?:{_DAY}|days?|others?|else)\b[^?]*\?\s*$|\b(?:{_DAY}|days?|others?|else)\s*\?"
 )
-# A clause whose subject is somebody other than the caller ("my neighbour can't do mondays",
-# "the letting agent said", "she's at college"), not somebody the caller's own reason names
-# ("i'm at my mum's", "i've got the grandkids").
 # "my daughter, Priya", "Priya, my daughter", "our lodger's called Tom": a name given to
 # somebody else, capitalised as written.
 _NAMED_PERSON = re.compile(
@@ -2563,6 +2560,9 @@ _NOT_NAMES = (
         *("my", "our", "his", "her", "their", "thanks"),
     }
 )
+# A clause whose subject is somebody other than the caller ("my neighbour can't do mondays",
+# "the letting agent said", "she's at college"), not somebody the caller's own reason names
+# ("i'm at my mum's", "i've got the grandkids").
 _SOMEBODY_SUBJECT = re.compile(
     r"^(?:(?:and|but|so|well|oh|also|plus|then|because|cos|cause|yeah|yes|no|though|as|right|"
     r"um|er|like)\s+)*(?:(?:my|our|the|his|her|their|me)\s+(?:\w+\s+)?)?"

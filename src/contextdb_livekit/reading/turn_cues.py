@@ -266,7 +266,7 @@ def _counts_read_back(t: str, equipment: Equipment) -> tuple[tuple[str, str], ..
 
 
 _QUESTION_TAG = re.compile(
-    r",?\s*\b(?:is|are|was|were|do|does|did|can|could|will|would|have|has)( not)? "
+    r",?\s*\b(?:is|are|was|were|do|does|did|can|could|will|would|have|has)(?: not)? "
     r"(?:it|they|you|we|he|she|there|that)\s*\?*\s*$"
 )
 
