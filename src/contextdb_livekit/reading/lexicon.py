@@ -691,6 +691,14 @@ _NOT_PARKING = re.compile(
     r"\bpark (?:road|rd|lane|avenue|street|way|close|drive|crescent|view|place)\b|"
     r"\b(?:business|retail|industrial|trading|science|the) park\b"
 )
+
+
+def speaks_of_parking(text: str) -> bool:
+    """Whether `text` speaks of parking ("park on the drive"), not of a street or a park
+    named for it ("Park Road", "the business park")."""
+    return bool(_PARKING.search(_NOT_PARKING.sub(" ", text)))
+
+
 _ANIMALS = (
     r"dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|budgies?|birds?|rabbits?|bunn(?:y|ies)|"
     r"hamsters?|guinea pigs?|tortoises?|snakes?|lizards?|chickens?|hens?|ferrets?|"

@@ -88,14 +88,12 @@ from contextdb_livekit.reading.lexicon import (
     _NEGATED_POSITIVE,
     _NEGATOR,
     _NOT_ONLY,
-    _NOT_PARKING,
     _NUMBER,
     _ONE_OFF_CONTACT,
     _ORDINAL_WORDS,
     _ORDINALS,
     _OTHER_SUBJECT,
     _OWN_SUBJECT,
-    _PARKING,
     _PART_OF_DAY,
     _PAST,
     _PERSON,
@@ -130,6 +128,7 @@ from contextdb_livekit.reading.lexicon import (
     WEEKDAYS,
     _weekday,
     _weekdays_in,
+    speaks_of_parking,
 )
 from contextdb_livekit.reading.sentences import (
     _ANSWER_THEN_WORDS,
@@ -546,9 +545,9 @@ class CallReader:
         self._working_before = set(self._working_days)
         self._sentence, self._written = text, sentence
         self._others_named |= {
-            name.casefold()
+            name
             for m in _NAMED_PERSON.finditer(sentence)
-            if (name := m.group(2) or m.group(3)).casefold() not in _NOT_NAMES
+            if (name := (m.group(2) or m.group(3)).casefold()) not in _NOT_NAMES
         }
         # Counts said whole in the sentence, read once for all its clauses.
         self._summed = summed_parts(text, self.words)
@@ -1641,7 +1640,7 @@ class CallReader:
             return False
         day = _DAY_RE.search(text)
         said_before = self._sentence[: self._sentence.find(day.group(0))] if day else self._sentence
-        if _PARKING.search(_NOT_PARKING.sub(" ", said_before)):
+        if speaks_of_parking(said_before):
             return True
         return (
             self.asked.topic == "parking"
@@ -2525,8 +2524,9 @@ _NO_DAY_NOT_DAY = re.compile(
 _NOW_INSTEAD = re.compile(r"\b(?:now|these days|nowadays|instead)\b")
 _RELATIVE_PAST = re.compile(r"^(?:which|that|who) (?:were|was|used to)\b")
 _PAST_REMNANT = re.compile(r"(?:(?:yes|yeah|well) )?(?:they|it|that|those) (?:were|was|used to be)")
-_NOT_NOW = re.compile(r"\bnot (?:now|any ?more|these days|nowadays)$")
-_JUST_NOT_NOW = re.compile(r"(?:but |and )?(?:well )?not (?:now|any ?more|these days|nowadays)")
+_NO_LONGER = r"not (?:now|any ?more|these days|nowadays)"
+_NOT_NOW = re.compile(rf"\b{_NO_LONGER}$")
+_JUST_NOT_NOW = re.compile(rf"(?:but |and )?(?:well )?{_NO_LONGER}")
 _TALLIED = re.compile(r"\b(?:so|that is|that makes|which makes|making) (?:\d+|a total of \d+) \w+")
 _WORTH_OF = re.compile(rf"\b{_NUMBER} (?P<thing>(?:\w+ )?\w+?)'? worth of\b")
 _OUT_OF = re.compile(rf"\bout of (?:the )?{_NUMBER}\b")

@@ -19,14 +19,12 @@ from contextdb_livekit.reading.lexicon import (
     _NEW_BEFORE,
     _NO_PETS,
     _NOT_AN_ANIMAL,
-    _NOT_PARKING,
     _NUMBER,
     _NUMBERS,
     _OLD_AFTER,
     _OLD_BEFORE,
     _ONE_UP_ONE_DOWN,
     _ORDINALS,
-    _PARKING,
     _PARTIAL_COUNT,
     _PAST_PET,
     _PER_PLACE,
@@ -38,6 +36,7 @@ from contextdb_livekit.reading.lexicon import (
     _STREET_WORDS,
     _TO_COME_BEFORE,
     _WHO_WILL_BE,
+    speaks_of_parking,
 )
 from contextdb_livekit.reading.sentences import _SMALL, Statement
 from contextdb_livekit.reading.turn_cues import about_someone_else
@@ -514,7 +513,7 @@ def _free_text(
             if not (_PAST_PET.search(text) or _NO_PETS.search(text) or _HAD.search(text)):
                 found["pets"] = sentence
             continue
-        if _PARKING.search(_NOT_PARKING.sub(" ", text)) or topic == "parking":
+        if speaks_of_parking(text) or topic == "parking":
             found["parking"] = sentence
         if _NO_PETS.search(text):
             found["pets"] = "No pets"
