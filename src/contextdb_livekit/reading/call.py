@@ -31,6 +31,7 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
+from contextdb_livekit.reading.choices import option_picked
 from contextdb_livekit.reading.lexicon import (
     _DAY,
     _DAY_RE,
@@ -137,7 +138,7 @@ def read_call(
     wrong about one time in ten, a few the wrong way round) but for a plain answer to a
     question about days, words the first reading doubted and anything said beside somebody
     else (`_agreed`)."""
-    turns = list(turns)
+    turns = _options_named(list(turns))
     notes = list(notes)
     as_said = [t.text for t in turns]
     as_written = _read_call(turns, as_said, notes, reader, worded, several, adds_up)
@@ -158,6 +159,16 @@ def read_call(
             if sign is not None:
                 answers.append((_plain(restored), sign))
     return _agreed(as_written, punctuated, worded, answers)
+
+
+def _options_named(turns: list[Turn]) -> list[Turn]:
+    """Each "the second one" as the option of the question just before it that it picks
+    ("Mornings or afternoons?" "The second one." reads as "afternoons")."""
+    named = list(turns)
+    for i in range(1, len(turns)):
+        if turns[i].role == "user" and (option := option_picked(turns[i - 1].text, turns[i].text)):
+            named[i] = dataclasses.replace(turns[i], text=f"{option}.")
+    return named
 
 
 _SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|{_PERSON_PRONOUN.pattern}")

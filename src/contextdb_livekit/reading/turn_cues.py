@@ -223,8 +223,10 @@ _ADDRESS_ASKED = re.compile(
 
 # Who will be at the visit: "Is anyone home on Fridays?", "Will you be there yourself?".
 _WHO_ASKED = re.compile(
-    r"\b(?:anyone|anybody|someone|somebody|who)\b.*\b(?:home|in|there|around|"
+    r"\b(?:anyone|anybody|someone|somebody|who|whos|wholl)\b.*\b(?:home|in|there|around|"
     r"at the (?:property|house|flat|address))\b|"
+    # "Who will meet the engineer?", "who's letting them in?"
+    r"\b(?:who|whos|wholl)\b.*\b(?:meet|meeting|let|letting|lets|open|opening|answer)\b|"
     r"\b(?:will|would|are|can) you (?:\w+ )?be (?:home|in|there|around)\b"
 )
 
@@ -307,10 +309,14 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             and not re.search(r"\b(?:else|other|others|more)\b", t)
         )
     )
-    if asks and re.search(
-        r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
-        r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
-        t,
+    if asks and (
+        re.search(
+            r"\b(?:contact|reach|get hold of|get in touch with) you\b|\bget in touch\b|"
+            r"\bhow (?:would|do|shall|should) (?:you like|we|i) (?:us to )?(?:contact|reach|get)\b",
+            t,
+        )
+        # "Contact preference?", "Best contact?": a prompt of a few words about contact.
+        or (_is_terse_prompt(t) and re.search(r"\bcontact\b", t))
     ):
         return Asked(topic="contact_preference")
     if (asks or re.fullmatch(_CHANNEL_CHOICE, t)) and re.search(
@@ -385,7 +391,12 @@ def read_question(text: str, equipment: Equipment) -> Asked:
     ) and (kind := equipment.type_mention.search(t)):
         # "Is it a combi boiler?": a bare "yes" takes the agent's word for it.
         return Asked(topic=types.kind, proposed=equipment.type_value(kind))
-    if re.search(r"\b(?:what|which) floor\b", t):
+    if re.search(r"\b(?:what|which) floor\b|\bwhat(?:s| is) the floor\b", t) or (
+        # "Floor?", "Ground floor or first?"; not where the boiler or the meter is.
+        re.search(r"\bfloor\b", t)
+        and (_is_terse_prompt(t) or " or " in t)
+        and not re.search(rf"\b{types.noun}s?\b|{equipment.fixture.mentioned}", t)
+    ):
         return Asked(topic="floor")
     if re.search(r"\b(?:park|parking|driveway)\b", t):
         return Asked(topic="parking")
@@ -407,6 +418,10 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         ):
             # "So Wednesday unavailable, Friday available. Correct?": the question is the
             # read-back before it.
+            tail = f"{pieces[-2]} {tail}"
+        elif len(pieces) > 1 and re.fullmatch(rf"(?:(?:{_DAY}|or|and)\W*)+", tail):
+            # "Which day's best - Tuesday or Thursday?": the days alone after the dash are the
+            # choices the question before it asks about.
             tail = f"{pieces[-2]} {tail}"
         asked = tuple(dict.fromkeys(_weekday(d) for d in _DAY_RE.findall(tail)))
         if not asked and kinds_mentioned(tail, equipment) - DAY_KINDS:
@@ -649,8 +664,8 @@ _NOTE_ASKED = re.compile(
 # A question by its first words ("and how many thermostats are there", "which flat").
 _SPOKEN_QUESTION = re.compile(
     r"^(?:(?:and|so|ok|okay|right|great|lovely|thanks|thank you|perfect|sorry)\s+)*"
-    r"(?:what|which|how many|where|wheres|whats|whereabouts|will|would|is|are|do|does|can|"
-    r"could|have|has|"
+    r"(?:what|which|how many|where|wheres|whats|whereabouts|who|whos|wholl|will|would|is|are|"
+    r"do|does|can|could|have|has|"
     # "and any days for you to avoid": "any", asking.
     r"any (?:days?|others?|other days?|more)\b)\b|"
     # "and the meter", "what about the parking": the topic alone, asked.

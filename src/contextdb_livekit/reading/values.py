@@ -38,7 +38,7 @@ from contextdb_livekit.reading.lexicon import (
     _WHO_WILL_BE,
     speaks_of_parking,
 )
-from contextdb_livekit.reading.sentences import _SMALL, Statement
+from contextdb_livekit.reading.sentences import _SMALL, Statement, normal
 from contextdb_livekit.reading.turn_cues import about_someone_else
 
 # A count given as a guess ("about a dozen radiators", "ten or so rads"), and a sentence that
@@ -179,7 +179,10 @@ _FAILS = re.compile(
     r"lands|get|gets)\s+(?:straight\s+)?(?:in|into|to)\s+(?:my\s+|the\s+)?(?:spam|junk)|"
     r"(?:never|do not|does not|rarely)\s+(?:get through|come through|arrive|reach me|work)|"
     # "my texts go all over the place", "emails get lost": the channel loses the caller's.
-    r"(?:go|goes|get|gets|went|got)\s+(?:all over the place|missing|lost|astray|walkabout))"
+    r"(?:go|goes|get|gets|went|got)\s+(?:all over the place|missing|lost|astray|walkabout)|"
+    # "texts I tend to miss", "emails I never check": the caller does not see that channel.
+    r"(?:i|we)\s+(?:(?:always|just|usually|often|tend to|normally)\s+)?(?:miss|ignore|"
+    r"(?:never|do not|rarely|hardly ever)\s+(?:see|check|read|look at|answer|open)))"
 )
 
 
@@ -442,6 +445,12 @@ _PRESENT_AT_VISIT = re.compile(
 )
 
 
+_CALLER_AT_HOME = re.compile(
+    r"^(?:just |only )?(?:me|myself)\b|"
+    r"^i will be (?:in|home|at home|there|around)\b"
+)
+
+
 _HAD = re.compile(r"\b(?:had|was|were|used to|before)\b")
 
 
@@ -464,6 +473,9 @@ def _free_text(
     a clause that is not hedged names one (for pets, the last such clause decides between
     "no pets" and the sentence)."""
     found: dict[str, str] = {}
+    # "Me, not likely": the whole sentence, the hedged clause included, says whether the
+    # caller is the one at home.
+    spoken = normal(sentence)
     for text in parts:
         other = about_someone_else(text)
         # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
@@ -479,7 +491,13 @@ def _free_text(
             or _SOMEONE_HOME.search(text)
             or (
                 topic == "who_home"
-                and (_PERSON_RE.search(text) or re.match(r"^(?:just )?(?:my|our|the) \w+", text))
+                and (
+                    _PERSON_RE.search(text)
+                    or re.match(r"^(?:just )?(?:my|our|the) \w+", text)
+                    # "Me, I'll be in": the caller is who will be there; not "me? no, I'm
+                    # at work", "me, not likely".
+                    or (_CALLER_AT_HOME.match(spoken) and not _NEGATOR.search(spoken))
+                )
             )
         ):
             found["who_home"] = sentence

@@ -1,0 +1,71 @@
+"""A caller who picks from the agent's list by its place: "Mornings or afternoons?" "The
+second one." The answer names nothing by itself; the option it points at is what was said."""
+
+from __future__ import annotations
+
+import re
+
+from contextdb_livekit.reading.sentences import normal
+
+# (`normal` writes "third" and "fourth" as "3rd" and "4th".)
+_PLACES = {
+    "first": 0,
+    "former": 0,
+    "second": 1,
+    "middle": 1,
+    "3rd": 2,
+    "4th": 3,
+    "last": -1,
+    "latter": -1,
+}
+# The answer is the place and nothing else but a filler or an assent around it.
+_PICK = re.compile(
+    r"(?:(?:yes|yeah|yep|um|er|erm|uh|oh|so|well|ok|okay|go for)\W+)*"
+    r"(?:the\s+)?(first|former|second|middle|3rd|4th|last|latter)(?:\s+(?:one|option))?"
+    r"(?:\W+(?:one|please|thanks|thank you|i think|really|actually|then|yeah|yes))*"
+)
+# Words after an option that name what all the options are ("morning or afternoon visits").
+_GENERIC = {"floor", "boiler", "visit", "visits", "call", "calls", "message", "one", "please"}
+# "Right, okay, so, mornings or afternoons?": words before the list, not options in it.
+_OPENING = re.compile(r"^(?:(?:right|ok|okay|so|well|and|then|lovely|great|thanks)\W+)+")
+_ARTICLES = {"a", "an", "the", "by", "on", "in", "via"}
+
+
+def options_offered(question: str) -> list[str]:
+    """The options the agent's last question lists, one word each ("combi, system or
+    conventional" → combi, system, conventional); empty when it lists none, or two lists
+    ("flat 4 or 40, and a combi or a system?": which one a place points into is unclear)."""
+    asked = [s for s in re.split(r"(?<=[.!?])\s+", question.strip()) if " or " in s.casefold()]
+    if not asked:
+        return []
+    t = _OPENING.sub("", normal(asked[-1])).rstrip("?!. ")
+    left, _, right = t.rpartition(" or ")
+    right_words = [w for w in re.findall(r"[a-z0-9']+", right) if w not in _ARTICLES]
+    if not right_words or " or " in left:
+        return []
+    options = []
+    for piece in filter(str.strip, left.split(",")):  # "email, text, or a call"
+        words = [w for w in re.findall(r"[a-z0-9']+", piece) if w not in _ARTICLES]
+        while words and words[-1] in _GENERIC:
+            words.pop()
+        if not words:
+            return []
+        options.append(words[-1])
+    options.append(right_words[0])
+    return options
+
+
+def option_picked(question: str, answer: str) -> str | None:
+    """The option a bare "the second one" points at in the agent's question; None when the
+    answer is more than a place, or the place is itself one of the options ("Ground floor or
+    first?" "First.")."""
+    pick = _PICK.fullmatch(normal(answer).strip(" ?!.,"))
+    if pick is None:
+        return None
+    options = options_offered(question)
+    place = _PLACES[pick.group(1)]
+    if not options or pick.group(1) in options or place >= len(options):
+        return None
+    if pick.group(1) == "middle" and len(options) != 3:
+        return None
+    return options[place]
