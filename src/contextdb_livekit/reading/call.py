@@ -31,7 +31,6 @@ from contextdb_livekit.memory.instructions_screen import is_procedure_note
 from contextdb_livekit.memory.models import Turn
 from contextdb_livekit.memory.safe_text import neutralise
 from contextdb_livekit.memory.secrets import redact_bounded
-from contextdb_livekit.reading.choices import option_picked
 from contextdb_livekit.reading.lexicon import (
     _DAY,
     _DAY_RE,
@@ -51,6 +50,7 @@ from contextdb_livekit.reading.lexicon import (
 from contextdb_livekit.reading.punctuation import BoundaryModel
 from contextdb_livekit.reading.reader import CallReader
 from contextdb_livekit.reading.sentences import _CORRECTION, _SMALL, normal
+from contextdb_livekit.reading.short_answers import option_picked, yes_restated
 from contextdb_livekit.reading.turn_cues import (
     corrects_last_turn,
     kinds_mentioned,
@@ -138,7 +138,7 @@ def read_call(
     wrong about one time in ten, a few the wrong way round) but for a plain answer to a
     question about days, words the first reading doubted and anything said beside somebody
     else (`_agreed`)."""
-    turns = _options_named(list(turns))
+    turns = _short_answers_restated(list(turns))
     notes = list(notes)
     as_said = [t.text for t in turns]
     as_written = _read_call(turns, as_said, notes, reader, worded, several, adds_up)
@@ -161,14 +161,22 @@ def read_call(
     return _agreed(as_written, punctuated, worded, answers)
 
 
-def _options_named(turns: list[Turn]) -> list[Turn]:
-    """Each "the second one" as the option of the question just before it that it picks
-    ("Mornings or afternoons?" "The second one." reads as "afternoons")."""
-    named = list(turns)
+def _short_answers_restated(turns: list[Turn]) -> list[Turn]:
+    """Each short answer that names nothing by itself as what it points at in the turn just
+    before it: "Mornings or afternoons?" "The second one." reads as "afternoons"; "Is the meter
+    under the stairs?" "Yep." as "the meter is under the stairs". Not a yes to a question
+    about days or numbers, which the reader answers as the agent read them back."""
+    restated = list(turns)
     for i in range(1, len(turns)):
-        if turns[i].role == "user" and (option := option_picked(turns[i - 1].text, turns[i].text)):
-            named[i] = dataclasses.replace(turns[i], text=f"{option}.")
-    return named
+        if turns[i].role != "user":
+            continue
+        question, answer = turns[i - 1].text, turns[i].text
+        said = option_picked(question, answer)
+        if said is None and not re.search(rf"{_DAY}|\d", normal(question)):
+            said = yes_restated(question, answer)
+        if said is not None:
+            restated[i] = dataclasses.replace(turns[i], text=f"{said}.")
+    return restated
 
 
 _SOMEONE_ELSE = re.compile(rf"{_PERSON_RE.pattern}|{_PERSON_PRONOUN.pattern}")

@@ -762,7 +762,8 @@ _PRESENCE = re.compile(
     rf"home|at home|there|around|about|"
     rf"in the house|with (?:me|us))|"
     rf"(?:(?:is|are|will|would|should|can|usually|normally|always|generally|often|be|has)\s+)*"
-    rf"(?:let (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|open up|"
+    rf"(?:(?:let|letting) (?:you|the engineer|them|him|her|people) in(?:to)?|answer the door|"
+    rf"open up|"
     rf"open the door|get the door|"
     rf"meet (?:you|your engineer|the engineer|him|her|them)|"
     rf"a key|has a key|works from home|working from home|stays? (?:in|home)|to let|will let))\b"
@@ -786,7 +787,10 @@ _SOMEONE_HOME = re.compile(
     r"(?:in|home|around|there|about)\b|"
     # "I'll be in myself": the caller is the one at home.
     r"\b(?:i|we) will be (?:in|home|there|around|here) (?:myself|ourselves)\b|"
-    r"\b(?:i|we) will (?:both|all) be (?:in|home|there|around|here)\b"
+    r"\b(?:i|we) will (?:both|all) be (?:in|home|there|around|here)\b|"
+    # "I'll be the one letting you in", "I'll let the engineer in".
+    r"\b(?:i|we) will (?:be the one (?:letting|to let|who lets)|let|be letting) "
+    r"(?:you|the engineer|them|him|her) in\b"
 )
 _PERSON_RE = re.compile(rf"\b{_PERSON}|\b(?:my|our|me)\s+(husband|wife|partner|son|daughter|mum|"
                         rf"dad|brother|sister|lodger|tenant|carer|neighbou?r)\b")  # fmt: skip

@@ -550,8 +550,12 @@ _FILLER = re.compile(
     r"sorry|no no|not really|correct|that is right)"
 )
 _PARTICLE = re.compile(
-    r"^(?:(no|nope|nah|not really)|(yes|yeah|yep|yup|correct|that is right|that is it|"
-    r"that is the size of it|spot on|exactly|that is correct|absolutely))$"
+    # "mm not really no", "yeah yeah", "afraid not", "mm hm": one answer, in more words.
+    r"^(?:(?:mm|um|er|erm|uh|oh)\s+)?(?:"
+    r"((?:no|nope|nah|not really|afraid not|i am afraid not)(?:\s+(?:no|nope|nah))*)|"
+    r"((?:yes|yeah|yep|yup|correct|that is right|that is it|that is the size of it|spot on|"
+    r"exactly|that is correct|absolutely|mm hm|mhm|uh huh|of course|definitely)"
+    r"(?:\s+(?:yes|yeah|yep|fine|definitely|of course|course|please))*))$"
 )
 
 
@@ -744,6 +748,24 @@ _STREET_SAID_AGAIN = re.compile(
 )
 
 
+# "neither wednesday nor thursday really im at college": the days denied, then the caller's
+# reason (not "neither monday nor tuesday is a problem": a predicate of their own).
+_NEITHER_THEN_WHY = re.compile(
+    rf"\b(neither (?:on )?{_DAY} nor (?:on )?{_DAY}(?: really)?) (?=(?:like|i|we)\b)"
+)
+
+
+# "not friday not saturday not sunday": each day denied in turn, one negation each (not "monday
+# no tuesday no", each day answered).
+_DENIED_IN_TURN = re.compile(rf"\b(not (?:on )?(?:an? )?{_DAY}) (?=not (?:on )?(?:an? )?{_DAY}\b)")
+# "none of monday or tuesday work for me im away with work": the days denied, then a new
+# subject says why.
+_NONE_THEN_WHY = re.compile(
+    rf"\b(none of (?:(?:on |or |and |nor )?{_DAY},? )+(?:work|suit|are good|are any good) "
+    r"for (?:me|us)) (?=(?:i|we) (?!(?:think|reckon|guess|mean)\b)\w+)"
+)
+
+
 # "no not monday wednesday i said wednesday": what the caller said before, said again.
 _SAID_AGAIN_RUN_ON = re.compile(rf"{_AFTER_A_DAY} (?=i said {_DAY}$)")
 
@@ -768,6 +790,9 @@ def clauses(sentence: str, asked: int | None = None) -> list[Clause]:
     sentence = _DAY_SAID_AGAIN.sub(r"\1, ", sentence)
     sentence = _JUST_ONE_THEN_ANOTHER.sub(r"\1, ", sentence)
     sentence = _ONLY_THEN_OTHERS.sub(r"\1, ", sentence)
+    sentence = _NEITHER_THEN_WHY.sub(r"\1, ", sentence)
+    sentence = _DENIED_IN_TURN.sub(r"\1, ", sentence)
+    sentence = _NONE_THEN_WHY.sub(r"\1, ", sentence)
     sentence = _answer_days(sentence, asked)
     sentence = _ALL_ANSWERED_NO.sub(r"\1are no good", sentence)
     sentence = _ANOTHER_DAY_WITH_SUBJECT.sub(

@@ -300,7 +300,7 @@ def read_question(text: str, equipment: Equipment) -> Asked:
             "?" not in t
             and bool(
                 re.match(
-                    r"(?:(?:right|ok|okay|got it|sorry|alright|lovely|great|thanks)\s+)*so\b|"
+                    r"(?:(?:right|ok|okay|got it|sorry|alright|lovely|great|thanks),?\s+)*so\b|"
                     # "sorry mondays and thursdays out tuesdays fine": the read-back put right.
                     rf"(?:sorry|apologies|my mistake|my bad)\W+(?:so\s+)?{_DAY}",
                     t,
@@ -402,6 +402,18 @@ def read_question(text: str, equipment: Equipment) -> Asked:
         return Asked(topic="parking")
     if re.search(r"\b(?:pets?|animals?|dogs?|cats?)\b", t):
         return Asked(topic="pets")
+    set_against = _NOT_DAYS_LAST.search(t)
+    head = t[: set_against.start()] if set_against else ""
+    if set_against and _DAY_RE.search(head) and not _DAYS_NOT_DAYS.fullmatch(t):
+        # "Is it Tuesdays that are no good, not Thursdays?", "so you can do Monday, not
+        # Tuesday": the predicate is the kept days'; its "not" is the contrast's, not theirs. A
+        # yes confirms the kept days; a no says which of the two is wrong no more than a yes
+        # says what the others are.
+        read_back = list(dict.fromkeys(map(_weekday, _DAY_RE.findall(head))))
+        base = _base(*_predicate(head), head)
+        if base is None:
+            return Asked()
+        return Asked(days=tuple(read_back), signs=tuple((day, base) for day in read_back))
     if days and (contrast := _DAYS_NOT_DAYS.fullmatch(t)):
         # "So Monday and Tuesday, not Wednesday.": the days set against the one denied; a yes
         # confirms each its own way.
@@ -698,6 +710,10 @@ _DAYS_FOR_SOMEONE_ELSE = re.compile(
 _DAYS_NOT_DAYS = re.compile(
     rf"(?:so |and )?((?:{_DAY}(?:,? (?:and )?)?)+),? (?:but )?"
     rf"not ((?:{_DAY}(?:,? (?:or |and )?)?)+)\W*"
+)
+# "..., not Thursdays?": days set against the ones read back, said last.
+_NOT_DAYS_LAST = re.compile(
+    rf"(?:,\s*|\s+)(?:and |but )?not (?:on )?(?:an? )?((?:{_DAY}(?:,? (?:or |and |nor )?)?)+)\W*$"
 )
 # A question asked of somebody else: "is your husband in", "does she work Mondays".
 _ASKED_OF_SOMEONE = re.compile(

@@ -1,5 +1,6 @@
-"""A caller who picks from the agent's list by its place: "Mornings or afternoons?" "The
-second one." The answer names nothing by itself; the option it points at is what was said."""
+"""Short answers that name nothing by themselves, read as what they point at in the agent's
+question: an option picked by its place ("Mornings or afternoons?" "The second one.") and a
+bare yes to what the agent put to the caller ("Is the meter under the stairs?" "Yep.")."""
 
 from __future__ import annotations
 
@@ -69,3 +70,34 @@ def option_picked(question: str, answer: str) -> str | None:
     if pick.group(1) == "middle" and len(options) != 3:
         return None
     return options[place]
+
+
+# "Is the meter under the stairs?", "can the engineer park on the drive", "will your wife be
+# letting us in": a statement put to the caller, its auxiliary first.
+_PUT_TO_CALLER = re.compile(
+    r"^(?:(?:and|so|ok|okay|right)\s+)*(is|are|will|can)\s+"
+    r"(there|it|that|you|(?:the|your)\s+(?:(?:gas|electric|water)\s+)?[a-z]+)\s+(.+?)\W*$"
+)
+_YES = re.compile(
+    r"(?:(?:mm|um|er|oh)\s+)?(?:yes|yeah|yep|yup|correct|that is right|that is correct|"
+    r"exactly|absolutely|mm hm|of course|definitely)(?:\s+(?:yes|yeah|yep|it is|of course|course))*"
+)
+# The agent's words in the caller's mouth ("letting us in": the engineer's firm).
+_AS_CALLER = {"your": "my", "yours": "mine", "you": "me", "us": "you"}
+
+
+def yes_restated(question: str, answer: str) -> str | None:
+    """A bare yes to a statement the agent put to the caller, as the caller agreeing to it in
+    their own person ("Will your wife be letting us in?" "Yes." → "my wife will be letting us
+    in"); None for anything else."""
+    if not _YES.fullmatch(normal(answer).strip(" ?!.,")):
+        return None
+    put = _PUT_TO_CALLER.match(normal(re.split(r"(?<=[.!?])\s+", question.strip())[-1]))
+    if put is None or re.search(r"\bor\b", put.group(3)):
+        return None  # "Is it a Vaillant or a Baxi?" "Yes.": which one, the yes does not say
+    aux, subject, rest = put.groups()
+    if subject == "you":
+        subject, aux = "i", {"are": "am"}.get(aux, aux)
+    first, *others = subject.split()
+    rest = re.sub(r"\b(?:your|yours|you|us)\b", lambda m: _AS_CALLER[m.group(0)], rest)
+    return " ".join([_AS_CALLER.get(first, first), *others, aux, rest])
