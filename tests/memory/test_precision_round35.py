@@ -140,6 +140,23 @@ def test_a_place_that_is_itself_an_option_is_that_option() -> None:
     assert of_kind(call, "floor") == {(None, "1st floor")}
 
 
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Which suits you better, mornings or afternoons?", "afternoon"),
+        ("What would you rather, evenings or mornings?", "morning"),
+    ],
+)
+def test_the_question_before_a_list_is_no_option(question: str, value: str) -> None:
+    assert of_kind(f"a: {question} | u: The second one.", "preferred_time") == {(None, value)}
+
+
+def test_a_kind_word_after_an_asking_word_is_the_option() -> None:
+    # "call" is the first option, not a word naming them all: the second is the text.
+    call = "a: Would you prefer a call or a text? | u: The second one."
+    assert of_kind(call, "contact_preference") == {(None, "text message")}
+
+
 def test_a_pick_after_the_callers_own_list_is_the_option_picked() -> None:
     call = "a: How do we reach you? | u: Text or email. | u: The first one, actually."
     assert of_kind(call, "contact_preference") == {(None, "text message")}
@@ -422,3 +439,9 @@ def test_each_day_answered_in_turn_is_not_a_run_of_denials() -> None:
 def test_a_reason_after_for_me_beside_one_day_keeps_the_day() -> None:
     call = "a: any days to avoid | u: thursdays are dead for me im up to my neck at work"
     assert days(call) == {("thursday", "unavailable")}
+
+
+def test_a_list_read_as_one_option_picks_nothing() -> None:
+    # Only "thursdays" is read as an option here; "the first one" is Mondays, not it.
+    call = "a: Is it Mondays you can't do, or Thursdays? | u: The first one."
+    assert ("thursday", "unavailable") not in days(call)

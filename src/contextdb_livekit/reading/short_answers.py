@@ -27,6 +27,12 @@ _PICK = re.compile(
 )
 # Words after an option that name what all the options are ("morning or afternoon visits").
 _GENERIC = {"floor", "boiler", "visit", "visits", "call", "calls", "message", "one", "please"}
+# The question before its list ("which suits you better, mornings or afternoons"): a word that
+# asks, not an option.
+_ASKING = re.compile(
+    r"^(?:better|best|prefer|preferred|rather|suits?|works?|generally|usually|normally|"
+    r"it|is|you|do|does|which|what|then)$"
+)
 # "Right, okay, so, mornings or afternoons?": words before the list, not options in it.
 _OPENING = re.compile(r"^(?:(?:right|ok|okay|so|well|and|then|lovely|great|thanks)\W+)+")
 _ARTICLES = {"a", "an", "the", "by", "on", "in", "via"}
@@ -47,13 +53,16 @@ def options_offered(question: str) -> list[str]:
     options = []
     for piece in filter(str.strip, left.split(",")):  # "email, text, or a call"
         words = [w for w in re.findall(r"[a-z0-9']+", piece) if w not in _ARTICLES]
-        while words and words[-1] in _GENERIC:
+        # "a combi boiler or ...": the kind word after the option; not "prefer a call".
+        while len(words) > 1 and words[-1] in _GENERIC and not _ASKING.match(words[-2]):
             words.pop()
         if not words:
             return []
+        if _ASKING.match(words[-1]):
+            continue  # the question, said before the first option
         options.append(words[-1])
     options.append(right_words[0])
-    return options
+    return options if len(options) > 1 else []
 
 
 def option_picked(question: str, answer: str) -> str | None:
