@@ -29,10 +29,28 @@ _PICK = re.compile(
 _GENERIC = {"floor", "boiler", "visit", "visits", "call", "calls", "message", "one", "please"}
 # The question before its list ("which suits you better, mornings or afternoons"): a word that
 # asks, not an option.
-_ASKING = re.compile(
-    r"^(?:better|best|prefer|preferred|rather|suits?|works?|generally|usually|normally|"
-    r"it|is|you|do|does|which|what|then)$"
-)
+_ASKING = {
+    "better",
+    "best",
+    "prefer",
+    "preferred",
+    "rather",
+    "suit",
+    "suits",
+    "work",
+    "works",
+    "generally",
+    "usually",
+    "normally",
+    "it",
+    "is",
+    "you",
+    "do",
+    "does",
+    "which",
+    "what",
+    "then",
+}
 # "Right, okay, so, mornings or afternoons?": words before the list, not options in it.
 _OPENING = re.compile(r"^(?:(?:right|ok|okay|so|well|and|then|lovely|great|thanks)\W+)+")
 _ARTICLES = {"a", "an", "the", "by", "on", "in", "via"}
@@ -54,11 +72,11 @@ def options_offered(question: str) -> list[str]:
     for piece in filter(str.strip, left.split(",")):  # "email, text, or a call"
         words = [w for w in re.findall(r"[a-z0-9']+", piece) if w not in _ARTICLES]
         # "a combi boiler or ...": the kind word after the option; not "prefer a call".
-        while len(words) > 1 and words[-1] in _GENERIC and not _ASKING.match(words[-2]):
+        while len(words) > 1 and words[-1] in _GENERIC and words[-2] not in _ASKING:
             words.pop()
         if not words:
             return []
-        if _ASKING.match(words[-1]):
+        if words[-1] in _ASKING:
             continue  # the question, said before the first option
         options.append(words[-1])
     options.append(right_words[0])

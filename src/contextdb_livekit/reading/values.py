@@ -473,9 +473,11 @@ def _free_text(
     a clause that is not hedged names one (for pets, the last such clause decides between
     "no pets" and the sentence)."""
     found: dict[str, str] = {}
-    # "Me, not likely": the whole sentence, the hedged clause included, says whether the
-    # caller is the one at home.
-    spoken = normal(sentence)
+    # "Me, I'll be in": the caller is who will be there; not "me? no, I'm at work", "me, not
+    # likely" (the whole sentence, the hedged clause included, says which).
+    caller_at_home = topic == "who_home" and bool(
+        _CALLER_AT_HOME.match(spoken := normal(sentence)) and not _NEGATOR.search(spoken)
+    )
     for text in parts:
         other = about_someone_else(text)
         # "D for dog", "no bother at all, pet": spelt letters and endearments name no animal.
@@ -494,9 +496,7 @@ def _free_text(
                 and (
                     _PERSON_RE.search(text)
                     or re.match(r"^(?:just )?(?:my|our|the) \w+", text)
-                    # "Me, I'll be in": the caller is who will be there; not "me? no, I'm
-                    # at work", "me, not likely".
-                    or (_CALLER_AT_HOME.match(spoken) and not _NEGATOR.search(spoken))
+                    or caller_at_home
                 )
             )
         ):
